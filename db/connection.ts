@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import knex, { type Knex } from 'knex';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export function isPostgresUrl(url: string) {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * Knex config for a DATABASE_URL: a SQLite file path (embedded default) or postgres://.
+ * SQLite runs on one connection, so write transactions are serialised by the pool and
+ * can never deadlock; WAL with synchronous=FULL makes every commit durable.
+ */
+export function knexConfig(databaseUrl: string): Knex.Config {
+  const migrations = {
+    directory: path.join(here, 'migrations'),
+    loadExtensions: ['.ts'],
+    tableName: 'knex_migrations',
+  };
+  if (isPostgresUrl(databaseUrl)) {
+    return { client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, migrations };
+  }
+  if (databaseUrl !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(databaseUrl)), { recursive: true });
+  return {
+    client: 'better-sqlite3',
+    connection: { filename: databaseUrl },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+        try {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('synchronous = FULL');
+          conn.pragma('busy_timeout = 5000');
+          conn.pragma('foreign_keys = ON');
+          done(null, conn);
+        } catch (err) {
+          done(err as Error, conn);
+        }
+      },
+    },
+    acquireConnectionTimeout: 20_000,
+    migrations,
+  };
+}
+
+export function openDatabase(databaseUrl: string): Knex {
+  return knex(knexConfig(databaseUrl));
+}
+
+export const isSqlite = (db: Knex) => db.client.config.client === 'better-sqlite3';

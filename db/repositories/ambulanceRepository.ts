@@ -1,0 +1,50 @@
+import { type AmbulanceRow, type Db, nowIso } from './types';
+
+export const plateKey = (plate: string) => plate.toUpperCase().replace(/[\s-]+/g, '');
+
+export interface AmbulanceFields {
+  license_plate?: string;
+  status?: string;
+  driver_email?: string | null;
+  latitude?: number | null;
+  longitude?: number | null;
+  place_name?: string | null;
+}
+
+export interface LatestPosition {
+  latitude: number; longitude: number; accuracy: number | null; heading: number | null; speed: number | null;
+  position_at: string; place_name: string | null;
+}
+
+const withKey = (f: AmbulanceFields) => (f.license_plate ? { ...f, plate_key: plateKey(f.license_plate) } : f);
+const bump = (db: Db) => ({ updated_at: nowIso(), version: db.raw('version + 1') });
+
+export const ambulanceRepository = {
+  list: (db: Db) => db<AmbulanceRow>('ambulances').orderBy('id'),
+  findById: (db: Db, id: number) => db<AmbulanceRow>('ambulances').where({ id }).first(),
+  findByPlate: (db: Db, plate: string) => db<AmbulanceRow>('ambulances').where({ plate_key: plateKey(plate) }).first(),
+  count: async (db: Db) => Number((await db('ambulances').count({ n: '*' }).first())?.n ?? 0),
+  async insert(db: Db, fields: AmbulanceFields & { license_plate: string }): Promise<number> {
+    const now = nowIso();
+    const located = fields.latitude != null && fields.longitude != null;
+    const [row] = await db('ambulances')
+      .insert({ ...withKey(fields), position_at: located ? now : null, version: 1, created_at: now, updated_at: now })
+      .returning('id');
+    return typeof row === 'object' ? row.id : row;
+  },
+  update: (db: Db, id: number, fields: AmbulanceFields) =>
+    db('ambulances').where({ id }).update({ ...withKey(fields), ...bump(db) }),
+  /** Marks the ambulance busy only if it is available right now; 1 when it was claimed, 0 otherwise. */
+  claimIfAvailable: (db: Db, id: number) =>
+    db('ambulances').where({ id, status: 'available' }).update({ status: 'busy', ...bump(db) }),
+  /** Frees a busy ambulance (no-op for one in maintenance or already available). */
+  release: (db: Db, id: number) =>
+    db('ambulances').where({ id, status: 'busy' }).update({ status: 'available', ...bump(db) }),
+  /** Moves the latest position only forward in time: an older fix never overwrites a newer one. */
+  setLatestPosition: (db: Db, id: number, p: LatestPosition) =>
+    db('ambulances')
+      .where({ id })
+      .andWhere((q) => q.whereNull('position_at').orWhere('position_at', '<=', p.position_at))
+      .update({ ...p, ...bump(db) }),
+  delete: (db: Db, id: number) => db('ambulances').where({ id }).delete(),
+};

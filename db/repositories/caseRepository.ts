@@ -1,0 +1,37 @@
+import { type CaseRow, type Db, nowIso } from './types';
+
+export interface CaseFields {
+  description?: string;
+  status?: string;
+  case_type?: string | null;
+  patient_name?: string;
+  patient_email?: string;
+  ambulance_id?: number | null;
+  closed_at?: string | null;
+}
+
+const withPlate = (db: Db) =>
+  db<CaseRow>('cases')
+    .leftJoin('ambulances', 'ambulances.id', 'cases.ambulance_id')
+    .select('cases.*', 'ambulances.license_plate as license_plate');
+
+export const caseRepository = {
+  list: (db: Db) => withPlate(db).orderBy('cases.created_at', 'desc'),
+  findById: (db: Db, id: string) => withPlate(db).where('cases.id', id).first() as Promise<CaseRow | undefined>,
+  /** Active cases holding an ambulance (normally zero or one). */
+  activeForAmbulance: (db: Db, ambulanceId: number) =>
+    db<CaseRow>('cases').where({ ambulance_id: ambulanceId, status: 'active' }),
+  async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at'>) {
+    const now = nowIso();
+    await db('cases').insert({ ...row, version: 1, created_at: now, updated_at: now });
+  },
+  update: (db: Db, id: string, fields: CaseFields) =>
+    db('cases').where({ id }).update({ ...fields, updated_at: nowIso(), version: db.raw('version + 1') }),
+  /** Stores the patient's shared position on an active case; 0 when the case is not active. */
+  setLocation: (db: Db, id: string, p: { latitude: number; longitude: number; accuracy: number | null; at: string }) =>
+    db('cases').where({ id, status: 'active' }).update({
+      latitude: p.latitude, longitude: p.longitude, location_accuracy: p.accuracy, location_at: p.at,
+      updated_at: p.at, version: db.raw('version + 1'),
+    }),
+  delete: (db: Db, id: string) => db('cases').where({ id }).delete(),
+};

@@ -1,0 +1,28 @@
+import { type Db, type SessionRow, type UserRow, nowIso } from './types';
+
+export const sessionRepository = {
+  async insert(db: Db, userId: number, tokenHash: string, expiresAt: string): Promise<number> {
+    const [row] = await db('sessions')
+      .insert({ user_id: userId, token_hash: tokenHash, created_at: nowIso(), expires_at: expiresAt })
+      .returning('id');
+    return typeof row === 'object' ? row.id : row;
+  },
+  /** The live session for a token hash with its active user, or undefined. */
+  async findLive(db: Db, tokenHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    const session = await db<SessionRow>('sessions')
+      .where({ token_hash: tokenHash })
+      .whereNull('revoked_at')
+      .where('expires_at', '>', nowIso())
+      .first();
+    if (!session) return undefined;
+    const user = await db<UserRow>('users').where({ id: session.user_id, active: true }).first();
+    return user ? { session, user } : undefined;
+  },
+  revoke: (db: Db, id: number) => db('sessions').where({ id }).whereNull('revoked_at').update({ revoked_at: nowIso() }),
+  /** Revokes every live session of a user and returns their ids. */
+  async revokeAllForUser(db: Db, userId: number): Promise<number[]> {
+    const ids = (await db('sessions').where({ user_id: userId }).whereNull('revoked_at').select('id')).map((r) => r.id);
+    if (ids.length) await db('sessions').whereIn('id', ids).update({ revoked_at: nowIso() });
+    return ids;
+  },
+};

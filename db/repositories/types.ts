@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+
+/** Every repository function takes the knex instance or the running transaction. */
+export type Db = Knex | Knex.Transaction;
+
+export const nowIso = () => new Date().toISOString();
+
+export interface UserRow {
+  id: number; name: string; name_key: string; email: string; phone: string | null; phone_digits: string | null;
+  address: string | null; role: 'admin' | 'operator'; shift: number | null; gender: number | null;
+  location: string | null; active: boolean | number; version: number; created_at: string; updated_at: string;
+}
+export interface SessionRow {
+  id: number; user_id: number; token_hash: string; created_at: string; expires_at: string; revoked_at: string | null;
+}
+export interface AmbulanceRow {
+  id: number; license_plate: string; plate_key: string; status: string; driver_email: string | null;
+  latitude: number | null; longitude: number | null; accuracy: number | null; heading: number | null;
+  speed: number | null; position_at: string | null; place_name: string | null; version: number;
+  created_at: string; updated_at: string;
+}
+export interface CaseRow {
+  id: string; description: string; status: string; case_type: string | null; patient_name: string;
+  patient_email: string; operator_id: number | null; ambulance_id: number | null;
+  latitude: number | string | null; longitude: number | string | null; location_accuracy: number | null;
+  location_at: string | null; version: number; created_at: string; updated_at: string; closed_at: string | null;
+  /** Joined from ambulances. */
+  license_plate?: string | null;
+}
+export interface CaseEventRow {
+  id: number; case_id: string; action: string; actor_type: string; actor_id: number | null;
+  before: string | null; after: string | null; created_at: string;
+}
+export interface OutboxRow {
+  id: number; kind: string; to_address: string; subject: string; body_text: string; links: string;
+  status: 'queued' | 'sending' | 'sent' | 'failed'; attempts: number; next_attempt_at: string;
+  last_error: string | null; case_id: string | null; created_at: string; sent_at: string | null;
+}
+export interface PositionRow {
+  id: number; ambulance_id: number; latitude: number; longitude: number; accuracy: number | null;
+  heading: number | null; speed: number | null; recorded_at: string; received_at: string; source: string;
+}
+export interface TrackTokenRow {
+  id: number; token_hash: string; kind: 'viewer' | 'driver'; case_id: string; ambulance_id: number;
+  created_at: string; revoked_at: string | null;
+}

@@ -1,0 +1,31 @@
+import { type Db, type UserRow, nowIso } from './types';
+
+export type UserFields = Pick<UserRow, 'name' | 'email' | 'phone' | 'address' | 'role' | 'shift' | 'gender' | 'location'>;
+
+const derived = (f: UserFields) => ({
+  name_key: f.name.trim().toLowerCase(),
+  phone_digits: f.phone ? f.phone.replace(/\D/g, '') || null : null,
+});
+
+export const userRepository = {
+  findById: (db: Db, id: number) => db<UserRow>('users').where({ id }).first(),
+  findByEmail: (db: Db, email: string) => db<UserRow>('users').where({ email: email.toLowerCase() }).first(),
+  findForSignIn: (db: Db, email: string, nameKey: string, phoneDigits: string) =>
+    db<UserRow>('users')
+      .where({ email: email.toLowerCase(), name_key: nameKey, phone_digits: phoneDigits, active: true })
+      .first(),
+  listByRole: (db: Db, role: UserRow['role']) => db<UserRow>('users').where({ role }).orderBy('id'),
+  count: async (db: Db) => Number((await db('users').count({ n: '*' }).first())?.n ?? 0),
+  async insert(db: Db, fields: UserFields): Promise<number> {
+    const now = nowIso();
+    const [row] = await db('users')
+      .insert({ ...fields, ...derived(fields), active: true, version: 1, created_at: now, updated_at: now })
+      .returning('id');
+    return typeof row === 'object' ? row.id : row;
+  },
+  update: (db: Db, id: number, fields: UserFields) =>
+    db('users').where({ id }).update({
+      ...fields, ...derived(fields), updated_at: nowIso(), version: db.raw('version + 1'),
+    }),
+  delete: (db: Db, id: number) => db('users').where({ id }).delete(),
+};

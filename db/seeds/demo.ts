@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import { ambulanceRepository } from '../repositories/ambulanceRepository';
+import { userRepository } from '../repositories/userRepository';
+
+/** Hyderabad, where the demo fleet stands (DESIGN.md §5). */
+export const DEMO_CENTRE = { latitude: 17.385, longitude: 78.4867 };
+
+export const DEMO_USERS = [
+  { name: 'Admin', email: 'admin@lifeline.test', phone: '5550100', role: 'admin' as const, shift: 1, gender: 0, location: 'Control Room, Hyderabad', address: null },
+  { name: 'Operator', email: 'operator@lifeline.test', phone: '5550101', role: 'operator' as const, shift: 1, gender: 1, location: 'Dispatch Desk 1, Hyderabad', address: null },
+];
+
+export const DEMO_AMBULANCES = [
+  { license_plate: 'TS09 EA 1001', driver_email: 'driver1@lifeline.test', latitude: 17.4126, longitude: 78.4482, place_name: 'Banjara Hills, Hyderabad' },
+  { license_plate: 'TS09 EA 1002', driver_email: 'driver2@lifeline.test', latitude: 17.4399, longitude: 78.4983, place_name: 'Secunderabad, Hyderabad' },
+  { license_plate: 'TS09 EA 1003', driver_email: 'driver3@lifeline.test', latitude: 17.3616, longitude: 78.4747, place_name: 'Charminar, Hyderabad' },
+  { license_plate: 'TS09 EA 1004', driver_email: 'driver4@lifeline.test', latitude: 17.4483, longitude: 78.3915, place_name: 'HITEC City, Hyderabad' },
+  { license_plate: 'TS09 EA 1005', driver_email: 'driver5@lifeline.test', latitude: 17.4239, longitude: 78.4738, place_name: 'Hussain Sagar, Hyderabad' },
+  { license_plate: 'TS09 EA 1006', driver_email: 'driver6@lifeline.test', latitude: 17.3850, longitude: 78.4867, place_name: 'Abids, Hyderabad' },
+  { license_plate: 'TS09 EA 1007', driver_email: 'driver7@lifeline.test', latitude: 17.4062, longitude: 78.5526, place_name: 'Uppal, Hyderabad' },
+  { license_plate: 'TS09 EA 1008', driver_email: 'driver8@lifeline.test', latitude: 17.3457, longitude: 78.5522, place_name: 'LB Nagar, Hyderabad' },
+];
+
+/** Demo data, only into an empty database (no users and no ambulances). Returns whether it seeded. */
+export async function seedDemo(db: Knex): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    if ((await userRepository.count(trx)) > 0 || (await ambulanceRepository.count(trx)) > 0) return false;
+    for (const u of DEMO_USERS) await userRepository.insert(trx, u);
+    for (const a of DEMO_AMBULANCES) await ambulanceRepository.insert(trx, { ...a, status: 'available' });
+    return true;
+  });
+}

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every environment variable Lifeline reads (README lists them). */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().default('data/lifeline.sqlite'),
+  REDIS_URL: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Lifeline Dispatch <dispatch@lifeline.local>'),
+  PUBLIC_URL: z.string().optional(),
+  GEOCODER_URL: z.string().default('https://nominatim.openstreetmap.org/reverse'),
+  TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  SEED: z.enum(['demo', 'none']).default('demo'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_HOURS: z.coerce.number().positive().default(12),
+  STATIC_DIR: z.string().default('dist/web'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  publicUrl: string;
+  geocoderUrl: string | null;
+  tileUrl: string;
+  seed: 'demo' | 'none';
+  logLevel: string;
+  sessionTtlMs: number;
+  staticDir: string;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid environment: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const shownHost = e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL || undefined,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    publicUrl: (e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
+    geocoderUrl: e.GEOCODER_URL === 'off' ? null : e.GEOCODER_URL,
+    tileUrl: e.TILE_URL,
+    seed: e.SEED,
+    logLevel: e.LOG_LEVEL,
+    sessionTtlMs: e.SESSION_HOURS * 3600_000,
+    staticDir: path.resolve(e.STATIC_DIR),
+  };
+}

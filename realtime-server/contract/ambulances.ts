@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { email, latitude, longitude } from './common';
+import type { AmbulanceStatus } from './enums';
+
+const plate = z.string().trim().min(1, 'required').max(20)
+  .regex(/^[\p{L}\p{N} -]+$/u, 'letters, digits, spaces and dashes only');
+const driverEmail = z.union([z.literal(''), z.null(), email()]).transform((v) => v || null);
+
+/** POST /api/ambulances (admins). An ambulance becomes busy only through a case. */
+export const ambulanceCreateSchema = z.object({
+  license_plate: plate,
+  status: z.enum(['available', 'maintenance'], { error: 'must be available or maintenance (busy comes from a case)' }).default('available'),
+  email: driverEmail.optional(),
+  latitude: latitude().optional(),
+  longitude: longitude().optional(),
+}).refine((v) => (v.latitude === undefined) === (v.longitude === undefined), {
+  message: 'latitude and longitude go together', path: ['latitude'],
+});
+export type AmbulanceCreateInput = z.infer<typeof ambulanceCreateSchema>;
+
+/** PUT /api/ambulances/{id}: admins may change every field, other staff only status. */
+export const ambulanceUpdateSchema = z.object({
+  license_plate: plate.optional(),
+  status: z.enum(['available', 'busy', 'maintenance'], { error: 'must be available, busy or maintenance' }).optional(),
+  email: driverEmail.optional(),
+}).refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'nothing to update' });
+export type AmbulanceUpdateInput = z.infer<typeof ambulanceUpdateSchema>;
+
+/** A position report from a driver's device, the simulator or staff. */
+export const positionSchema = z.object({
+  latitude: latitude(),
+  longitude: longitude(),
+  accuracy: z.number().finite().min(0).max(100_000).optional(),
+  heading: z.number().finite().min(0).max(360).optional(),
+  speed: z.number().finite().min(0).max(150).optional(),
+  /** When the device took the fix: ISO text or epoch milliseconds; the receive time if absent. */
+  timestamp: z.union([z.number().int().positive(), z.iso.datetime({ offset: true })]).optional(),
+});
+export type PositionInput = z.infer<typeof positionSchema>;
+
+export interface AmbulanceLocationDto {
+  placeName: string | null;
+  latitude: number;
+  longitude: number;
+  updated_at: string | null;
+}
+
+export interface AmbulanceDto {
+  id: number;
+  license_plate: string;
+  status: AmbulanceStatus;
+  email: string | null;
+  location: AmbulanceLocationDto | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface PositionDto {
+  ambulanceId: number;
+  latitude: number;
+  longitude: number;
+  accuracy: number | null;
+  heading: number | null;
+  speed: number | null;
+  recorded_at: string;
+}

@@ -1,0 +1,42 @@
+import type { AmbulanceDto, PositionDto, PositionInput } from './ambulances';
+import type { CaseDto, CaseLocationEvent } from './cases';
+import type { UserDto } from './users';
+
+/** Socket.IO rooms (DESIGN.md §4). */
+export const rooms = {
+  staff: 'staff',
+  admins: 'admins',
+  case: (id: string) => `case:${id}`,
+  ambulance: (id: number) => `ambulance:${id}`,
+} as const;
+
+export interface Deleted<Id> { id: Id }
+export interface PositionBatch { positions: PositionDto[] }
+
+/** Every event the server sends; each carries the presented row (with its version). */
+export interface ServerToClientEvents {
+  'case.created': (c: CaseDto) => void;
+  'case.updated': (c: CaseDto) => void;
+  'case.deleted': (d: Deleted<string>) => void;
+  'case.location': (l: CaseLocationEvent) => void;
+  'ambulance.created': (a: AmbulanceDto) => void;
+  'ambulance.updated': (a: AmbulanceDto) => void;
+  'ambulance.deleted': (d: Deleted<number>) => void;
+  /** Positions, coalesced per room: latest per ambulance at most once a second for staff, every one for ambulance rooms. */
+  'ambulance.position': (b: PositionBatch) => void;
+  'user.created': (u: UserDto) => void;
+  'user.updated': (u: UserDto) => void;
+  'user.deleted': (d: Deleted<number>) => void;
+}
+
+export type PositionAck = { ok: true; latest: boolean } | { ok: false; error: string };
+
+/** Only a driver socket may send positions, and only for its own ambulance. */
+export interface ClientToServerEvents {
+  'ambulance.position': (p: PositionInput, ack?: (r: PositionAck) => void) => void;
+}
+
+/** What the handshake accepts in `auth`. */
+export type SocketAuth = { token: string } | { trackToken: string } | { driverToken: string };
+
+export type EventName = keyof ServerToClientEvents;

@@ -1,0 +1,9 @@
+// The one place web and server share: request schemas, DTOs, event names and payloads.
+export * from './enums';
+export * from './common';
+export * from './auth';
+export * from './users';
+export * from './ambulances';
+export * from './cases';
+export * from './tracking';
+export * from './events';

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { email, optionalText } from './common';
+import type { Role } from './enums';
+
+const shift = z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1 (Morning), 2 (Evening) or 3 (Night)' });
+const gender = z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0 (Male), 1 (Female) or 2 (Other)' });
+
+/** Body of POST /api/users and PUT /api/users/{id}: only operators are created or edited here. */
+export const userWriteSchema = z.object({
+  name: z.string().trim().min(1, 'required').max(100),
+  email: email(),
+  role: z.literal('operator', { error: 'only operator accounts can be created' }).default('operator'),
+  address: optionalText(300),
+  location: optionalText(200),
+  phone: optionalText(40),
+  shift,
+  gender,
+});
+export type UserWriteInput = z.infer<typeof userWriteSchema>;
+
+export interface UserDto {
+  id: number;
+  name: string;
+  email: string;
+  phone: string | null;
+  address: string | null;
+  role: Role;
+  shift: number | null;
+  location: string | null;
+  gender: number | null;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import serve from 'koa-static';
+import { createGeocoder, type Geocoder } from '../services/geocodeService';
+import type { ServiceContext } from '../services/context';
+import { notFound } from '../services/errors';
+import { authenticate } from './middleware/auth';
+import { errorHandler, requestLogger } from './middleware/errors';
+import { mountOutboxAndGeocode } from './routes/admin';
+import { mountAmbulances } from './routes/ambulances';
+import { mountAuth } from './routes/auth';
+import { mountCases } from './routes/cases';
+import { mountDispatch } from './routes/dispatch';
+import { mountHealth } from './routes/health';
+import { mountPublic } from './routes/public';
+import { mountUsers } from './routes/users';
+
+const API_PREFIXES = ['/api/', '/live-location', '/socket.io'];
+
+/** The Koa app: errors → logging → body → auth → routes, then the built SPA. Does not listen. */
+export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {}) {
+  const app = new Koa({ proxy: false });
+  const router = new Router();
+  const deps = { svc, geocoder: opts.geocoder ?? createGeocoder(svc) };
+  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountAmbulances, mountUsers, mountPublic, mountOutboxAndGeocode]) {
+    mount(router, deps);
+  }
+
+  app.use(errorHandler(svc.log));
+  app.use(requestLogger(svc.log));
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    await next();
+  });
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8' }));
+  app.use(authenticate(svc));
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  app.use(async (ctx, next) => {
+    if (API_PREFIXES.some((p) => ctx.path.startsWith(p))) throw notFound('Not found');
+    await next();
+  });
+  app.use(serveSpa(svc.config.staticDir));
+  return { app, router };
+}
+
+/** Serves the built web app; every other GET falls back to index.html for client-side routes. */
+function serveSpa(dir: string): Koa.Middleware {
+  const files = serve(dir, { index: 'index.html', maxage: 0 });
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    await files(ctx, async () => {});
+    if (ctx.body != null || ctx.status !== 404) {
+      if (ctx.path.startsWith('/assets/')) ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      return;
+    }
+    const index = path.join(dir, 'index.html');
+    if (!fs.existsSync(index)) {
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.body = 'The web app is not built yet: run `npm run build` (npm start does it for you).';
+      return;
+    }
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = fs.createReadStream(index);
+  };
+}

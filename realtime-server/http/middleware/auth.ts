@@ -1,0 +1,36 @@
+import type { Context, Next } from 'koa';
+import { type Permission, may, permissions } from '../../policies/permissions';
+import { type Principal, authService } from '../../services/authService';
+import type { Actor, ServiceContext } from '../../services/context';
+import { forbidden, unauthorized } from '../../services/errors';
+
+export interface AppState { principal?: Principal }
+
+export const bearerToken = (header: string | undefined) => {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m ? m[1] : undefined;
+};
+
+/** Reads a bearer token if one is sent; `authorize` decides whether it is needed. */
+export const authenticate = (svc: ServiceContext) => async (ctx: Context, next: Next) => {
+  const token = bearerToken(ctx.get('authorization'));
+  if (token && token.length <= 200) {
+    const principal = await authService.authenticate(svc, token);
+    if (principal) (ctx.state as AppState).principal = principal;
+  }
+  await next();
+};
+
+/** 401 without a valid session, 403 when the role may not do this. */
+export const authorize = (permission: Permission) => async (ctx: Context, next: Next) => {
+  const principal = (ctx.state as AppState).principal;
+  if (!principal) throw unauthorized(ctx.get('authorization') ? 'Your session has expired or was revoked; please sign in again' : 'Authentication required');
+  if (!may(principal.user.role, permission)) throw forbidden(permissions[permission].denied);
+  await next();
+};
+
+/** The signed-in staff member as the actor of a change. */
+export const actorOf = (ctx: Context): Actor & { type: 'user' } => {
+  const { user } = (ctx.state as AppState).principal!;
+  return { type: 'user', id: user.id, role: user.role };
+};

@@ -1,0 +1,35 @@
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { DomainError } from '../../services/errors';
+
+const KNOWN = new Set([400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429]);
+
+/** Turns every failure into `{error}`: domain errors with their status, bugs as a logged 500 with no stack. */
+export const errorHandler = (log: Logger) => async (ctx: Context, next: Next) => {
+  try {
+    await next();
+  } catch (err: any) {
+    if (err instanceof DomainError) {
+      ctx.status = err.status;
+      ctx.body = { error: err.message };
+    } else if (KNOWN.has(err?.status) && err?.expose !== false) {
+      // Body parser and router errors (413 too large, 415, bad JSON).
+      ctx.status = err.status;
+      ctx.body = { error: err.status === 413 ? 'Request body is too large' : err.type === 'entity.parse.failed' ? 'Request body is not valid JSON' : String(err.message || 'Bad request') };
+    } else {
+      log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
+      ctx.status = 500;
+      ctx.body = { error: 'Internal server error' };
+    }
+  }
+};
+
+/** Logs method, path (never the query: it may hold a link token), status and time. */
+export const requestLogger = (log: Logger) => async (ctx: Context, next: Next) => {
+  const started = performance.now();
+  try {
+    await next();
+  } finally {
+    log.debug({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+  }
+};

@@ -1,0 +1,50 @@
+import type { Context } from 'koa';
+import { ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
+import { ambulanceService } from '../../services/ambulanceService';
+import { forbidden, unauthorized } from '../../services/errors';
+import { trackingService } from '../../services/trackingService';
+import { type AppState, actorOf, authorize } from '../middleware/auth';
+import { routeId, validate } from '../validate';
+import type { Mount, RouteDeps } from './types';
+
+const NOT_FOUND = 'Ambulance details not found';
+
+/** Staff (bearer) or the holder of this ambulance's driver token (`?t=`). */
+async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: number): Promise<'staff' | 'driver'> {
+  if ((ctx.state as AppState).principal) return 'staff';
+  const token = typeof ctx.query.t === 'string' ? ctx.query.t : '';
+  if (!token) throw unauthorized('Authentication required');
+  const grant = await trackingService.resolveGrant(svc, token);
+  if (!grant) throw forbidden('This link is not valid for sending positions');
+  if (grant.kind !== 'driver') throw forbidden('A tracking link can only watch; use the driver link to send positions');
+  if (grant.ambulance_id !== ambulanceId) throw forbidden('This driver link is for another ambulance');
+  return 'driver';
+}
+
+export const mountAmbulances: Mount = (router, deps) => {
+  const { svc } = deps;
+  router.get('/api/ambulances', authorize('ambulance.read'), async (ctx) => {
+    ctx.body = { ambulances: await ambulanceService.list(svc) };
+  });
+  router.post('/api/ambulances', authorize('ambulance.create'), async (ctx) => {
+    const input = validate(ambulanceCreateSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = { ambulance: await ambulanceService.create(svc, input) };
+  });
+  router.put('/api/ambulances/:id', authorize('ambulance.update'), async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    const input = validate(ambulanceUpdateSchema, ctx.request.body);
+    ctx.body = { ambulance: await ambulanceService.update(svc, actorOf(ctx), id, input) };
+  });
+  router.delete('/api/ambulances/:id', authorize('ambulance.delete'), async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    await ambulanceService.remove(svc, id);
+    ctx.body = { success: true, id };
+  });
+  router.post('/api/ambulances/:id/position', async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    const source = await positionSource(ctx, deps, id);
+    const input = validate(positionSchema, ctx.request.body);
+    ctx.body = await ambulanceService.recordPosition(svc, id, input, source);
+  });
+};

@@ -1,0 +1,13 @@
+import type { Mount } from './types';
+
+/** Health answers 200 only when the database answers (the app is created after migrating). */
+export const mountHealth: Mount = (router, { svc }) => {
+  router.get('/api/health', async (ctx) => {
+    await svc.db.raw('select 1');
+    ctx.body = { status: 'ok' };
+  });
+  /** What the web app needs to know of the server's configuration. */
+  router.get('/api/config', (ctx) => {
+    ctx.body = { tileUrl: svc.config.tileUrl };
+  });
+};

@@ -1,0 +1,19 @@
+import { shareLocationSchema } from '../../contract';
+import { caseService } from '../../services/caseService';
+import { trackingService } from '../../services/trackingService';
+import { routeId, validate } from '../validate';
+import type { Mount } from './types';
+
+/** The two calls that need no sign-in: the patient's location share and a tracking link. */
+export const mountPublic: Mount = (router, { svc }) => {
+  router.post('/api/location/:caseId', async (ctx) => {
+    const input = validate(shareLocationSchema, ctx.request.body);
+    ctx.body = await caseService.shareLocation(svc, ctx.params.caseId, input);
+  });
+  router.get('/api/track/:ambulanceId', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const token = typeof ctx.query.t === 'string' ? ctx.query.t : '';
+    const id = routeId(ctx.params.ambulanceId, trackingService.LINK_NOT_FOUND);
+    ctx.body = await trackingService.track(svc, id, token);
+  });
+};

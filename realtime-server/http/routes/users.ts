@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { email, userWriteSchema } from '../../contract';
+import { userRepository } from '../../../db/repositories/userRepository';
+import { presentUser } from '../../presenters/presentUser';
+import { notFound } from '../../services/errors';
+import { userService } from '../../services/userService';
+import { authorize } from '../middleware/auth';
+import { routeId, validate } from '../validate';
+import type { Mount } from './types';
+
+const NOT_FOUND = 'Operator not found';
+
+export const mountUsers: Mount = (router, { svc }) => {
+  router.get('/api/users/operators', authorize('user.list'), async (ctx) => {
+    ctx.body = { operators: (await userRepository.listByRole(svc.db, 'operator')).map(presentUser) };
+  });
+  router.get('/api/users/by-email', authorize('user.lookup'), async (ctx) => {
+    const { email: address } = validate(z.object({ email: email() }), ctx.query);
+    const user = await userRepository.findByEmail(svc.db, address);
+    if (!user) throw notFound('No staff account with this email');
+    ctx.body = { id: user.id };
+  });
+  router.post('/api/users', authorize('user.create'), async (ctx) => {
+    const input = validate(userWriteSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = { user: await userService.create(svc, input) };
+  });
+  router.put('/api/users/:id', authorize('user.update'), async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    ctx.body = { user: await userService.update(svc, id, validate(userWriteSchema, ctx.request.body)) };
+  });
+  router.delete('/api/users/:id', authorize('user.delete'), async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    await userService.remove(svc, id);
+    ctx.body = { success: true, id };
+  });
+};

@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import { badRequest, notFound } from '../services/errors';
+
+/** Parses input with a contract schema; a failure is a 400 naming the field and nothing is written. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.join('.');
+  const message = issue.code === 'invalid_type' && issue.message.includes('received undefined') ? 'required' : issue.message;
+  throw badRequest(field ? `${field}: ${message}` : message);
+}
+
+/** A numeric route id; anything else is the resource's "not found". */
+export function routeId(raw: string, notFoundMessage: string): number {
+  const id = /^\d{1,12}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound(notFoundMessage);
+  return id;
+}

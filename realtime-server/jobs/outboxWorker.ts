@@ -1,0 +1,82 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { outboxRepository } from '../../db/repositories/outboxRepository';
+import type { ServiceContext } from '../services/context';
+
+const MAX_ATTEMPTS = 8;
+const POLL_MS = 1000;
+const backoffMs = (attempt: number) => Math.min(10 * 60_000, 2000 * 2 ** (attempt - 1));
+
+/**
+ * Sends queued mail through SMTP_URL with retries and exponential backoff. Without SMTP_URL
+ * mail stays queued (admins read it in the outbox) and its links are logged once.
+ */
+export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) {
+  const mailer = transport ?? (ctx.config.smtpUrl ? nodemailer.createTransport(ctx.config.smtpUrl) : null);
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const logged = new Set<number>();
+
+  async function logUnsent() {
+    for (const id of await outboxRepository.due(ctx.db, 100)) {
+      if (logged.has(id)) continue;
+      logged.add(id);
+      const m = await outboxRepository.findById(ctx.db, id);
+      if (m) ctx.log.info({ outboxId: id, kind: m.kind, to: m.to_address, links: JSON.parse(m.links) }, 'mail queued (no SMTP_URL set; see the outbox)');
+    }
+  }
+
+  async function sendDue() {
+    for (const id of await outboxRepository.due(ctx.db, 20)) {
+      if (stopped) return;
+      if (!(await outboxRepository.claim(ctx.db, id))) continue; // another worker has it
+      const m = (await outboxRepository.findById(ctx.db, id))!;
+      try {
+        await mailer!.sendMail({ from: ctx.config.mailFrom, to: m.to_address, subject: m.subject, text: m.body_text });
+        await outboxRepository.markSent(ctx.db, id);
+        ctx.log.info({ outboxId: id, kind: m.kind }, 'mail sent');
+      } catch (err) {
+        const error = (err as Error).message.slice(0, 500);
+        if (m.attempts >= MAX_ATTEMPTS) {
+          await outboxRepository.markFailed(ctx.db, id, error);
+          ctx.log.error({ outboxId: id, error }, 'mail failed for good');
+        } else {
+          await outboxRepository.retryLater(ctx.db, id, error, new Date(Date.now() + backoffMs(m.attempts)).toISOString());
+          ctx.log.warn({ outboxId: id, attempt: m.attempts, error }, 'mail send failed; will retry');
+        }
+      }
+    }
+  }
+
+  /** Runs one pass; a nudge during a pass schedules another right after it. */
+  async function tick() {
+    if (running) { again = true; return; }
+    running = true;
+    try {
+      do {
+        again = false;
+        await (mailer ? sendDue() : logUnsent());
+      } while (again && !stopped);
+    } catch (err) {
+      if (!stopped) ctx.log.error({ err }, 'outbox pass failed');
+    } finally {
+      running = false;
+    }
+  }
+
+  const ready = outboxRepository.requeueInterrupted(ctx.db).then(() => tick());
+  const timer = setInterval(tick, POLL_MS);
+  const unsubscribe = ctx.bus.subscribe((e) => { if (e.type === 'mail.queued') void tick(); });
+
+  return {
+    ready,
+    /** Resolves once the current pass (if any) is done. */
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      unsubscribe();
+      while (running) await new Promise((r) => setTimeout(r, 20));
+      mailer?.close();
+    },
+  };
+}

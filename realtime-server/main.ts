@@ -1,0 +1,36 @@
+import pino from 'pino';
+import { loadConfig } from './config';
+import { startServer } from './server';
+
+if (process.argv.includes('--help')) {
+  console.log(`Lifeline server: REST API, Socket.IO and the built web app on one port.
+
+Usage: npm start            (installs, builds, migrates, seeds, then runs this)
+       npx tsx realtime-server/main.ts
+
+Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (data/lifeline.sqlite or postgres://...),
+REDIS_URL, SMTP_URL, MAIL_FROM, PUBLIC_URL, GEOCODER_URL (or off), TILE_URL, SEED (demo|none),
+LOG_LEVEL (info), SESSION_HOURS (12), STATIC_DIR (dist/web). See README.md.`);
+  process.exit(0);
+}
+
+const config = loadConfig();
+const log = pino({ level: config.logLevel, base: undefined });
+
+startServer(config, { log }).then(
+  (server) => {
+    log.info(`Lifeline is running at ${server.url} (database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`);
+    const shutdown = (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      server.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  },
+  (err) => {
+    log.fatal({ err }, 'Lifeline failed to start');
+    process.exit(1);
+  },
+);

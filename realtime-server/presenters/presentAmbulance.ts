@@ -1,0 +1,26 @@
+import type { AmbulanceDto, AmbulanceStatus, PositionDto } from '../contract';
+import type { AmbulanceRow, PositionRow } from '../../db/repositories/types';
+
+export const presentAmbulance = (a: AmbulanceRow): AmbulanceDto => ({
+  id: a.id,
+  license_plate: a.license_plate,
+  status: a.status as AmbulanceStatus,
+  email: a.driver_email,
+  location:
+    a.latitude == null || a.longitude == null
+      ? null
+      : { placeName: a.place_name, latitude: Number(a.latitude), longitude: Number(a.longitude), updated_at: a.position_at },
+  created_at: a.created_at,
+  updated_at: a.updated_at,
+  version: a.version,
+});
+
+export const presentPosition = (p: Pick<PositionRow, 'ambulance_id' | 'latitude' | 'longitude' | 'accuracy' | 'heading' | 'speed' | 'recorded_at'>): PositionDto => ({
+  ambulanceId: p.ambulance_id,
+  latitude: p.latitude,
+  longitude: p.longitude,
+  accuracy: p.accuracy,
+  heading: p.heading,
+  speed: p.speed,
+  recorded_at: p.recorded_at,
+});

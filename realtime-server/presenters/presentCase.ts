@@ -1,0 +1,51 @@
+import type { CaseDto, CaseLocationEvent, CaseStatus } from '../contract';
+import type { CaseRow } from '../../db/repositories/types';
+
+const num = (v: number | string | null) => (v == null ? null : Number(v));
+
+/** Little-endian IEEE double as hex. */
+const doubleHex = (v: number) => {
+  const b = Buffer.alloc(8);
+  b.writeDoubleLE(v);
+  return b.toString('hex').toUpperCase();
+};
+
+/** Hex EWKB of a point with SRID 4326, longitude first (the form SPEC.md §3 decodes). */
+export const pointWkb = (latitude: number, longitude: number) =>
+  `0101000020E6100000${doubleHex(longitude)}${doubleHex(latitude)}`;
+
+export const presentCase = (c: CaseRow): CaseDto => {
+  const latitude = num(c.latitude);
+  const longitude = num(c.longitude);
+  return {
+    id: c.id,
+    description: c.description,
+    status: c.status as CaseStatus,
+    caseType: c.case_type,
+    patientName: c.patient_name,
+    patient_name: c.patient_name,
+    email: c.patient_email,
+    patient_email: c.patient_email,
+    operator_id: c.operator_id,
+    ambulance_id: c.ambulance_id,
+    license_plate: c.license_plate ?? null,
+    latitude,
+    longitude,
+    location_accuracy: c.location_accuracy,
+    location_updated_at: c.location_at,
+    wkb: latitude != null && longitude != null ? pointWkb(latitude, longitude) : null,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    closed_at: c.closed_at,
+    version: c.version,
+  };
+};
+
+export const presentCaseLocation = (c: CaseRow): CaseLocationEvent => ({
+  id: c.id,
+  latitude: Number(c.latitude),
+  longitude: Number(c.longitude),
+  location_accuracy: c.location_accuracy,
+  location_updated_at: c.location_at!,
+  version: c.version,
+});

@@ -1,0 +1,32 @@
+import type { AmbulanceDto, CaseDto, CaseLocationEvent, PositionDto, UserDto } from '../contract';
+
+/** What services record inside a transaction; published only after it commits. */
+export type DomainEvent =
+  | { type: 'case.created' | 'case.updated'; case: CaseDto }
+  | { type: 'case.deleted'; id: string }
+  | { type: 'case.location'; location: CaseLocationEvent }
+  | { type: 'ambulance.created' | 'ambulance.updated'; ambulance: AmbulanceDto }
+  | { type: 'ambulance.deleted'; id: number }
+  | { type: 'ambulance.position'; position: PositionDto }
+  | { type: 'user.created' | 'user.updated'; user: UserDto }
+  | { type: 'user.deleted'; id: number }
+  /** Sessions revoked: their sockets are disconnected. */
+  | { type: 'sessions.revoked'; sessionIds: number[] }
+  /** A case's tracking links stopped being valid: their sockets are disconnected. */
+  | { type: 'grants.revoked'; caseId: string }
+  | { type: 'mail.queued' };
+
+type Listener = (e: DomainEvent) => void;
+
+export class EventBus {
+  private listeners = new Set<Listener>();
+
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  publish(events: DomainEvent[]) {
+    for (const e of events) for (const fn of this.listeners) fn(e);
+  }
+}

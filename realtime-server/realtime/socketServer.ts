@@ -1,0 +1,134 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { type ClientToServerEvents, type ServerToClientEvents, positionSchema, rooms } from '../contract';
+import { authService } from '../services/authService';
+import { ambulanceService } from '../services/ambulanceService';
+import type { ServiceContext } from '../services/context';
+import { DomainError } from '../services/errors';
+import { trackingService } from '../services/trackingService';
+import type { DomainEvent } from './eventBus';
+import { PositionCoalescer } from './positionCoalescer';
+
+/** Who a socket is, decided once at the handshake. */
+export type SocketIdentity =
+  | { kind: 'staff'; userId: number; role: 'admin' | 'operator'; sessionId: number; expiresAt: string }
+  | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string };
+
+type LifelineSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
+
+const sessionRoom = (id: number) => `session:${id}`;
+/** Sockets holding a case's tracking links; used only to disconnect them. */
+const grantRoom = (caseId: string) => `grant:${caseId}`;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+async function identify(ctx: ServiceContext, auth: Record<string, unknown>): Promise<SocketIdentity | undefined> {
+  const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
+  const token = str(auth.token);
+  if (token) {
+    const p = await authService.authenticate(ctx, token);
+    return p && { kind: 'staff', userId: p.user.id, role: p.user.role, sessionId: p.session.id, expiresAt: p.session.expires_at };
+  }
+  for (const kind of ['trackToken', 'driverToken'] as const) {
+    const t = str(auth[kind]);
+    if (!t) continue;
+    const grant = await trackingService.resolveGrant(ctx, t);
+    const wanted = kind === 'trackToken' ? 'viewer' : 'driver';
+    return grant && grant.kind === wanted ? { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id } : undefined;
+  }
+  return undefined;
+}
+
+/** Socket.IO on the HTTP server: handshake auth, rooms, events after commit, coalesced positions. */
+export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
+  const io = new Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>(httpServer, {
+    maxHttpBufferSize: 64 * 1024,
+    serveClient: false,
+  });
+
+  io.use(async (socket, next) => {
+    try {
+      const identity = await identify(ctx, (socket.handshake.auth ?? {}) as Record<string, unknown>);
+      if (!identity) return next(new Error('unauthorized'));
+      socket.data = identity;
+      next();
+    } catch (err) {
+      ctx.log.error({ err }, 'socket handshake failed');
+      next(new Error('unavailable'));
+    }
+  });
+
+  io.on('connection', (socket: LifelineSocket) => {
+    const who = socket.data;
+    if (who.kind === 'staff') {
+      socket.join([rooms.staff, sessionRoom(who.sessionId), ...(who.role === 'admin' ? [rooms.admins] : [])]);
+      // The session ends on its own at expiry: so does the socket.
+      const timer = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Date.parse(who.expiresAt) - Date.now()));
+      socket.once('disconnect', () => clearTimeout(timer));
+    } else {
+      socket.join([rooms.ambulance(who.ambulanceId), grantRoom(who.caseId)]);
+    }
+
+    socket.on('ambulance.position', async (raw, ack) => {
+      const reply = typeof ack === 'function' ? ack : () => {};
+      if (who.kind !== 'driver') return reply({ ok: false, error: 'Only a driver link may send positions' });
+      const parsed = positionSchema.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return reply({ ok: false, error: `${issue.path.join('.') || 'position'}: ${issue.message}` });
+      }
+      try {
+        reply(await ambulanceService.recordPosition(ctx, who.ambulanceId, parsed.data, 'driver'));
+      } catch (err) {
+        if (err instanceof DomainError) return reply({ ok: false, error: err.message });
+        ctx.log.error({ err }, 'position from driver socket failed');
+        reply({ ok: false, error: 'Internal server error' });
+      }
+    });
+  });
+
+  const staffPositions = new PositionCoalescer(1000, (positions) => {
+    io.to(rooms.staff).volatile.emit('ambulance.position', { positions });
+  });
+
+  const route = (e: DomainEvent) => {
+    switch (e.type) {
+      case 'case.created':
+      case 'case.updated':
+        return io.to(rooms.staff).to(rooms.case(e.case.id)).emit(e.type, e.case);
+      case 'case.deleted':
+        return io.to(rooms.staff).to(rooms.case(e.id)).emit(e.type, { id: e.id });
+      case 'case.location':
+        return io.to(rooms.staff).to(rooms.case(e.location.id)).emit(e.type, e.location);
+      case 'ambulance.created':
+      case 'ambulance.updated':
+        return io.to(rooms.staff).emit(e.type, e.ambulance);
+      case 'ambulance.deleted':
+        return io.to(rooms.staff).emit(e.type, { id: e.id });
+      case 'ambulance.position':
+        staffPositions.add(e.position);
+        return io.to(rooms.ambulance(e.position.ambulanceId)).emit('ambulance.position', { positions: [e.position] });
+      case 'user.created':
+      case 'user.updated':
+        return io.to(rooms.admins).emit(e.type, e.user);
+      case 'user.deleted':
+        return io.to(rooms.admins).emit(e.type, { id: e.id });
+      case 'sessions.revoked':
+        for (const id of e.sessionIds) io.in(sessionRoom(id)).disconnectSockets(true);
+        return;
+      case 'grants.revoked':
+        return io.in(grantRoom(e.caseId)).disconnectSockets(true);
+      case 'mail.queued':
+        return;
+    }
+  };
+  const unsubscribe = ctx.bus.subscribe(route);
+
+  return {
+    io,
+    async close() {
+      unsubscribe();
+      staffPositions.stop();
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import pino, { type Logger } from 'pino';
+import type { Transporter } from 'nodemailer';
+import { openDatabase } from '../db/connection';
+import { seedDemo } from '../db/seeds/demo';
+import type { Config } from './config';
+import { createApp } from './http/app';
+import { startOutboxWorker } from './jobs/outboxWorker';
+import { EventBus } from './realtime/eventBus';
+import { attachRealtime } from './realtime/socketServer';
+import type { ServiceContext } from './services/context';
+import { createGeocoder } from './services/geocodeService';
+
+export interface StartOptions {
+  log?: Logger;
+  /** Replaces the SMTP transport built from SMTP_URL (tests). */
+  mailTransport?: Transporter;
+  fetchImpl?: typeof fetch;
+}
+
+export async function migrate(db: Knex) {
+  await db.migrate.latest();
+}
+
+/** Opens the database, migrates, seeds an empty one, and serves HTTP + Socket.IO on one port. */
+export async function startServer(config: Config, opts: StartOptions = {}) {
+  const log = opts.log ?? pino({ level: config.logLevel, base: undefined });
+  const db = openDatabase(config.databaseUrl);
+  await migrate(db);
+  if (config.seed === 'demo' && (await seedDemo(db))) log.info('seeded the demo data into an empty database');
+
+  const ctx: ServiceContext = { db, bus: new EventBus(), config, log };
+  const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });
+  const httpServer = http.createServer(app.callback());
+  const realtime = attachRealtime(httpServer, ctx);
+  const outbox = startOutboxWorker(ctx, opts.mailTransport);
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    ctx,
+    io: realtime.io,
+    outbox,
+    /** Stops taking work, lets the outbox pass finish, closes sockets, HTTP and the database. */
+    close() {
+      closing ??= (async () => {
+        await outbox.stop();
+        await realtime.close();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        await db.destroy();
+      })();
+      return closing;
+    },
+  };
+}
+
+export type RunningServer = Awaited<ReturnType<typeof startServer>>;

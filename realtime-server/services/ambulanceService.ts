@@ -1,0 +1,121 @@
+import type { Knex } from 'knex';
+import type { AmbulanceCreateInput, AmbulanceUpdateInput, PositionInput } from '../contract';
+import { ambulanceRepository, type AmbulanceFields } from '../../db/repositories/ambulanceRepository';
+import { caseRepository } from '../../db/repositories/caseRepository';
+import { positionRepository } from '../../db/repositories/positionRepository';
+import type { AmbulanceRow, Db } from '../../db/repositories/types';
+import { presentAmbulance, presentPosition } from '../presenters/presentAmbulance';
+import { badRequest, conflict, forbidden, notFound } from './errors';
+import { type Actor, type ServiceContext, inTransaction } from './context';
+
+/** Clock skew we tolerate on a device's fix time. */
+const FUTURE_SKEW_MS = 30_000;
+
+async function findAmbulance(db: Db, id: number): Promise<AmbulanceRow> {
+  const row = Number.isSafeInteger(id) && id > 0 ? await ambulanceRepository.findById(db, id) : undefined;
+  if (!row) throw notFound('Ambulance details not found');
+  return row;
+}
+
+async function assertPlateFree(trx: Knex.Transaction, plate: string, selfId?: number) {
+  const other = await ambulanceRepository.findByPlate(trx, plate);
+  if (other && other.id !== selfId) throw conflict(`An ambulance with license plate ${other.license_plate} already exists`);
+}
+
+const onActiveCase = async (db: Db, id: number) => (await caseRepository.activeForAmbulance(db, id)).length > 0;
+
+export const ambulanceService = {
+  list: async (ctx: ServiceContext) => (await ambulanceRepository.list(ctx.db)).map(presentAmbulance),
+
+  create: (ctx: ServiceContext, input: AmbulanceCreateInput) =>
+    inTransaction(ctx, async (trx, record) => {
+      await assertPlateFree(trx, input.license_plate);
+      const id = await ambulanceRepository.insert(trx, {
+        license_plate: input.license_plate,
+        status: input.status,
+        driver_email: input.email ?? null,
+        latitude: input.latitude ?? null,
+        longitude: input.longitude ?? null,
+      });
+      const ambulance = presentAmbulance((await ambulanceRepository.findById(trx, id))!);
+      record({ type: 'ambulance.created', ambulance });
+      return ambulance;
+    }),
+
+  /**
+   * Admins may edit every field; other staff only the status. "busy" belongs to cases:
+   * setting it on an ambulance already held by an active case is a no-op, on a free one a
+   * 409; an ambulance on an active case cannot be made available or put in maintenance.
+   */
+  update: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: number, input: AmbulanceUpdateInput) =>
+    inTransaction(ctx, async (trx, record) => {
+      const before = await findAmbulance(trx, id);
+      if (actor.role !== 'admin' && (input.license_plate !== undefined || input.email !== undefined)) {
+        throw forbidden("Only admins can change an ambulance's license plate or driver email");
+      }
+      const fields: AmbulanceFields = {};
+      if (input.status !== undefined && input.status !== before.status) {
+        const busyOnCase = await onActiveCase(trx, id);
+        if (input.status === 'busy' && !busyOnCase) {
+          throw conflict(`Ambulance ${before.license_plate} has no active case; it becomes busy when dispatched to one`);
+        }
+        if (input.status !== 'busy' && busyOnCase) {
+          throw conflict(`Ambulance ${before.license_plate} is on an active case; close or reassign the case first`);
+        }
+        fields.status = input.status;
+      }
+      if (input.license_plate !== undefined && input.license_plate !== before.license_plate) {
+        await assertPlateFree(trx, input.license_plate, id);
+        fields.license_plate = input.license_plate;
+      }
+      if (input.email !== undefined && input.email !== before.driver_email) fields.driver_email = input.email;
+      if (Object.keys(fields).length === 0) return presentAmbulance(before);
+      await ambulanceRepository.update(trx, id, fields);
+      const ambulance = presentAmbulance((await ambulanceRepository.findById(trx, id))!);
+      record({ type: 'ambulance.updated', ambulance });
+      return ambulance;
+    }),
+
+  remove: (ctx: ServiceContext, id: number) =>
+    inTransaction(ctx, async (trx, record) => {
+      const before = await findAmbulance(trx, id);
+      if (await onActiveCase(trx, id)) {
+        throw conflict(`Ambulance ${before.license_plate} is on an active case; close or reassign the case first`);
+      }
+      await ambulanceRepository.delete(trx, id);
+      record({ type: 'ambulance.deleted', id });
+    }),
+
+  /**
+   * Stores a position in the history and moves the latest one forward; a fix older than the
+   * latest is kept in the history but never moves the marker. Answers whether it became the latest.
+   */
+  recordPosition: (ctx: ServiceContext, id: number, input: PositionInput, source: 'driver' | 'staff') =>
+    inTransaction(ctx, async (trx, record) => {
+      await findAmbulance(trx, id);
+      const now = Date.now();
+      const at = input.timestamp === undefined ? now : new Date(input.timestamp).getTime();
+      if (!Number.isFinite(at)) throw badRequest('timestamp: is not a valid time');
+      if (at > now + FUTURE_SKEW_MS) throw badRequest('timestamp: is in the future');
+      const row = {
+        ambulance_id: id,
+        latitude: input.latitude,
+        longitude: input.longitude,
+        accuracy: input.accuracy ?? null,
+        heading: input.heading ?? null,
+        speed: input.speed ?? null,
+        recorded_at: new Date(at).toISOString(),
+        received_at: new Date(now).toISOString(),
+        source,
+      };
+      await positionRepository.insert(trx, [row]);
+      const latest = (await ambulanceRepository.setLatestPosition(trx, id, {
+        latitude: row.latitude, longitude: row.longitude, accuracy: row.accuracy, heading: row.heading,
+        speed: row.speed, position_at: row.recorded_at, place_name: null,
+      })) > 0;
+      if (latest) record({ type: 'ambulance.position', position: presentPosition(row) });
+      return { ok: true as const, latest };
+    }),
+
+  findAmbulance,
+};

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { CaseCreateInput, CaseUpdateInput, ShareLocationInput } from '../contract';
+import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
+import { caseEventRepository } from '../../db/repositories/caseEventRepository';
+import { caseRepository, type CaseFields } from '../../db/repositories/caseRepository';
+import { outboxRepository } from '../../db/repositories/outboxRepository';
+import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
+import type { CaseRow, Db } from '../../db/repositories/types';
+import { presentAmbulance } from '../presenters/presentAmbulance';
+import { presentCase, presentCaseLocation } from '../presenters/presentCase';
+import type { DomainEvent } from '../realtime/eventBus';
+import { conflict, forbidden, gone, notFound, unprocessable } from './errors';
+import { type Actor, type ServiceContext, inTransaction } from './context';
+import { mailTemplates } from './mailTemplates';
+
+type Record = (e: DomainEvent) => void;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const round8 = (v: number) => Math.round(v * 1e8) / 1e8;
+const timelineActor = (a: Actor) => (a.type === 'user' ? { type: a.type, id: a.id } : { type: a.type });
+
+async function findCase(trx: Db, id: string): Promise<CaseRow> {
+  const row = UUID.test(id) ? await caseRepository.findById(trx, id) : undefined;
+  if (!row) throw notFound('Case not found');
+  return row;
+}
+
+/** Takes an ambulance for a case: only one that exists and is available right now. */
+async function claimAmbulance(trx: Knex.Transaction, id: number, record: Record) {
+  const ambulance = await ambulanceRepository.findById(trx, id);
+  if (!ambulance) throw unprocessable(`Ambulance ${id} does not exist`);
+  if (!(await ambulanceRepository.claimIfAvailable(trx, id))) {
+    throw conflict(`Ambulance ${ambulance.license_plate} is not available; choose another ambulance`);
+  }
+  record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, id))!) });
+  return ambulance;
+}
+
+async function releaseAmbulance(trx: Knex.Transaction, id: number, record: Record) {
+  if (await ambulanceRepository.release(trx, id)) {
+    record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, id))!) });
+  }
+}
+
+/** The ambulance an active case holds, or null. */
+const heldAmbulance = (status: string, ambulanceId: number | null) => (status === 'active' ? ambulanceId : null);
+
+export const caseService = {
+  /**
+   * Creates an active case and, when an ambulance is named, assigns it in the same
+   * transaction only if it is available; otherwise nothing is written (409).
+   * With `notifyPatient` the patient's share-location e-mail is queued in that transaction too.
+   */
+  create: (ctx: ServiceContext, actor: Actor & { type: 'user' }, input: CaseCreateInput, opts: { notifyPatient: boolean }) =>
+    inTransaction(ctx, async (trx, record) => {
+      if (input.operatorId != null && input.operatorId !== actor.id) {
+        throw forbidden('operator_id must be your own id');
+      }
+      const id = randomUUID();
+      const ambulance = input.ambulanceId != null ? await claimAmbulance(trx, input.ambulanceId, record) : null;
+      await caseRepository.insert(trx, {
+        id,
+        description: input.description,
+        status: 'active',
+        case_type: input.caseType,
+        patient_name: input.patientName,
+        patient_email: input.patientEmail,
+        operator_id: actor.id,
+        ambulance_id: ambulance?.id ?? null,
+      });
+      const row = (await caseRepository.findById(trx, id))!;
+      const dto = presentCase(row);
+      await caseEventRepository.insert(trx, {
+        caseId: id, action: 'created', actor: timelineActor(actor),
+        after: { status: dto.status, patient_name: dto.patientName, patient_email: dto.email, description: dto.description, case_type: dto.caseType, ambulance_id: dto.ambulance_id },
+      });
+      if (opts.notifyPatient) {
+        await outboxRepository.insert(trx, mailTemplates.shareLocation(row, `${ctx.config.publicUrl}/location/${id}`));
+        record({ type: 'mail.queued' });
+      }
+      record({ type: 'case.created', case: dto });
+      return dto;
+    }),
+
+  list: async (ctx: ServiceContext) => (await caseRepository.list(ctx.db)).map(presentCase),
+
+  get: (ctx: ServiceContext, id: string) => findCase(ctx.db, id).then(presentCase),
+
+  async timeline(ctx: ServiceContext, id: string) {
+    await findCase(ctx.db, id);
+    return caseEventRepository.listForCase(ctx.db, id);
+  },
+
+  /**
+   * Edits a case. Leaving the active state (closed, resolved, pending) frees its ambulance;
+   * becoming active again or changing the ambulance takes the new one only if available.
+   */
+  update: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: string, input: CaseUpdateInput) =>
+    inTransaction(ctx, async (trx, record) => {
+      const before = await findCase(trx, id);
+      const status = input.status ?? before.status;
+      const ambulanceId = input.ambulanceId === undefined ? before.ambulance_id : input.ambulanceId;
+      const heldBefore = heldAmbulance(before.status, before.ambulance_id);
+      const heldAfter = heldAmbulance(status, ambulanceId);
+      if (heldBefore !== heldAfter) {
+        if (heldBefore != null) await releaseAmbulance(trx, heldBefore, record);
+        if (heldAfter != null) await claimAmbulance(trx, heldAfter, record);
+      } else if (ambulanceId != null && ambulanceId !== before.ambulance_id) {
+        // Named on a case that does not hold ambulances: it must still exist.
+        if (!(await ambulanceRepository.findById(trx, ambulanceId))) throw unprocessable(`Ambulance ${ambulanceId} does not exist`);
+      }
+      const next: CaseFields = {
+        patient_name: input.patientName ?? before.patient_name,
+        patient_email: input.patientEmail ?? before.patient_email,
+        description: input.description ?? before.description,
+        case_type: input.caseType === undefined ? before.case_type : input.caseType,
+        status,
+        ambulance_id: ambulanceId,
+        closed_at: status === 'closed' || status === 'resolved' ? (before.closed_at ?? new Date().toISOString()) : null,
+      };
+      const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => next[k] !== (before as any)[k]);
+      if (changed.length === 0) return presentCase(before);
+      await caseRepository.update(trx, id, next);
+      await caseEventRepository.insert(trx, {
+        caseId: id, action: 'updated', actor: timelineActor(actor),
+        before: Object.fromEntries(changed.map((k) => [k, (before as any)[k]])),
+        after: Object.fromEntries(changed.map((k) => [k, next[k]])),
+      });
+      if (heldBefore != null && heldBefore !== heldAfter) {
+        await trackTokenRepository.revokeForCase(trx, id);
+        record({ type: 'grants.revoked', caseId: id });
+      }
+      const dto = presentCase((await caseRepository.findById(trx, id))!);
+      record({ type: 'case.updated', case: dto });
+      return dto;
+    }),
+
+  /** Deletes a case and frees its ambulance; the timeline keeps a record of the deletion. */
+  remove: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: string) =>
+    inTransaction(ctx, async (trx, record) => {
+      const before = await findCase(trx, id);
+      const held = heldAmbulance(before.status, before.ambulance_id);
+      if (held != null) await releaseAmbulance(trx, held, record);
+      await trackTokenRepository.revokeForCase(trx, id);
+      await caseEventRepository.insert(trx, { caseId: id, action: 'deleted', actor: timelineActor(actor), before: presentCase(before) as any });
+      await caseRepository.delete(trx, id);
+      record({ type: 'grants.revoked', caseId: id });
+      record({ type: 'case.deleted', id });
+    }),
+
+  /** The patient's shared position: only while the case is active. */
+  shareLocation: (ctx: ServiceContext, id: string, input: ShareLocationInput) =>
+    inTransaction(ctx, async (trx, record) => {
+      const before = await findCase(trx, id);
+      if (before.status !== 'active') throw gone('This case is no longer active');
+      const at = new Date().toISOString();
+      const position = { latitude: round8(input.latitude), longitude: round8(input.longitude), accuracy: input.accuracy ?? null, at };
+      await caseRepository.setLocation(trx, id, position);
+      await caseEventRepository.insert(trx, {
+        caseId: id, action: 'location', actor: { type: 'patient' },
+        before: before.location_at ? { latitude: before.latitude, longitude: before.longitude, accuracy: before.location_accuracy } : null,
+        after: { latitude: position.latitude, longitude: position.longitude, accuracy: position.accuracy },
+      });
+      const row = (await caseRepository.findById(trx, id))!;
+      record({ type: 'case.location', location: presentCaseLocation(row) });
+      return { latitude: position.latitude, longitude: position.longitude, accuracy: position.accuracy, updated_at: at };
+    }),
+};

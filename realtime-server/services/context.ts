@@ -1,0 +1,29 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { DomainEvent, EventBus } from '../realtime/eventBus';
+
+/** What every service needs: the database, the bus, config and a logger. */
+export interface ServiceContext {
+  db: Knex;
+  bus: EventBus;
+  config: Config;
+  log: Logger;
+}
+
+/** Who is acting, as recorded on the case timeline. */
+export type Actor = { type: 'user'; id: number; role: 'admin' | 'operator' } | { type: 'patient' } | { type: 'driver' } | { type: 'system' };
+
+/**
+ * Runs `work` in one transaction; the events it records are published only after the
+ * commit, so no client ever hears of a write that was rolled back.
+ */
+export async function inTransaction<T>(
+  ctx: ServiceContext,
+  work: (trx: Knex.Transaction, record: (e: DomainEvent) => void) => Promise<T>,
+): Promise<T> {
+  const events: DomainEvent[] = [];
+  const result = await ctx.db.transaction((trx) => work(trx, (e) => events.push(e)));
+  ctx.bus.publish(events);
+  return result;
+}

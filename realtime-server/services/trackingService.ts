@@ -1,0 +1,76 @@
+import type { TrackingInitiateInput, TrackingInitiateResponse, TrackResponse } from '../contract';
+import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
+import { caseEventRepository } from '../../db/repositories/caseEventRepository';
+import { caseRepository } from '../../db/repositories/caseRepository';
+import { outboxRepository } from '../../db/repositories/outboxRepository';
+import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
+import type { TrackTokenRow } from '../../db/repositories/types';
+import { conflict, notFound, unprocessable } from './errors';
+import { type Actor, type ServiceContext, inTransaction } from './context';
+import { mailTemplates } from './mailTemplates';
+import { hashToken, newToken } from './tokens';
+
+/** One answer for every bad link, so tokens cannot be probed. */
+const LINK_NOT_FOUND = 'Tracking link not found or expired';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const trackingService = {
+  /**
+   * Creates a viewer token (watch only) and a driver token (may also send positions) for an
+   * active case and its assigned ambulance, and queues the patient's and the driver's e-mails.
+   */
+  initiate: (ctx: ServiceContext, actor: Actor & { type: 'user' }, input: TrackingInitiateInput) =>
+    inTransaction(ctx, async (trx, record): Promise<TrackingInitiateResponse> => {
+      const c = UUID.test(input.caseId) ? await caseRepository.findById(trx, input.caseId) : undefined;
+      if (!c) throw notFound('Case not found');
+      if (c.status !== 'active') throw conflict('This case is no longer active');
+      if (c.ambulance_id !== input.ambulanceId) throw conflict('No active case assigned to this ambulance.');
+      const ambulance = await ambulanceRepository.findById(trx, input.ambulanceId);
+      if (!ambulance) throw notFound('Ambulance details not found');
+      if (!ambulance.driver_email) {
+        throw unprocessable(`Ambulance ${ambulance.license_plate} has no driver email; add one in Manage Ambulances first`);
+      }
+      const viewer = newToken();
+      const driver = newToken();
+      for (const [kind, token] of [['viewer', viewer], ['driver', driver]] as const) {
+        await trackTokenRepository.insert(trx, { token_hash: hashToken(token), kind, case_id: c.id, ambulance_id: ambulance.id });
+      }
+      const trackLink = `${ctx.config.publicUrl}/track/${ambulance.id}?t=${viewer}`;
+      const driverLink = `${ctx.config.publicUrl}/driver/${ambulance.id}?t=${driver}`;
+      await outboxRepository.insert(trx, mailTemplates.trackingPatient(c, ambulance.license_plate, trackLink));
+      await outboxRepository.insert(trx, mailTemplates.trackingDriver(c, ambulance.license_plate, ambulance.driver_email, driverLink, trackLink));
+      await caseEventRepository.insert(trx, {
+        caseId: c.id, action: 'tracking', actor: { type: 'user', id: actor.id },
+        after: { ambulance_id: ambulance.id, patient_email: c.patient_email, driver_email: ambulance.driver_email },
+      });
+      record({ type: 'mail.queued' });
+      return {
+        success: true,
+        message: 'Tracking emails sent successfully!',
+        caseId: c.id,
+        ambulanceId: ambulance.id,
+        patientEmail: c.patient_email,
+        driverEmail: ambulance.driver_email,
+      };
+    }),
+
+  /** The live grant behind a tracking or driver token, or undefined. */
+  resolveGrant: (ctx: ServiceContext, token: string): Promise<TrackTokenRow | undefined> =>
+    token ? trackTokenRepository.findLive(ctx.db, hashToken(token)) : Promise.resolve(undefined),
+
+  async track(ctx: ServiceContext, ambulanceId: number, token: string): Promise<TrackResponse> {
+    const grant = await trackingService.resolveGrant(ctx, token);
+    if (!grant || grant.ambulance_id !== ambulanceId) throw notFound(LINK_NOT_FOUND);
+    const a = await ambulanceRepository.findById(ctx.db, ambulanceId);
+    if (!a) throw notFound(LINK_NOT_FOUND);
+    return {
+      ambulanceId: a.id,
+      license_plate: a.license_plate,
+      latitude: a.latitude == null ? null : Number(a.latitude),
+      longitude: a.longitude == null ? null : Number(a.longitude),
+      updated_at: a.position_at,
+    };
+  },
+
+  LINK_NOT_FOUND,
+};

@@ -1,0 +1,50 @@
+import type { UserWriteInput } from '../contract';
+import { sessionRepository } from '../../db/repositories/sessionRepository';
+import { userRepository } from '../../db/repositories/userRepository';
+import { presentUser } from '../presenters/presentUser';
+import { conflict, forbidden, notFound } from './errors';
+import { type ServiceContext, inTransaction } from './context';
+
+const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(String((err as Error)?.message));
+
+/** Only operator accounts are managed through the API; admins are provisioned out of band. */
+async function findOperator(trx: Parameters<typeof userRepository.findById>[0], id: number) {
+  const user = await userRepository.findById(trx, id);
+  if (!user) throw notFound('Operator not found');
+  if (user.role !== 'operator') throw forbidden('Only operator accounts can be managed here');
+  return user;
+}
+
+export const userService = {
+  create: (ctx: ServiceContext, input: UserWriteInput) =>
+    inTransaction(ctx, async (trx, record) => {
+      if (await userRepository.findByEmail(trx, input.email)) throw conflict('An account with this email already exists');
+      const id = await userRepository.insert(trx, input).catch((err) => {
+        throw isUniqueViolation(err) ? conflict('An account with this email already exists') : err;
+      });
+      const user = presentUser((await userRepository.findById(trx, id))!);
+      record({ type: 'user.created', user });
+      return user;
+    }),
+
+  update: (ctx: ServiceContext, id: number, input: UserWriteInput) =>
+    inTransaction(ctx, async (trx, record) => {
+      await findOperator(trx, id);
+      const other = await userRepository.findByEmail(trx, input.email);
+      if (other && other.id !== id) throw conflict('An account with this email already exists');
+      await userRepository.update(trx, id, input);
+      const user = presentUser((await userRepository.findById(trx, id))!);
+      record({ type: 'user.updated', user });
+      return user;
+    }),
+
+  /** Deleting an operator revokes their sessions and disconnects their sockets; their cases stay. */
+  remove: (ctx: ServiceContext, id: number) =>
+    inTransaction(ctx, async (trx, record) => {
+      await findOperator(trx, id);
+      const sessionIds = await sessionRepository.revokeAllForUser(trx, id);
+      await userRepository.delete(trx, id);
+      record({ type: 'sessions.revoked', sessionIds });
+      record({ type: 'user.deleted', id });
+    }),
+};
