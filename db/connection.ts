@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import knex, { type Knex } from 'knex';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
+import { migrationSource } from './migrationSource';
 
 export function isPostgresUrl(url: string) {
   return /^postgres(ql)?:\/\//.test(url);
@@ -15,11 +13,7 @@ export function isPostgresUrl(url: string) {
  * can never deadlock; WAL with synchronous=FULL makes every commit durable.
  */
 export function knexConfig(databaseUrl: string): Knex.Config {
-  const migrations = {
-    directory: path.join(here, 'migrations'),
-    loadExtensions: ['.ts'],
-    tableName: 'knex_migrations',
-  };
+  const migrations = { migrationSource, tableName: 'knex_migrations' };
   if (isPostgresUrl(databaseUrl)) {
     return { client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, migrations };
   }

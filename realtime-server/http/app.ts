@@ -6,7 +6,7 @@ import Koa from 'koa';
 import serve from 'koa-static';
 import { createGeocoder, type Geocoder } from '../services/geocodeService';
 import type { ServiceContext } from '../services/context';
-import { notFound } from '../services/errors';
+import { DomainError, badRequest, notFound } from '../services/errors';
 import { authenticate } from './middleware/auth';
 import { errorHandler, requestLogger } from './middleware/errors';
 import { mountOutboxAndGeocode } from './routes/admin';
@@ -36,7 +36,14 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
     ctx.set('Referrer-Policy', 'no-referrer');
     await next();
   });
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8' }));
+  app.use(bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: '1mb',
+    encoding: 'utf-8',
+    onError(err: any) {
+      throw err?.status === 413 ? new DomainError(413, 'Request body is too large') : badRequest('Request body is not valid JSON');
+    },
+  }));
   app.use(authenticate(svc));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

@@ -13,9 +13,9 @@ export const errorHandler = (log: Logger) => async (ctx: Context, next: Next) =>
       ctx.status = err.status;
       ctx.body = { error: err.message };
     } else if (KNOWN.has(err?.status) && err?.expose !== false) {
-      // Body parser and router errors (413 too large, 415, bad JSON).
+      // Router errors such as 405 Method Not Allowed.
       ctx.status = err.status;
-      ctx.body = { error: err.status === 413 ? 'Request body is too large' : err.type === 'entity.parse.failed' ? 'Request body is not valid JSON' : String(err.message || 'Bad request') };
+      ctx.body = { error: String(err.message || 'Bad request') };
     } else {
       log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
       ctx.status = 500;

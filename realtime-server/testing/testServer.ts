@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { Transporter } from 'nodemailer';
+import { loadConfig } from '../config';
+import type { ClientToServerEvents, ServerToClientEvents, SocketAuth } from '../contract';
+import { startServer } from '../server';
+
+export const DEMO = {
+  admin: { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' },
+  operator: { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' },
+} as const;
+
+export interface ApiResult<T = any> { status: number; body: T; headers: Headers }
+
+/**
+ * A real server on an ephemeral port over a fresh SQLite file with the demo seed, with a
+ * small HTTP client. Each test file starts its own.
+ */
+export async function startTestServer(opts: { env?: Record<string, string>; mailTransport?: Transporter; fetchImpl?: typeof fetch } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-test-'));
+  const config = loadConfig({
+    DATABASE_URL: path.join(dir, 'test.sqlite'),
+    PORT: '0',
+    GEOCODER_URL: 'off',
+    PUBLIC_URL: 'http://lifeline.test',
+    STATIC_DIR: path.join(dir, 'web'),
+    ...opts.env,
+  });
+  const server = await startServer(config, { log: pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl });
+  const sockets: Socket[] = [];
+
+  async function api<T = any>(method: string, urlPath: string, o: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.body !== undefined || o.raw !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(server.url + urlPath, { method, headers, body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)) });
+    const text = await res.text();
+    let body: any = text;
+    try { body = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+    return { status: res.status, body, headers: res.headers };
+  }
+
+  async function signIn(who: keyof typeof DEMO | { email: string; username: string; phone: string }): Promise<string> {
+    const res = await api('POST', '/api/auth/signin', { body: typeof who === 'string' ? DEMO[who] : who });
+    if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.token;
+  }
+
+  /** A Socket.IO client; resolves once connected, rejects with the handshake error. */
+  function socket(auth: SocketAuth | Record<string, unknown>): Promise<Socket<ServerToClientEvents, ClientToServerEvents>> {
+    const s = connect(server.url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
+    sockets.push(s);
+    return new Promise((resolve, reject) => {
+      s.once('connect', () => resolve(s));
+      s.once('connect_error', (err) => reject(err));
+    });
+  }
+
+  return {
+    ...server,
+    config,
+    api,
+    signIn,
+    socket,
+    async dispose() {
+      for (const s of sockets) s.disconnect();
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** Resolves with the next `event` on a socket, or rejects after `ms`. */
+export function nextEvent<T = any>(s: Socket<any, any>, event: string, ms = 1000, match: (p: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { s.off(event, on); reject(new Error(`no ${event} within ${ms} ms`)); }, ms);
+    const on = (p: T) => { if (!match(p)) return; clearTimeout(timer); s.off(event, on); resolve(p); };
+    s.on(event, on);
+  });
+}
+
+/** Collects every `event` on a socket until stopped. */
+export function collect<T = any>(s: Socket<any, any>, event: string) {
+  const seen: T[] = [];
+  const on = (p: T) => seen.push(p);
+  s.on(event, on);
+  return { seen, stop: () => s.off(event, on) };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
