@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// The front door: `npm start` and `npm test` on a fresh clone. Uses nothing but Node, so it
+// runs before dependencies exist. It installs dependencies when node_modules is missing or
+// stale, builds the web bundle when its sources are newer than the build, then starts the
+// server (which migrates and seeds an empty database) or runs every test suite.
+import { spawnSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const mode = process.argv[2];
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const say = (msg) => console.log(`[lifeline] ${msg}`);
+
+if (!['start', 'test', 'prepare'].includes(mode) || process.argv.includes('--help')) {
+  console.log(`Usage: node scripts/bootstrap.mjs <start|test|prepare>
+  start    install dependencies if needed, build the web app if stale, run the server
+  test     the same preparation, then every test suite (vitest; browser tests when present)
+  prepare  only the preparation`);
+  process.exit(mode ? 0 : 2);
+}
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(`Lifeline needs Node.js 20.19 or newer; this is ${process.versions.node}.`);
+  process.exit(1);
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
+/** Dependencies are current when node_modules holds the hash of package.json + lock file. */
+function ensureDependencies() {
+  const hash = createHash('sha256');
+  for (const f of ['package.json', 'package-lock.json']) {
+    if (fs.existsSync(path.join(root, f))) hash.update(fs.readFileSync(path.join(root, f)));
+  }
+  const want = hash.digest('hex');
+  const stamp = path.join(root, 'node_modules', '.lifeline-deps');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === want) return;
+  const useCi = fs.existsSync(path.join(root, 'package-lock.json'));
+  say(`installing dependencies (npm ${useCi ? 'ci' : 'install'}) ...`);
+  const status = run('npm', [useCi ? 'ci' : 'install', '--no-audit', '--no-fund'], { shell: process.platform === 'win32' });
+  if (status !== 0) {
+    console.error('Dependency installation failed.');
+    process.exit(status);
+  }
+  fs.writeFileSync(stamp, want);
+}
+
+function newestMtime(p) {
+  if (!fs.existsSync(p)) return 0;
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of fs.readdirSync(p)) {
+    if (entry === 'node_modules' || entry === 'e2e' || entry.endsWith('.test.ts') || entry.endsWith('.test.tsx')) continue;
+    newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  }
+  return newest;
+}
+
+/** Rebuilds dist/web when any web source, the contract or the build config is newer than the last build. */
+function ensureWebBuild() {
+  const stamp = path.join(root, 'dist', 'web', '.build-stamp');
+  const sources = ['web', 'realtime-server/contract', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
+  const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
+  if (built > 0 && Math.max(...sources.map(newestMtime)) <= built) return;
+  say('building the web app (vite build) ...');
+  const status = run(bin('vite'), ['build', '--logLevel', 'warn']);
+  if (status !== 0) {
+    console.error('The web build failed.');
+    process.exit(status);
+  }
+  fs.writeFileSync(stamp, new Date().toISOString());
+}
+
+ensureDependencies();
+ensureWebBuild();
+if (mode === 'prepare') process.exit(0);
+
+if (mode === 'start') {
+  const child = spawn(bin('tsx'), ['realtime-server/main.ts', ...process.argv.slice(3)], { cwd: root, stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  process.exit(runTests());
+}
+
+function runTests() {
+  const pg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+  const skipped = [];
+  if (!pg) skipped.push('Postgres suites: set DATABASE_URL=postgres://... to run them');
+  if (!process.env.REDIS_URL) skipped.push('multi-node Redis suites: set REDIS_URL=redis://... to run them');
+
+  say('unit, API and socket tests (vitest) ...');
+  // Tests make their own SQLite files; DATABASE_URL is passed on for the Postgres suites only.
+  const failures = [];
+  if (run(bin('vitest'), ['run']) !== 0) failures.push('vitest');
+
+  const e2eDir = path.join(root, 'web', 'e2e');
+  if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith('.spec.ts'))) {
+    say('browser tests (Playwright in Chromium) ...');
+    if (run(bin('tsx'), ['scripts/e2e.ts']) !== 0) failures.push('browser tests');
+  } else {
+    skipped.push('browser tests: web/e2e has no specs yet');
+  }
+
+  if (skipped.length) say(`skipped: ${skipped.join('; ')}`);
+  if (failures.length) {
+    say(`FAILED: ${failures.join(', ')}`);
+    return 1;
+  }
+  say('all test suites passed');
+  return 0;
+}
