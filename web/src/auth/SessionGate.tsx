@@ -1,0 +1,18 @@
+import { useEffect } from 'react';
+import { Outlet, useNavigate } from '@tanstack/react-router';
+import { useSession } from './useSession';
+
+/**
+ * Body of the guarded pathless layouts: when the session ends while a staff page is open
+ * (sign-out, or a 401 from the server) the user goes to /signin.
+ */
+export function SessionGate() {
+  const session = useSession();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (!session) void navigate({ to: '/signin', replace: true });
+  }, [session, navigate]);
+
+  return session ? <Outlet /> : null;
+}

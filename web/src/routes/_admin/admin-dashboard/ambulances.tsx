@@ -1,0 +1,7 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ScreenTitle } from '../../../layout/ScreenTitle';
+
+// Title only for now; the screen itself is built in a later task.
+export const Route = createFileRoute('/_admin/admin-dashboard/ambulances')({
+  component: () => <ScreenTitle title="Manage Ambulances" />,
+});
