@@ -105,8 +105,14 @@ function runTests() {
 
   const e2eDir = path.join(root, 'web', 'e2e');
   if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith('.spec.ts'))) {
-    say('browser tests (Playwright in Chromium) ...');
-    if (run(bin('tsx'), ['scripts/e2e.ts']) !== 0) failures.push('browser tests');
+    const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+    if (!fs.existsSync(chromium)) {
+      console.error(`Browser tests need Debian's Chromium at ${chromium}: apt-get install -y chromium (.ci/run does it).`);
+      failures.push('browser tests (no chromium)');
+    } else {
+      say('browser tests (Playwright in Chromium) ...');
+      if (run(bin('playwright'), ['test']) !== 0) failures.push('browser tests');
+    }
   } else {
     skipped.push('browser tests: web/e2e has no specs yet');
   }

@@ -1,6 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
-import type { ProfileResponse } from './contract';
+import type {
+  AmbulanceDto, CaseDto, GeocodeResponse, OutboxMessageDto, ProfileResponse, UserDto,
+} from './contract';
+
+export interface TimelineEntryDto {
+  id: number; case_id: string; action: string; actor_type: string; actor_id: number | null;
+  before: string | null; after: string | null; created_at: string;
+}
 
 /** queryOptions factories: the single source of query keys. */
 export const queries = {
@@ -9,5 +16,48 @@ export const queries = {
       queryKey: ['auth', 'profile'] as const,
       queryFn: ({ signal }) => apiFetch<ProfileResponse>('/api/auth/profile', { signal }),
       staleTime: 60_000,
+    }),
+  cases: () =>
+    queryOptions({
+      queryKey: ['cases'] as const,
+      queryFn: ({ signal }) => apiFetch<{ cases: CaseDto[] }>('/api/cases', { signal }).then((r) => r.cases),
+    }),
+  caseTimeline: (id: string) =>
+    queryOptions({
+      queryKey: ['cases', id, 'timeline'] as const,
+      queryFn: ({ signal }) => apiFetch<{ timeline: TimelineEntryDto[] }>(`/api/cases/${id}/timeline`, { signal }).then((r) => r.timeline),
+    }),
+  ambulances: () =>
+    queryOptions({
+      queryKey: ['ambulances'] as const,
+      queryFn: ({ signal }) => apiFetch<{ ambulances: AmbulanceDto[] }>('/api/ambulances', { signal }).then((r) => r.ambulances),
+    }),
+  operators: () =>
+    queryOptions({
+      queryKey: ['operators'] as const,
+      queryFn: ({ signal }) => apiFetch<{ operators: UserDto[] }>('/api/users/operators', { signal }).then((r) => r.operators),
+    }),
+  outbox: () =>
+    queryOptions({
+      queryKey: ['outbox'] as const,
+      queryFn: ({ signal }) => apiFetch<{ messages: OutboxMessageDto[] }>('/api/outbox', { signal }).then((r) => r.messages),
+    }),
+  /** Place names through the server's cached geocoder (never a public geocoder from the browser). */
+  placeName: (latitude: number, longitude: number) =>
+    queryOptions({
+      queryKey: ['geocode', latitude.toFixed(5), longitude.toFixed(5)] as const,
+      queryFn: ({ signal }) =>
+        apiFetch<GeocodeResponse>(`/api/geocode/reverse?lat=${latitude}&lon=${longitude}`, { signal })
+          .then((r) => r.displayName)
+          .catch(() => `${latitude}, ${longitude}`),
+      staleTime: Infinity,
+      gcTime: 30 * 60_000,
+    }),
+  /** Server settings the web needs (map tiles). */
+  config: () =>
+    queryOptions({
+      queryKey: ['config'] as const,
+      queryFn: ({ signal }) => apiFetch<{ tileUrl: string }>('/api/config', { signal, auth: false }),
+      staleTime: Infinity,
     }),
 };

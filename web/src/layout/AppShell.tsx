@@ -12,6 +12,7 @@ import { ChevronLeftIcon, MenuIcon } from './icons';
 import { LogoMark } from './Logo';
 import { SidebarNav, type NavItem } from './SidebarNav';
 import { UserBadge } from './UserBadge';
+import { ConnectionIndicator } from '../realtime/ConnectionIndicator';
 
 const OPEN_WIDTH = 256;
 const MINI_WIDTH = 76;
@@ -108,6 +109,7 @@ export function AppShell({ sidebarTitle, sidebarSubtitle, headerTitle, nav, bott
               <MenuIcon />
             </IconButton>
             <Typography variant="h6" component="div" noWrap sx={{ flex: 1, minWidth: 0 }}>{headerTitle}</Typography>
+            <ConnectionIndicator />
             {headerActions}
             <UserBadge />
           </Toolbar>

@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import { expect } from 'vitest';
+
+/** Every table of a SQLite database, including knex's own, without SQLite's internal ones. */
+export async function tableNames(db: Knex): Promise<string[]> {
+  const rows: { name: string }[] = await db('sqlite_master').where({ type: 'table' }).whereNot('name', 'like', 'sqlite_%').select('name');
+  return rows.map((r) => r.name).sort();
+}
+
+/** Every row of every application table (knex's bookkeeping left out), each table's rows in a stable order. */
+export async function dbSnapshot(db: Knex): Promise<Record<string, unknown[]>> {
+  const snapshot: Record<string, unknown[]> = {};
+  for (const table of await tableNames(db)) {
+    if (table.startsWith('knex_')) continue;
+    const rows = await db(table).select('*');
+    snapshot[table] = rows.map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r));
+  }
+  return snapshot;
+}
+
+/** Runs `act` and asserts that it changed no row of any table; returns what `act` returned. */
+export async function expectNoWrite<T>(db: Knex, act: () => Promise<T>): Promise<T> {
+  const before = await dbSnapshot(db);
+  const result = await act();
+  expect(await dbSnapshot(db)).toEqual(before);
+  return result;
+}
+
+/** Asserts a refusal: exactly this status and exactly the body `{error}`. */
+export function expectError(res: { status: number; body: unknown }, status: number, error: string | RegExp) {
+  expect({ status: res.status, body: res.body }).toEqual({ status, body: { error: typeof error === 'string' ? error : expect.stringMatching(error) } });
+}

@@ -1,0 +1,19 @@
+// The server the browser tests run against: the built app on a fresh SQLite file with demo data,
+// no geocoder and no tiles (there is no internet here; the app must degrade gracefully).
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dir = path.resolve('.tmp/e2e');
+fs.rmSync(dir, { recursive: true, force: true });
+fs.mkdirSync(dir, { recursive: true });
+Object.assign(process.env, {
+  PORT: process.env.E2E_PORT ?? '4321',
+  HOST: '127.0.0.1',
+  DATABASE_URL: path.join(dir, 'e2e.sqlite'),
+  GEOCODER_URL: 'off',
+  TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+  SEED: 'demo',
+  LOG_LEVEL: 'warn',
+});
+delete process.env.SMTP_URL;
+await import('../realtime-server/main');

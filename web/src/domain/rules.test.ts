@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { pointWkb } from '../../../realtime-server/presenters/presentCase';
+import type { AmbulanceDto, CaseDto } from '../api/contract';
+import { caseStatusTone, formatDateTime, mapLink, matchesSearch, patientNameOf, sortByCreated, typeFromDescription } from './caseRules';
+import { ambulanceStatusText, averageCentre, classify, fleetCounts, markerColor, utilizationPercent } from './fleetRules';
+import { decodeWkb } from './wkb';
+
+const kase = (over: Partial<CaseDto>): CaseDto => ({
+  id: 'c1', description: '', status: 'active', caseType: null, patientName: 'P', patient_name: 'P', email: 'p@x.test',
+  patient_email: 'p@x.test', operator_id: 1, ambulance_id: null, license_plate: null, latitude: null, longitude: null,
+  location_accuracy: null, location_updated_at: null, wkb: null, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+  closed_at: null, version: 1, ...over,
+});
+const amb = (over: Partial<AmbulanceDto>): AmbulanceDto => ({
+  id: 1, license_plate: 'A1', status: 'available', email: null, location: null, created_at: '', updated_at: '', version: 1, ...over,
+});
+
+describe('patient name', () => {
+  it('takes the text after "Patient: " up to the next comma', () => {
+    expect(patientNameOf(kase({ description: 'Type: Fire, Patient: Asha Rao, Floor 3', patient_name: 'X' }))).toBe('Asha Rao');
+  });
+  it('falls back to patient_name, then Unknown Patient', () => {
+    expect(patientNameOf(kase({ description: 'Stroke', patient_name: 'Ravi' }))).toBe('Ravi');
+    expect(patientNameOf({ description: 'Stroke', patient_name: '', patientName: '' })).toBe('Unknown Patient');
+  });
+  it('reads the type after "Type: "', () => {
+    expect(typeFromDescription('Type: Accident, Patient: A')).toBe('Accident');
+    expect(typeFromDescription('nothing')).toBeNull();
+  });
+});
+
+describe('fleet classification', () => {
+  const cases = [kase({ ambulance_id: 2 }), kase({ id: 'c2', license_plate: 'PL-3', status: 'active' }), kase({ id: 'c3', ambulance_id: 4, status: 'closed' })];
+  it('is On Emergency when an active case references the ambulance by id or plate', () => {
+    expect(classify(amb({ id: 2, status: 'busy' }), cases)).toBe('emergency');
+    expect(classify(amb({ id: 3, license_plate: 'PL-3', status: 'busy' }), cases)).toBe('emergency');
+  });
+  it('is Available or Busy by status without an active case', () => {
+    expect(classify(amb({ id: 4, status: 'available' }), cases)).toBe('available');
+    expect(classify(amb({ id: 5, status: 'busy' }), cases)).toBe('busy');
+    expect(classify(amb({ id: 6, status: 'maintenance' }), cases)).toBe('other');
+  });
+  it('counts every class', () => {
+    expect(fleetCounts([amb({ id: 2 }), amb({ id: 4 }), amb({ id: 5, status: 'busy' })], cases)).toEqual({ all: 3, emergency: 1, available: 1, busy: 1, other: 0 });
+  });
+});
+
+describe('utilization', () => {
+  it('is busy over total, rounded, 0 without a fleet', () => {
+    expect(utilizationPercent(1, 3)).toBe(33);
+    expect(utilizationPercent(2, 3)).toBe(67);
+    expect(utilizationPercent(1, 8)).toBe(13);
+    expect(utilizationPercent(0, 0)).toBe(0);
+  });
+});
+
+describe('dates', () => {
+  it('shows long month, year, day, hour and minute', () => {
+    const text = formatDateTime('2026-03-05T14:07:00Z', 'en-US');
+    expect(text).toMatch(/March/);
+    expect(text).toMatch(/2026/);
+    expect(text).toMatch(/\d{1,2}:07/);
+  });
+  it("says 'Not Available' when absent or invalid", () => {
+    expect(formatDateTime(null)).toBe('Not Available');
+    expect(formatDateTime('garbage')).toBe('Not Available');
+  });
+});
+
+describe('WKB', () => {
+  it('decodes the server\'s EWKB point, longitude first', () => {
+    expect(decodeWkb(pointWkb(17.385, 78.4867))).toEqual({ latitude: 17.385, longitude: 78.4867 });
+  });
+  it('decodes plain WKB without SRID', () => {
+    const ewkb = pointWkb(-33.5, 151.25);
+    expect(decodeWkb('0101000000' + ewkb.slice(18))).toEqual({ latitude: -33.5, longitude: 151.25 });
+  });
+  it('refuses unknown prefixes, short input and NaN', () => {
+    expect(decodeWkb('0102000000' + '00'.repeat(16))).toBeNull();
+    expect(decodeWkb('0101000000' + '00'.repeat(15))).toBeNull();
+    expect(decodeWkb('0101000000' + '000000000000F87F' + '0000000000000000')).toBeNull();
+    expect(decodeWkb(null)).toBeNull();
+  });
+});
+
+describe('small rules', () => {
+  it('builds a map link only with both coordinates', () => {
+    expect(mapLink(1, 2)).toBe('https://www.openstreetmap.org/?mlat=1&mlon=2#map=18/1/2');
+    expect(mapLink(1, null)).toBeNull();
+  });
+  it('colours markers and badges by status', () => {
+    expect(markerColor('available')).toBe('#2e7d32');
+    expect(markerColor('maintenance')).toBe('#ed6c02');
+    expect(markerColor('busy')).toBe(markerColor('weird'));
+    expect(caseStatusTone('active')).toBe('success');
+    expect(caseStatusTone('closed')).toBe('error');
+    expect(caseStatusTone('other')).toBe('default');
+    expect(ambulanceStatusText('lost')).toBe('LOST');
+    expect(ambulanceStatusText(null)).toBe('UNKNOWN');
+  });
+  it('searches case-insensitively and sorts by creation', () => {
+    const a = kase({ id: 'a', created_at: '2026-01-02T00:00:00Z', description: 'Heart Attack' });
+    const b = kase({ id: 'b', created_at: '2026-01-01T00:00:00Z', email: 'ZED@x.test' });
+    expect(matchesSearch(a, 'heart')).toBe(true);
+    expect(matchesSearch(b, 'zed@')).toBe(true);
+    expect(matchesSearch(b, 'hyderabad', 'Abids, Hyderabad')).toBe(true);
+    expect(matchesSearch(b, 'nothing')).toBe(false);
+    expect(sortByCreated([a, b], 'asc').map((c) => c.id)).toEqual(['b', 'a']);
+    expect(sortByCreated([b, a], 'desc').map((c) => c.id)).toEqual(['a', 'b']);
+    expect(sortByCreated([a, b], 'none').map((c) => c.id)).toEqual(['a', 'b']);
+  });
+  it('centres on the average', () => {
+    expect(averageCentre([{ latitude: 10, longitude: 20 }, { latitude: 20, longitude: 40 }])).toEqual([15, 30]);
+    expect(averageCentre([])).toBeNull();
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import type { AmbulanceDto } from '../api/contract';
+import { patchPositions, removeById, upsert } from './cachePatches';
+
+const amb = (id: number, version: number, updated_at: string | null = null): AmbulanceDto => ({
+  id, license_plate: `P${id}`, status: 'available', email: null, created_at: '', updated_at: '', version,
+  location: updated_at ? { placeName: 'x', latitude: 1, longitude: 1, updated_at } : null,
+});
+
+describe('cache patches', () => {
+  it('upserts only newer versions', () => {
+    const list = [amb(1, 2)];
+    expect(upsert(list, amb(1, 1))).toBe(list);
+    expect(upsert(list, amb(1, 3))![0].version).toBe(3);
+    expect(upsert(list, amb(2, 1), true)!.map((a) => a.id)).toEqual([2, 1]);
+    expect(upsert(undefined, amb(1, 1))).toBeUndefined();
+    expect(removeById(list, 1)).toEqual([]);
+  });
+  it('moves a marker only forward in time', () => {
+    const list = [amb(1, 1, '2026-01-01T00:00:10.000Z')];
+    const older = patchPositions(list, [{ ambulanceId: 1, latitude: 5, longitude: 5, accuracy: null, heading: null, speed: null, recorded_at: '2026-01-01T00:00:05.000Z' }]);
+    expect(older![0].location!.latitude).toBe(1);
+    const newer = patchPositions(list, [{ ambulanceId: 1, latitude: 5, longitude: 6, accuracy: null, heading: null, speed: null, recorded_at: '2026-01-01T00:00:20.000Z' }]);
+    expect(newer![0].location).toMatchObject({ latitude: 5, longitude: 6, updated_at: '2026-01-01T00:00:20.000Z' });
+  });
+});
