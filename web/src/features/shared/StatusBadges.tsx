@@ -12,6 +12,8 @@ const AMBULANCE_TONE = { available: 'success', busy: 'error', maintenance: 'warn
 
 /** An ambulance's status: known ones coloured, anything else as uppercase text (or UNKNOWN) in grey. */
 export function AmbulanceStatusBadge({ status }: { status: string | null | undefined }) {
-  const tone: 'success' | 'error' | 'warning' | 'default' = AMBULANCE_TONE[status as keyof typeof AMBULANCE_TONE] ?? 'default';
-  return <Chip size="small" label={ambulanceStatusText(status)} color={tone} variant={tone === 'default' ? 'outlined' : 'filled'} sx={{ textTransform: tone === 'default' ? 'none' : 'capitalize', fontWeight: 600 }} />;
+  const tone = AMBULANCE_TONE[status as keyof typeof AMBULANCE_TONE];
+  return tone
+    ? <Chip size="small" label={ambulanceStatusText(status)} color={tone} sx={{ textTransform: 'capitalize', fontWeight: 600 }} />
+    : <Chip size="small" label={ambulanceStatusText(status)} variant="outlined" sx={{ fontWeight: 600 }} />;
 }
