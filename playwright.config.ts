@@ -5,7 +5,7 @@ const port = Number(process.env.E2E_PORT ?? 4321);
 /** Browser tests: Debian's Chromium against the built app served by the real server on a fresh database. */
 export default defineConfig({
   testDir: 'web/e2e',
-  outputDir: '.tmp/e2e-results',
+  outputDir: `.tmp/e2e-results-${port}`,
   fullyParallel: false,
   workers: 1,
   timeout: 30_000,

@@ -3,11 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const dir = path.resolve('.tmp/e2e');
+const port = process.env.E2E_PORT ?? '4321';
+// One folder per port, so several runs (different E2E_PORT, STATIC_DIR) can go side by side.
+const dir = path.resolve(`.tmp/e2e-${port}`);
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 Object.assign(process.env, {
-  PORT: process.env.E2E_PORT ?? '4321',
+  PORT: port,
   HOST: '127.0.0.1',
   DATABASE_URL: path.join(dir, 'e2e.sqlite'),
   GEOCODER_URL: 'off',
