@@ -31,7 +31,8 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   await migrate(db);
   if (config.seed === 'demo' && (await seedDemo(db))) log.info('seeded the demo data into an empty database');
 
-  const ctx: ServiceContext = { db, bus: new EventBus(), config, log };
+  const bus = new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed'));
+  const ctx: ServiceContext = { db, bus, config, log };
   const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });
   const httpServer = http.createServer(app.callback());
   const realtime = attachRealtime(httpServer, ctx);

@@ -4,7 +4,7 @@ export const email = () => z.string().trim().toLowerCase().pipe(z.email({ error:
 
 /** A positive integer id, accepted as a number or a numeric string (forms send strings). */
 export const intId = () =>
-  z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number)])
+  z.union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)], { error: 'must be a whole number' })
     .pipe(z.number().int().positive({ error: 'must be a positive whole number' }));
 
 export const latitude = () => z.number().finite().min(-90).max(90);

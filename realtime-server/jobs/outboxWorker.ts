@@ -4,6 +4,17 @@ import type { ServiceContext } from '../services/context';
 
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 1000;
+/**
+ * How long stop() waits for the pass after aborting the send in progress (an aborted message
+ * goes straight back to the queue; one still left `sending` is requeued at the next start).
+ */
+const STOP_WAIT_MS = 3000;
+/**
+ * Bounds on one SMTP conversation, so that a silent server cannot hold the whole outbox
+ * (nodemailer's defaults are 2 min to connect, 30 s for the greeting, 10 min of socket
+ * silence). Query parameters of SMTP_URL (e.g. `?greetingTimeout=5000`) take precedence.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 const backoffMs = (attempt: number) => Math.min(10 * 60_000, 2000 * 2 ** (attempt - 1));
 
 /**
@@ -11,10 +22,11 @@ const backoffMs = (attempt: number) => Math.min(10 * 60_000, 2000 * 2 ** (attemp
  * mail stays queued (admins read it in the outbox) and its links are logged once.
  */
 export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) {
-  const mailer = transport ?? (ctx.config.smtpUrl ? nodemailer.createTransport(ctx.config.smtpUrl) : null);
+  const mailer = transport ?? (ctx.config.smtpUrl ? nodemailer.createTransport({ url: ctx.config.smtpUrl, ...SMTP_TIMEOUTS }) : null);
   let running = false;
   let again = false;
   let stopped = false;
+  const aborter = new AbortController();
   const logged = new Set<number>();
 
   async function logUnsent() {
@@ -32,10 +44,17 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) 
       if (!(await outboxRepository.claim(ctx.db, id))) continue; // another worker has it
       const m = (await outboxRepository.findById(ctx.db, id))!;
       try {
-        await mailer!.sendMail({ from: ctx.config.mailFrom, to: m.to_address, subject: m.subject, text: m.body_text });
+        // nodemailer honours `signal` (its bundled types do not list it yet): stop() aborts a send in progress.
+        const mail = { from: ctx.config.mailFrom, to: m.to_address, subject: m.subject, text: m.body_text, signal: aborter.signal };
+        await mailer!.sendMail(mail);
         await outboxRepository.markSent(ctx.db, id);
         ctx.log.info({ outboxId: id, kind: m.kind }, 'mail sent');
       } catch (err) {
+        if (aborter.signal.aborted) {
+          // Shutting down: back to the queue, due at once on the next start (never marked failed for it).
+          await outboxRepository.retryLater(ctx.db, id, 'Interrupted by shutdown', new Date().toISOString());
+          return;
+        }
         const error = (err as Error).message.slice(0, 500);
         if (m.attempts >= MAX_ATTEMPTS) {
           await outboxRepository.markFailed(ctx.db, id, error);
@@ -70,12 +89,15 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) 
 
   return {
     ready,
-    /** Resolves once the current pass (if any) is done. */
+    /** Resolves once the current pass (if any) is done, or after STOP_WAIT_MS when a send hangs. */
     async stop() {
       stopped = true;
       clearInterval(timer);
       unsubscribe();
-      while (running) await new Promise((r) => setTimeout(r, 20));
+      aborter.abort();
+      const deadline = Date.now() + STOP_WAIT_MS;
+      while (running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      if (running) ctx.log.warn('outbox: a send is still in progress at shutdown; it will be retried at the next start');
       mailer?.close();
     },
   };

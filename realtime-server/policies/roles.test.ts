@@ -139,12 +139,19 @@ describe('what an operator may change on an ambulance', () => {
   it.each([
     ['a license plate', { license_plate: 'TS09 XX 0001' }],
     ['a license plate with the status', { status: 'available', license_plate: 'TS09 XX 0001' }],
-    ['its own license plate unchanged', { status: 'maintenance', license_plate: 'TS09 EA 1002' }],
     ['a driver e-mail', { email: 'someone@lifeline.test' }],
   ])('403 for %s, and nothing changes', async (_what, body) => {
     const token = await s.signIn('operator');
     const res = await expectNoWrite(s.ctx.db, () => s.api('PUT', '/api/ambulances/2', { token, body }));
     expectError(res, 403, ONLY_STATUS);
+  });
+
+  // The operator's form sends the whole row back: unchanged plate and e-mail are not a change.
+  it('200 for a status change that repeats the unchanged plate and e-mail', async () => {
+    const token = await s.signIn('operator');
+    const res = await s.api('PUT', '/api/ambulances/2', { token, body: { status: 'maintenance', license_plate: 'TS09 EA 1002', email: 'driver2@lifeline.test' } });
+    expect(res).toMatchObject({ status: 200, body: { ambulance: { id: 2, status: 'maintenance', license_plate: 'TS09 EA 1002' } } });
+    expect((await s.api('PUT', '/api/ambulances/2', { token, body: { status: 'available' } })).status).toBe(200);
   });
 
   it('200 for {status} alone, which is stored', async () => {

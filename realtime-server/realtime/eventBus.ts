@@ -21,12 +21,27 @@ type Listener = (e: DomainEvent) => void;
 export class EventBus {
   private listeners = new Set<Listener>();
 
+  /** `onError` hears a listener that threw; the other listeners still get the event. */
+  constructor(private onError: (err: unknown, e: DomainEvent) => void = (err, e) => console.error(`listener for ${e.type} failed`, err)) {}
+
   subscribe(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * Called after a commit: a failing listener must neither stop the others nor turn the
+   * committed write into an error for the caller.
+   */
   publish(events: DomainEvent[]) {
-    for (const e of events) for (const fn of this.listeners) fn(e);
+    for (const e of events) {
+      for (const fn of this.listeners) {
+        try {
+          fn(e);
+        } catch (err) {
+          try { this.onError(err, e); } catch { /* reporting must not throw either */ }
+        }
+      }
+    }
   }
 }

@@ -50,7 +50,10 @@ export const ambulanceService = {
   update: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: number, input: AmbulanceUpdateInput) =>
     inTransaction(ctx, async (trx, record) => {
       const before = await findAmbulance(trx, id);
-      if (actor.role !== 'admin' && (input.license_plate !== undefined || input.email !== undefined)) {
+      // The ambulance form sends the plate with the status; only an actual change is refused.
+      const editsPlate = input.license_plate !== undefined && input.license_plate !== before.license_plate;
+      const editsEmail = input.email !== undefined && input.email !== before.driver_email;
+      if (actor.role !== 'admin' && (editsPlate || editsEmail)) {
         throw forbidden("Only admins can change an ambulance's license plate or driver email");
       }
       const fields: AmbulanceFields = {};
@@ -64,11 +67,11 @@ export const ambulanceService = {
         }
         fields.status = input.status;
       }
-      if (input.license_plate !== undefined && input.license_plate !== before.license_plate) {
-        await assertPlateFree(trx, input.license_plate, id);
+      if (editsPlate) {
+        await assertPlateFree(trx, input.license_plate!, id);
         fields.license_plate = input.license_plate;
       }
-      if (input.email !== undefined && input.email !== before.driver_email) fields.driver_email = input.email;
+      if (editsEmail) fields.driver_email = input.email;
       if (Object.keys(fields).length === 0) return presentAmbulance(before);
       await ambulanceRepository.update(trx, id, fields);
       const ambulance = presentAmbulance((await ambulanceRepository.findById(trx, id))!);

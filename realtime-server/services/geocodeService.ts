@@ -21,6 +21,15 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
   let nextSlot = 0;
   let downUntil = 0;
   const inflight = new Map<string, Promise<string | null>>();
+  /** Requests waiting for their turn; released at once when the upstream is found down. */
+  const waiting = new Set<() => void>();
+
+  const waitTurn = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => { clearTimeout(timer); waiting.delete(done); resolve(); };
+      const timer = setTimeout(done, ms);
+      waiting.add(done);
+    });
 
   async function upstream(lat: number, lon: number): Promise<string | null> {
     const url = ctx.config.geocoderUrl;
@@ -29,7 +38,9 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
     const slot = Math.max(now, nextSlot);
     if (slot - now > MAX_QUEUE_WAIT_MS) return null;
     nextSlot = slot + MIN_INTERVAL_MS;
-    if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
+    if (slot > now) await waitTurn(slot - now);
+    // The upstream may have failed while this request waited: do not knock again.
+    if (Date.now() < downUntil) return null;
     try {
       const q = new URL(url);
       q.searchParams.set('format', 'jsonv2');
@@ -44,6 +55,7 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
       return typeof body.display_name === 'string' && body.display_name ? body.display_name.slice(0, 500) : null;
     } catch (err) {
       downUntil = Date.now() + BACKOFF_MS;
+      for (const release of [...waiting]) release();
       ctx.log.warn({ err: (err as Error).message }, 'reverse geocoder unreachable; answering coordinates for a while');
       return null;
     }

@@ -6,7 +6,9 @@ import { authorize } from '../middleware/auth';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
-const coords = z.object({ lat: z.coerce.number().pipe(latitude()), lon: z.coerce.number().pipe(longitude()) });
+// A blank parameter is missing, not 0 (Number('') is 0).
+const coordinate = () => z.string({ error: 'required' }).trim().min(1, 'required').pipe(z.coerce.number());
+const coords = z.object({ lat: coordinate().pipe(latitude()), lon: coordinate().pipe(longitude()) });
 
 export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
   router.get('/api/outbox', authorize('outbox.read'), async (ctx) => {

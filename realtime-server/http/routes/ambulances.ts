@@ -13,7 +13,9 @@ const NOT_FOUND = 'Ambulance details not found';
 async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: number): Promise<'staff' | 'driver'> {
   if ((ctx.state as AppState).principal) return 'staff';
   const token = typeof ctx.query.t === 'string' ? ctx.query.t : '';
-  if (!token) throw unauthorized('Authentication required');
+  if (!token) {
+    throw unauthorized(ctx.get('authorization') ? 'Your session has expired or was revoked; please sign in again' : 'Authentication required');
+  }
   const grant = await trackingService.resolveGrant(svc, token);
   if (!grant) throw forbidden('This link is not valid for sending positions');
   if (grant.kind !== 'driver') throw forbidden('A tracking link can only watch; use the driver link to send positions');

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ISO_TIME, PUBLIC_URL, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, sha256Hex, tokenInLink, waitFor,
+} from '../testing/dispatchHelpers';
+import { closedPort, startSilentServer, startSmtpListener, type SmtpListener } from '../testing/smtpListener';
+import { sleep, startTestServer, type TestServer } from '../testing/testServer';
+
+const outbox = async (s: TestServer, admin: string) => {
+  const res = await s.api('GET', '/api/outbox', { token: admin });
+  if (res.status !== 200) throw new Error(`GET /api/outbox answered ${res.status}`);
+  return res.body.messages as any[];
+};
+
+describe('the outbox worker delivers through a real SMTP server', () => {
+  let smtp: SmtpListener;
+  let s: TestServer;
+  let operator: string;
+  let admin: string;
+  beforeAll(async () => {
+    smtp = await startSmtpListener();
+    s = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Lifeline Dispatch <dispatch@lifeline.test>' } });
+    [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
+  });
+  afterAll(async () => {
+    await s?.dispose();
+    await smtp?.close();
+  });
+
+  it('sends the share-location, tracking and driver e-mails with the right links, then marks them sent', async () => {
+    const caseId = await dispatchCase(s, operator, 1, { to: 'ravi@example.com', patientName: 'Ravi Kumar', description: 'Road accident' });
+    expect((await initiateTracking(s, operator, caseId, 1)).status).toBe(200);
+
+    await waitFor(() => smtp.received.length >= 3, 'three messages at the SMTP listener', 5000);
+    await sleep(200); // nothing more arrives
+    expect(smtp.received).toHaveLength(3);
+
+    const byTo = (to: string) => smtp.received.filter((m) => m.to.includes(to));
+    const patientMails = byTo('ravi@example.com');
+    const [driverMail] = byTo(driverOf(1));
+    expect(patientMails).toHaveLength(2);
+    expect(driverMail).toBeDefined();
+    for (const m of smtp.received) {
+      expect(m.to).toHaveLength(1);
+      expect(m.from).toBe('dispatch@lifeline.test');
+    }
+
+    const share = patientMails.find((m) => m.subject === 'Emergency services: please share your location')!;
+    expect(share).toBeDefined();
+    expect(share.headers.to).toBe('ravi@example.com');
+    expect(share.text).toContain(`${PUBLIC_URL}/location/${caseId}`);
+    expect(share.text).toContain('Hello Ravi Kumar,');
+
+    const tracking = patientMails.find((m) => m.subject === `Your ambulance ${plateOf(1)} is on its way`)!;
+    expect(tracking).toBeDefined();
+    const viewer = tokenInLink(tracking.text, 'track', 1)!;
+    expect(viewer).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(tracking.text).not.toContain('/driver/');
+
+    expect(driverMail.subject).toBe(`Dispatch: case ${caseId.slice(0, 8)} for ${plateOf(1)}`);
+    const driver = tokenInLink(driverMail.text, 'driver', 1)!;
+    expect(driver).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(tokenInLink(driverMail.text, 'track', 1)).toBe(viewer);
+    for (const detail of [caseId, 'Ravi Kumar', 'ravi@example.com', 'Road accident']) expect(driverMail.text).toContain(detail);
+
+    // The links in the mail are live: the tokens are the ones stored (hashed) for this case.
+    const hashes = await s.ctx.db('track_tokens').where({ case_id: caseId }).pluck('token_hash');
+    expect(hashes.sort()).toEqual([sha256Hex(viewer), sha256Hex(driver)].sort());
+    expect((await s.api('GET', `/api/track/1?t=${viewer}`)).status).toBe(200);
+
+    const messages = await waitFor(async () => {
+      const list = await outbox(s, admin);
+      return list.length === 3 && list.every((m) => m.status === 'sent') ? list : undefined;
+    }, 'the outbox to show three sent messages');
+    for (const m of messages) {
+      expect(m).toMatchObject({ status: 'sent', attempts: 1, last_error: null, case_id: caseId });
+      expect(m.sent_at).toMatch(ISO_TIME);
+    }
+    expect(messages.map((m) => [m.kind, m.to]).sort()).toEqual([
+      ['share-location', 'ravi@example.com'],
+      ['tracking-driver', driverOf(1)],
+      ['tracking-patient', 'ravi@example.com'],
+    ]);
+  });
+
+  it('keeps the outbox for admins only', async () => {
+    expect(await s.api('GET', '/api/outbox', { token: operator })).toMatchObject({ status: 403, body: { error: 'Only admins can read the outbox' } });
+    expect(await s.api('GET', '/api/outbox')).toMatchObject({ status: 401, body: { error: 'Authentication required' } });
+  });
+});
+
+describe('an SMTP server that refuses the recipient', () => {
+  let smtp: SmtpListener;
+  let s: TestServer;
+  let operator: string;
+  let admin: string;
+  beforeAll(async () => {
+    smtp = await startSmtpListener({ rejectRcpt: true });
+    s = await startTestServer({ env: { SMTP_URL: smtp.url } });
+    [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
+  });
+  afterAll(async () => {
+    await s?.dispose();
+    await smtp?.close();
+  });
+
+  it('leaves the message queued with attempts and last_error, retries after a backoff, and delivers once the server accepts', async () => {
+    const caseId = await dispatchCase(s, operator, 2, { to: 'later@example.com' });
+    const failed = await waitFor(async () => {
+      const [m] = await outboxFor(s, caseId);
+      return m && m.attempts === 1 && m.status === 'queued' && m.last_error ? m : undefined;
+    }, 'a failed first attempt');
+    expect(smtp.state.rcptRejected).toBe(1);
+    expect(failed.last_error).toMatch(/550/);
+    expect(failed.sent_at).toBeNull();
+    // Backoff: not retried on the next poll but a couple of seconds later.
+    const retryIn = Date.parse(failed.next_attempt_at) - Date.now();
+    expect(retryIn).toBeGreaterThan(1000);
+    expect(retryIn).toBeLessThanOrEqual(2000);
+    const [listed] = (await outbox(s, admin)).filter((m) => m.case_id === caseId);
+    expect(listed).toMatchObject({ status: 'queued', attempts: 1, sent_at: null, last_error: failed.last_error });
+
+    await sleep(800);
+    expect((await outboxFor(s, caseId))[0].attempts).toBe(1);
+
+    smtp.state.rejectRcpt = false;
+    await waitFor(() => smtp.received.length === 1, 'delivery after the backoff', 5000);
+    expect(smtp.received[0].to).toEqual(['later@example.com']);
+    expect(smtp.received[0].text).toContain(`${PUBLIC_URL}/location/${caseId}`);
+    const sent = await waitFor(async () => {
+      const [m] = await outboxFor(s, caseId);
+      return m.status === 'sent' ? m : undefined;
+    }, 'the message marked sent');
+    expect(sent).toMatchObject({ attempts: 2, last_error: null });
+    expect(sent.sent_at).toMatch(ISO_TIME);
+  });
+});
+
+describe('an SMTP port where nothing listens', () => {
+  let s: TestServer;
+  let operator: string;
+  let admin: string;
+  beforeAll(async () => {
+    s = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${await closedPort()}?ignoreTLS=true` } });
+    [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
+  });
+  afterAll(() => s?.dispose());
+
+  it('keeps the message queued with the connection error, and marks it failed (never deletes it) after the last attempt', async () => {
+    const caseId = await dispatchCase(s, operator, 3, { to: 'nobody@example.com' });
+    const first = await waitFor(async () => {
+      const [m] = await outboxFor(s, caseId);
+      return m && m.attempts === 1 && m.status === 'queued' && m.last_error ? m : undefined;
+    }, 'a failed first attempt');
+    expect(first.last_error).toMatch(/ECONNREFUSED/);
+    expect(Date.parse(first.next_attempt_at)).toBeGreaterThan(Date.now());
+
+    // Fast-forward to the last allowed attempt.
+    const updated = await s.ctx.db('outbox').where({ id: first.id, status: 'queued' })
+      .update({ attempts: 7, next_attempt_at: new Date(Date.now() - 1000).toISOString() });
+    expect(updated).toBe(1);
+    const failed = await waitFor(async () => {
+      const [m] = await outboxFor(s, caseId);
+      return m.status === 'failed' ? m : undefined;
+    }, 'the message marked failed');
+    expect(failed).toMatchObject({ attempts: 8, sent_at: null });
+    expect(failed.last_error).toMatch(/ECONNREFUSED/);
+    const listed = (await outbox(s, admin)).filter((m) => m.case_id === caseId);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ status: 'failed', attempts: 8, to: 'nobody@example.com' });
+  });
+});
+
+describe('an SMTP server that accepts the connection and never answers', () => {
+  let silent: Awaited<ReturnType<typeof startSilentServer>>;
+  afterAll(() => silent?.close());
+
+  it('fails the attempt after the greeting timeout given in SMTP_URL, and keeps the message queued', async () => {
+    silent = await startSilentServer();
+    const s = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${silent.port}?ignoreTLS=true&greetingTimeout=300` } });
+    try {
+      const caseId = await dispatchCase(s, await s.signIn('operator'), 5);
+      const m = await waitFor(async () => {
+        const [row] = await outboxFor(s, caseId);
+        return row && row.attempts === 1 && row.status === 'queued' && row.last_error ? row : undefined;
+      }, 'the greeting timeout', 3000);
+      expect(m.last_error).toMatch(/Greeting never received/);
+      expect(silent.connections.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it('does not hold up shutdown: stop() aborts the send in progress and puts the message back in the queue', async () => {
+    const s = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${silent.port}?ignoreTLS=true` } });
+    try {
+      const before = silent.connections.length;
+      const caseId = await dispatchCase(s, await s.signIn('operator'), 6);
+      await waitFor(() => silent.connections.length > before, 'the worker to connect');
+      await waitFor(async () => (await outboxFor(s, caseId))[0].status === 'sending', 'the message to be in flight');
+      const started = Date.now();
+      await s.outbox.stop();
+      expect(Date.now() - started).toBeLessThan(1500);
+      const [m] = await outboxFor(s, caseId);
+      expect(m).toMatchObject({ status: 'queued', attempts: 1, last_error: 'Interrupted by shutdown', sent_at: null });
+      expect(Date.parse(m.next_attempt_at)).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await s.dispose();
+    }
+  });
+});
+
+describe('without SMTP_URL', () => {
+  let s: TestServer;
+  let operator: string;
+  let admin: string;
+  beforeAll(async () => {
+    s = await startTestServer();
+    [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
+  });
+  afterAll(() => s?.dispose());
+
+  it('keeps every message queued and lists it in GET /api/outbox with its links', async () => {
+    const caseId = await dispatchCase(s, operator, 4, { to: 'queued@example.com' });
+    expect((await initiateTracking(s, operator, caseId, 4)).status).toBe(200);
+    await sleep(1500); // longer than the worker's poll interval
+
+    const messages = await outbox(s, admin);
+    expect(messages).toHaveLength(3);
+    for (const m of messages) {
+      expect(m).toMatchObject({ status: 'queued', attempts: 0, sent_at: null, last_error: null, case_id: caseId });
+      expect(m.created_at).toMatch(ISO_TIME);
+    }
+    // Newest first.
+    expect(messages.map((m) => [m.kind, m.to])).toEqual([
+      ['tracking-driver', driverOf(4)],
+      ['tracking-patient', 'queued@example.com'],
+      ['share-location', 'queued@example.com'],
+    ]);
+    const [driverMail, trackingMail, shareMail] = messages;
+    expect(shareMail.links).toEqual([`${PUBLIC_URL}/location/${caseId}`]);
+    expect(shareMail.text).toContain(`${PUBLIC_URL}/location/${caseId}`);
+    const viewer = tokenInLink(trackingMail.text, 'track', 4)!;
+    expect(trackingMail.links).toEqual([`${PUBLIC_URL}/track/4?t=${viewer}`]);
+    const driver = tokenInLink(driverMail.text, 'driver', 4)!;
+    expect(driverMail.links).toEqual([`${PUBLIC_URL}/driver/4?t=${driver}`, `${PUBLIC_URL}/track/4?t=${viewer}`]);
+  });
+});

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import type { ApiResult, TestServer } from './testServer';
+
+/** Helpers shared by the dispatch, case, ambulance, public and outbox tests. */
+
+export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+export const PUBLIC_URL = 'http://lifeline.test';
+
+/** The demo fleet as seeded (DESIGN.md §5): ambulance n has plate `TS09 EA 100n` and driver `drivern@lifeline.test`. */
+export const plateOf = (ambulanceId: number) => `TS09 EA 100${ambulanceId}`;
+export const driverOf = (ambulanceId: number) => `driver${ambulanceId}@lifeline.test`;
+
+/** The case-creation payload of SPEC.md §3, the ambulance id in `license_plate`. */
+export const casePayload = (ambulanceId: number | undefined, extra: Record<string, unknown> = {}) => ({
+  to: 'patient@example.com',
+  status: 'active',
+  patientName: 'Pat Doe',
+  description: 'Heart Attack',
+  caseType: 'Hospitalization',
+  ...(ambulanceId === undefined ? {} : { license_plate: ambulanceId }),
+  ...extra,
+});
+
+/** POST /live-location (the e-mail/location service). */
+export const dispatch = (s: TestServer, token: string, ambulanceId: number | undefined, extra: Record<string, unknown> = {}) =>
+  s.api('POST', '/live-location', { token, body: casePayload(ambulanceId, extra) });
+
+/** Dispatches and returns the new case id; throws unless the answer is 201. */
+export async function dispatchCase(s: TestServer, token: string, ambulanceId: number, extra: Record<string, unknown> = {}): Promise<string> {
+  return expectStatus(await dispatch(s, token, ambulanceId, extra), 201, 'dispatch').body.caseId;
+}
+
+/** PUT /api/cases/{id} */
+export const updateCase = (s: TestServer, token: string, caseId: string, body: Record<string, unknown>) =>
+  s.api('PUT', `/api/cases/${caseId}`, { token, body });
+
+/** POST /api/tracking/initiate with the tracking payload of SPEC.md §3. */
+export const initiateTracking = (s: TestServer, token: string, caseId: string, ambulanceId: number) =>
+  s.api('POST', '/api/tracking/initiate', {
+    token,
+    body: { caseId, ambulanceId, patientEmail: 'patient@example.com', driverEmail: driverOf(ambulanceId) },
+  });
+
+export function expectStatus<T>(res: ApiResult<T>, status: number, what: string): ApiResult<T> {
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+  return res;
+}
+
+/** Rows of a table, optionally filtered. */
+export async function rowCount(s: TestServer, table: string, where: Record<string, unknown> = {}): Promise<number> {
+  const r = await s.ctx.db(table).where(where).count({ n: '*' }).first();
+  return Number(r?.n ?? 0);
+}
+
+/** Row counts of every table a dispatch writes, to compare before and after a refusal. */
+export async function writeCounts(s: TestServer) {
+  const tables = ['cases', 'case_events', 'outbox', 'track_tokens', 'ambulance_positions'] as const;
+  const out: Record<string, number> = {};
+  for (const t of tables) out[t] = await rowCount(s, t);
+  return out;
+}
+
+export const ambulanceRow = (s: TestServer, id: number) => s.ctx.db('ambulances').where({ id }).first();
+export const caseRow = (s: TestServer, id: string) => s.ctx.db('cases').where({ id }).first();
+export const caseEvents = (s: TestServer, caseId: string) => s.ctx.db('case_events').where({ case_id: caseId }).orderBy('id');
+export const outboxFor = (s: TestServer, caseId: string) => s.ctx.db('outbox').where({ case_id: caseId }).orderBy('id');
+
+export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The `t` token of the first `${PUBLIC_URL}/${kind}/${ambulanceId}?t=…` link in a text. */
+export function tokenInLink(text: string, kind: 'track' | 'driver', ambulanceId: number): string | undefined {
+  const m = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}/${kind}/${ambulanceId}\\?t=([A-Za-z0-9_-]+)`).exec(text);
+  return m?.[1];
+}
+
+/**
+ * Initiates tracking for a case and returns the viewer and driver tokens read from the
+ * two queued e-mails, as their recipients would read them.
+ */
+export async function trackingTokens(s: TestServer, token: string, caseId: string, ambulanceId: number) {
+  expectStatus(await initiateTracking(s, token, caseId, ambulanceId), 200, 'tracking');
+  const mails = await s.ctx.db('outbox').where({ case_id: caseId }).whereIn('kind', ['tracking-patient', 'tracking-driver']).orderBy('id', 'desc');
+  const patient = mails.find((m) => m.kind === 'tracking-patient');
+  const driver = mails.find((m) => m.kind === 'tracking-driver');
+  const viewer = patient && tokenInLink(patient.body_text, 'track', ambulanceId);
+  const driverToken = driver && tokenInLink(driver.body_text, 'driver', ambulanceId);
+  if (!viewer || !driverToken) throw new Error('tracking e-mails without their links');
+  return { viewer, driver: driverToken };
+}
+
+/** Polls until `check` answers a truthy value (returned), or throws after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 5000, intervalMs = 25): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** The id of a demo staff account. */
+export const userId = async (s: TestServer, email: string): Promise<number> =>
+  (await s.ctx.db('users').where({ email }).first()).id;
