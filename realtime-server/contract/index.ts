@@ -1,6 +1,7 @@
 // The one place web and server share: request schemas, DTOs, event names and payloads.
 export * from './enums';
 export * from './common';
+export * from './geo';
 export * from './auth';
 export * from './users';
 export * from './ambulances';

@@ -1,18 +1,7 @@
-import type { CaseDto, CaseLocationEvent, CaseStatus } from '../contract';
+import { type CaseDto, type CaseLocationEvent, type CaseStatus, pointWkb } from '../contract';
 import type { CaseRow } from '../../db/repositories/types';
 
 const num = (v: number | string | null) => (v == null ? null : Number(v));
-
-/** Little-endian IEEE double as hex. */
-const doubleHex = (v: number) => {
-  const b = Buffer.alloc(8);
-  b.writeDoubleLE(v);
-  return b.toString('hex').toUpperCase();
-};
-
-/** Hex EWKB of a point with SRID 4326, longitude first (the form SPEC.md §3 decodes). */
-export const pointWkb = (latitude: number, longitude: number) =>
-  `0101000020E6100000${doubleHex(longitude)}${doubleHex(latitude)}`;
 
 export const presentCase = (c: CaseRow): CaseDto => {
   const latitude = num(c.latitude);

@@ -254,7 +254,7 @@ describe('events after a write', () => {
 
   it('a listener that throws neither fails the committed write nor keeps the event from others', async () => {
     const op = await connect({ token: operator });
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const quiet = vi.spyOn(s.ctx.log, 'error');
     const later: string[] = [];
     const offBad = s.ctx.bus.subscribe(() => { throw new Error('listener broke'); });
     const offLater = s.ctx.bus.subscribe((e) => later.push(e.type));

@@ -77,7 +77,7 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
         return reply({ ok: false, error: `${issue.path.join('.') || 'position'}: ${issue.message}` });
       }
       try {
-        reply(await ambulanceService.recordPosition(ctx, who.ambulanceId, parsed.data, 'driver'));
+        reply(await ambulanceService.recordPosition(ctx, who.ambulanceId, parsed.data, { type: 'driver', caseId: who.caseId }));
       } catch (err) {
         if (err instanceof DomainError) return reply({ ok: false, error: err.message });
         ctx.log.error({ err }, 'position from driver socket failed');

@@ -22,6 +22,9 @@ async function assertPlateFree(trx: Knex.Transaction, plate: string, selfId?: nu
   if (other && other.id !== selfId) throw conflict(`An ambulance with license plate ${other.license_plate} already exists`);
 }
 
+/** Staff (any ambulance) or a driver link, which holds for one case's ambulance while the case is active. */
+export type PositionSource = { type: 'staff' } | { type: 'driver'; caseId: string };
+
 const onActiveCase = async (db: Db, id: number) => (await caseRepository.activeForAmbulance(db, id)).length > 0;
 
 export const ambulanceService = {
@@ -93,9 +96,14 @@ export const ambulanceService = {
    * Stores a position in the history and moves the latest one forward; a fix older than the
    * latest is kept in the history but never moves the marker. Answers whether it became the latest.
    */
-  recordPosition: (ctx: ServiceContext, id: number, input: PositionInput, source: 'driver' | 'staff') =>
+  recordPosition: (ctx: ServiceContext, id: number, input: PositionInput, from: PositionSource) =>
     inTransaction(ctx, async (trx, record) => {
       await findAmbulance(trx, id);
+      if (from.type === 'driver') {
+        // Checked in the write's own transaction: once the case closes, not one more position.
+        const c = await caseRepository.findById(trx, from.caseId);
+        if (!c || c.status !== 'active' || c.ambulance_id !== id) throw forbidden('This driver link is no longer valid: its case is closed');
+      }
       const now = Date.now();
       const at = input.timestamp === undefined ? now : new Date(input.timestamp).getTime();
       if (!Number.isFinite(at)) throw badRequest('timestamp: is not a valid time');
@@ -109,7 +117,7 @@ export const ambulanceService = {
         speed: input.speed ?? null,
         recorded_at: new Date(at).toISOString(),
         received_at: new Date(now).toISOString(),
-        source,
+        source: from.type,
       };
       await positionRepository.insert(trx, [row]);
       const latest = (await ambulanceRepository.setLatestPosition(trx, id, {

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
-import { ambulanceService } from '../../services/ambulanceService';
+import { type PositionSource, ambulanceService } from '../../services/ambulanceService';
 import { forbidden, unauthorized } from '../../services/errors';
 import { trackingService } from '../../services/trackingService';
 import { type AppState, actorOf, authorize } from '../middleware/auth';
@@ -10,8 +10,8 @@ import type { Mount, RouteDeps } from './types';
 const NOT_FOUND = 'Ambulance details not found';
 
 /** Staff (bearer) or the holder of this ambulance's driver token (`?t=`). */
-async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: number): Promise<'staff' | 'driver'> {
-  if ((ctx.state as AppState).principal) return 'staff';
+async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: number): Promise<PositionSource> {
+  if ((ctx.state as AppState).principal) return { type: 'staff' };
   const token = typeof ctx.query.t === 'string' ? ctx.query.t : '';
   if (!token) {
     throw unauthorized(ctx.get('authorization') ? 'Your session has expired or was revoked; please sign in again' : 'Authentication required');
@@ -20,7 +20,7 @@ async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: num
   if (!grant) throw forbidden('This link is not valid for sending positions');
   if (grant.kind !== 'driver') throw forbidden('A tracking link can only watch; use the driver link to send positions');
   if (grant.ambulance_id !== ambulanceId) throw forbidden('This driver link is for another ambulance');
-  return 'driver';
+  return { type: 'driver', caseId: grant.case_id };
 }
 
 export const mountAmbulances: Mount = (router, deps) => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pointWkb } from '../../../realtime-server/presenters/presentCase';
-import type { AmbulanceDto, CaseDto } from '../api/contract';
+import { type AmbulanceDto, type CaseDto, pointWkb } from '../api/contract';
 import { caseStatusTone, formatDateTime, mapLink, matchesSearch, patientNameOf, sortByCreated, typeFromDescription } from './caseRules';
 import { ambulanceStatusText, averageCentre, classify, fleetCounts, markerColor, utilizationPercent } from './fleetRules';
 import { decodeWkb } from './wkb';
