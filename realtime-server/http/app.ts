@@ -74,6 +74,7 @@ function serveSpa(dir: string): Koa.Middleware {
     }
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = fs.createReadStream(index);
+    // A small file, read whole: a stream would log a premature close whenever a tab goes away mid-send.
+    ctx.body = await fs.promises.readFile(index);
   };
 }

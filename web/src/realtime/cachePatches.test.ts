@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AmbulanceDto } from '../api/contract';
-import { patchPositions, removeById, upsert } from './cachePatches';
+import { type CaseDto, pointWkb } from '../api/contract';
+import { patchCaseLocation, patchPositions, removeById, upsert } from './cachePatches';
 
 const amb = (id: number, version: number, updated_at: string | null = null): AmbulanceDto => ({
   id, license_plate: `P${id}`, status: 'available', email: null, created_at: '', updated_at: '', version,
@@ -22,5 +23,12 @@ describe('cache patches', () => {
     expect(older![0].location!.latitude).toBe(1);
     const newer = patchPositions(list, [{ ambulanceId: 1, latitude: 5, longitude: 6, accuracy: null, heading: null, speed: null, recorded_at: '2026-01-01T00:00:20.000Z' }]);
     expect(newer![0].location).toMatchObject({ latitude: 5, longitude: 6, updated_at: '2026-01-01T00:00:20.000Z' });
+  });
+  it('patches a case location with its WKB, only when newer', () => {
+    const c = { id: 'c', version: 2, latitude: null, longitude: null, wkb: null } as unknown as CaseDto;
+    const at = '2026-01-01T00:00:00.000Z';
+    expect(patchCaseLocation([c], { id: 'c', latitude: 1, longitude: 2, location_accuracy: 5, location_updated_at: at, version: 2 })![0]).toBe(c);
+    expect(patchCaseLocation([c], { id: 'c', latitude: 1, longitude: 2, location_accuracy: 5, location_updated_at: at, version: 3 })![0])
+      .toMatchObject({ latitude: 1, longitude: 2, wkb: pointWkb(1, 2), location_accuracy: 5, location_updated_at: at, version: 3 });
   });
 });

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { AmbulanceDto, CaseDto, CaseLocationEvent, PositionDto } from '../api/contract';
+import { type AmbulanceDto, type CaseDto, type CaseLocationEvent, type PositionDto, pointWkb } from '../api/contract';
 import { queries } from '../api/queries';
 
 type Versioned = { id: string | number; version: number };
@@ -21,7 +21,7 @@ export const removeById = <T extends { id: string | number }>(list: T[] | undefi
 export function patchCaseLocation(list: CaseDto[] | undefined, l: CaseLocationEvent): CaseDto[] | undefined {
   return list?.map((c) =>
     c.id === l.id && c.version < l.version
-      ? { ...c, latitude: l.latitude, longitude: l.longitude, location_accuracy: l.location_accuracy, location_updated_at: l.location_updated_at, version: l.version }
+      ? { ...c, latitude: l.latitude, longitude: l.longitude, wkb: pointWkb(l.latitude, l.longitude), location_accuracy: l.location_accuracy, location_updated_at: l.location_updated_at, version: l.version }
       : c,
   );
 }
