@@ -61,3 +61,20 @@ export const queries = {
       staleTime: Infinity,
     }),
 };
+
+/** Appended: the operator id behind an e-mail (GET /api/users/by-email), cached for the tab's life. */
+export const operatorIdByEmail = (email: string) =>
+  queryOptions({
+    queryKey: ['users', 'by-email', email.toLowerCase()] as const,
+    queryFn: ({ signal }) => apiFetch<{ id: number }>(`/api/users/by-email?email=${encodeURIComponent(email)}`, { signal }).then((r) => r.id),
+    staleTime: Infinity,
+  });
+
+/** Appended: a public tracking link's ambulance position (GET /api/track/{id}?t=TOKEN, no sign-in). */
+export const trackedAmbulance = (ambulanceId: string, token: string) =>
+  queryOptions({
+    queryKey: ['track', ambulanceId, token] as const,
+    queryFn: ({ signal }) =>
+      apiFetch<import('./contract').TrackResponse>(`/api/track/${encodeURIComponent(ambulanceId)}?t=${encodeURIComponent(token)}`, { signal, auth: false }),
+    retry: false,
+  });

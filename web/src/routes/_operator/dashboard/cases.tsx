@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { CasesScreen } from '../../../features/cases/CasesScreen';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_operator/dashboard/cases')({
-  component: () => <ScreenTitle title="Emergency Cases" />,
-});
+export const Route = createFileRoute('/_operator/dashboard/cases')({ component: CasesScreen });

@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { OperatorSummary } from '../../../features/summary/OperatorSummary';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_operator/dashboard/')({
-  component: () => <ScreenTitle title="Dashboard" />,
-});
+export const Route = createFileRoute('/_operator/dashboard/')({ component: OperatorSummary });

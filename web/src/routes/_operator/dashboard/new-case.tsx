@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { NewCaseScreen } from '../../../features/dispatch/NewCaseScreen';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_operator/dashboard/new-case')({
-  component: () => <ScreenTitle title="Emergency Response" subtitle="Create a new emergency case and dispatch an ambulance" />,
-});
+export const Route = createFileRoute('/_operator/dashboard/new-case')({ component: NewCaseScreen });

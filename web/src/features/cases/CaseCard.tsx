@@ -1,0 +1,63 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import type { CaseDto } from '../../api/contract';
+import { caseTypeColor, formatDateTime, patientNameOf, typeFromDescription } from '../../domain/caseRules';
+import { MailIcon, MapIcon } from '../../layout/icons';
+import { CaseStatusBadge } from '../shared/StatusBadges';
+import { ClockIcon, PlaceIcon } from './icons';
+
+function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode; label: string }) {
+  return (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', color: 'text.secondary', '& > svg': { fontSize: 18, mt: '2px', flexShrink: 0 } }}>
+      {icon}
+      <Box aria-label={label} sx={{ minWidth: 0, overflowWrap: 'anywhere', typography: 'body2' }}>{children}</Box>
+    </Box>
+  );
+}
+
+/** An active case: type colour bar, status, patient, short id, contact, place, time, description, map. */
+export function CaseCard({ item, place, onMap }: { item: CaseDto; place: string; onMap: () => void }) {
+  const name = patientNameOf(item);
+  const type = item.caseType || typeFromDescription(item.description);
+  return (
+    <Card component="article" aria-label={name} data-testid="case-card" sx={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+      <Box sx={{ height: 6, bgcolor: caseTypeColor(item.caseType) }} />
+      <CardContent sx={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+          <Typography variant="overline" color="text.secondary" noWrap sx={{ lineHeight: 1.6 }}>{type || 'Emergency'}</Typography>
+          <CaseStatusBadge status={item.status} />
+        </Box>
+        <Box>
+          <Typography variant="h6" component="h3" sx={{ lineHeight: 1.3, overflowWrap: 'anywhere' }}>{name}</Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }} title={item.id}>
+            #{item.id.slice(0, 8)}
+          </Typography>
+        </Box>
+        <Line icon={<MailIcon />} label="Patient email">{item.email}</Line>
+        <Line icon={<PlaceIcon />} label="Location">
+          <span data-testid="case-location">{place}</span>
+          {item.location_updated_at && (
+            <Typography variant="caption" component="div" color="text.secondary">
+              Last fix: {formatDateTime(item.location_updated_at)}
+            </Typography>
+          )}
+        </Line>
+        <Line icon={<ClockIcon />} label="Created">{formatDateTime(item.created_at)}</Line>
+        <Typography
+          variant="body2"
+          sx={{ mt: 0.5, display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', overflowWrap: 'anywhere' }}
+        >
+          {item.description || 'No description provided'}
+        </Typography>
+      </CardContent>
+      <CardActions sx={{ px: 2, pb: 2, pt: 0 }}>
+        <Button fullWidth variant="outlined" startIcon={<MapIcon />} onClick={onMap}>View on Map</Button>
+      </CardActions>
+    </Card>
+  );
+}

@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError } from '../../api/client';
+import { queries } from '../../api/queries';
+import { matchesSearch, sortByCreated, type SortOrder } from '../../domain/caseRules';
+import { usePollingFallback } from '../../realtime/LiveProvider';
+import { useCasePlaces } from './useCasePlaces';
+import { useErrorToast } from './useErrorToast';
+
+/**
+ * The cases board's data: the live cases query (30 s polling only while the socket is
+ * down), place texts, free-text search and the creation-date sort toggle.
+ */
+export function useCasesBoard() {
+  const query = useQuery({ ...queries.cases(), refetchInterval: usePollingFallback(30_000) });
+  useErrorToast(query.error, query.errorUpdatedAt, (e) =>
+    e instanceof ApiError ? 'Failed to fetch cases from database' : 'Failed to fetch cases');
+
+  const cases = query.data ?? [];
+  const places = useCasePlaces(cases);
+  const [search, setSearch] = useState('');
+  // Starts as received; the first press sorts ascending, each press toggles.
+  const [order, setOrder] = useState<SortOrder>('none');
+  const toggleSort = () => setOrder((o) => (o === 'asc' ? 'desc' : 'asc'));
+
+  const visible = sortByCreated(cases.filter((c) => matchesSearch(c, search, places.get(c.id))), order);
+
+  return {
+    loading: query.isPending,
+    refreshing: query.isFetching,
+    refresh: () => void query.refetch(),
+    places,
+    search,
+    setSearch,
+    order,
+    toggleSort,
+    visible,
+    visibleActive: visible.filter((c) => c.status === 'active'),
+    activeCount: cases.filter((c) => c.status === 'active').length,
+    totalCount: cases.length,
+  };
+}

@@ -1,0 +1,84 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CircularProgress from '@mui/material/CircularProgress';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { useToast } from '../../layout/toast';
+import { MailIcon } from '../../layout/icons';
+import { SendIcon } from '../cases/icons';
+import { AmbulanceSelect } from './AmbulanceSelect';
+import { EMERGENCY_TYPES, EMPTY_FORM, isComplete, type DispatchValues } from './dispatchForm';
+import { useAvailableAmbulances } from './useAvailableAmbulances';
+import { useDispatchCase } from './useDispatchCase';
+
+/** The New Emergency Case form: validates on submit, dispatches, resets on success. */
+export function DispatchForm({ onDispatched }: { onDispatched: (shareLink: string) => void }) {
+  const [values, setValues] = useState<DispatchValues>(EMPTY_FORM);
+  const { available, loading } = useAvailableAmbulances();
+  const dispatch = useDispatchCase(onDispatched);
+  const toast = useToast();
+  const set = (field: keyof DispatchValues) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+
+  // An ambulance taken meanwhile (live) drops out of the choice.
+  const ambulanceId = available.some((a) => String(a.id) === values.ambulanceId) ? values.ambulanceId : '';
+  const submitting = dispatch.isPending;
+  const isOther = values.emergencyType === 'Other';
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const form = { ...values, ambulanceId };
+    if (!isComplete(form)) {
+      toast('Please fill all required fields', 'error');
+      return;
+    }
+    dispatch.mutate(form, { onSuccess: () => setValues(EMPTY_FORM) });
+  };
+
+  return (
+    <Card component="section" aria-labelledby="new-case-title">
+      <CardContent component="form" noValidate onSubmit={onSubmit} sx={{ p: { xs: 2, sm: 3 } }}>
+        <Typography id="new-case-title" variant="h6" component="h2">New Emergency Case</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>Fields marked * are required.</Typography>
+        <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+          <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} />
+          <TextField label="Email Address" type="email" required value={values.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" disabled={submitting} />
+          <TextField select label="Emergency Type" required value={values.emergencyType} onChange={(e) => set('emergencyType')(e.target.value)} disabled={submitting}>
+            {EMERGENCY_TYPES.map((t) => <MenuItem key={t} value={t}>{t}</MenuItem>)}
+          </TextField>
+          <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} />
+          {isOther && (
+            <TextField
+              label="Description"
+              required
+              multiline
+              minRows={3}
+              value={values.description}
+              onChange={(e) => set('description')(e.target.value)}
+              placeholder="Describe the emergency"
+              disabled={submitting}
+              sx={{ gridColumn: '1 / -1' }}
+            />
+          )}
+        </Box>
+        <Alert severity="info" icon={<MailIcon fontSize="inherit" />} sx={{ mt: 3 }}>
+          The patient will receive an email with a link to share their location with the emergency team.
+        </Alert>
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          disabled={submitting || available.length === 0}
+          startIcon={submitting ? <CircularProgress size={18} color="inherit" /> : <SendIcon />}
+          sx={{ mt: 3, width: { xs: '100%', sm: 'auto' }, px: 4 }}
+        >
+          {submitting ? 'Creating Case...' : 'Dispatch Emergency'}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

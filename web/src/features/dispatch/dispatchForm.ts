@@ -1,0 +1,53 @@
+import { ApiError } from '../../api/client';
+
+export const EMERGENCY_TYPES = ['Medical Emergency', 'Accident', 'Heart Attack', 'Stroke', 'Injury', 'Other'] as const;
+
+export interface DispatchValues {
+  patientName: string;
+  email: string;
+  emergencyType: string;
+  /** Asked for, and sent, only when the type is Other. */
+  description: string;
+  /** The chosen ambulance's id, as the select holds it. */
+  ambulanceId: string;
+}
+
+export const EMPTY_FORM: DispatchValues = { patientName: '', email: '', emergencyType: '', description: '', ambulanceId: '' };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const filled = (v: string) => v.trim() !== '';
+
+/** SPEC §5: every required field non-blank (Description only for Other) and the e-mail well formed. */
+export function isComplete(v: DispatchValues): boolean {
+  return filled(v.patientName)
+    && filled(v.email) && EMAIL.test(v.email.trim())
+    && filled(v.emergencyType)
+    && (v.emergencyType !== 'Other' || filled(v.description))
+    && filled(v.ambulanceId);
+}
+
+/** The case-creation payload of SPEC §3 for POST /live-location (the ambulance id travels as license_plate). */
+export function casePayload(v: DispatchValues, operatorId: number | undefined) {
+  return {
+    ...(operatorId != null ? { operator_id: operatorId } : {}),
+    to: v.email.trim(),
+    status: 'active' as const,
+    patientName: v.patientName.trim(),
+    description: v.emergencyType === 'Other' ? v.description.trim() : v.emergencyType,
+    license_plate: Number(v.ambulanceId),
+    caseType: v.emergencyType,
+  };
+}
+
+/** SPEC §8's wording for a failed dispatch. */
+export function dispatchErrorText(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.serverError) return error.serverError;
+    if (error.status === 500) return 'Server error (500). Please check your input or try again later.';
+    return 'Failed to create case or send email';
+  }
+  return 'Network or server error. Please try again later.';
+}
+
+/** The patient's share-location link for a new case. */
+export const shareLinkFor = (caseId: string, origin = window.location.origin) => `${origin}/location/${caseId}`;
