@@ -39,3 +39,28 @@ export async function acceptDialog(page: Page, action: () => Promise<void>, answ
     page.off('dialog', onDialog);
   }
 }
+
+/** An ambulance as the API lists it, found by its plate (API set-up for a test). */
+export async function ambulanceByPlate(page: Page, token: string, plate: string): Promise<{ id: number; status: string; license_plate: string }> {
+  const res = await page.request.get('/api/ambulances', { headers: { authorization: `Bearer ${token}` } });
+  expect(res.ok()).toBeTruthy();
+  const found = (await res.json()).ambulances.find((a: { license_plate: string }) => a.license_plate === plate);
+  expect(found, `ambulance ${plate}`).toBeTruthy();
+  return found;
+}
+
+/** Dispatches a case through the API as the operator form does (POST /live-location); resolves with its id. */
+export async function dispatchCase(page: Page, token: string, body: { to: string; patientName: string; description: string; ambulanceId: number }): Promise<string> {
+  const res = await page.request.post('/live-location', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { to: body.to, status: 'active', patientName: body.patientName, description: body.description, license_plate: body.ambulanceId },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).caseId;
+}
+
+/** Closes a case through the API (test clean-up: frees its ambulance). */
+export async function closeCase(page: Page, token: string, caseId: string): Promise<void> {
+  const res = await page.request.put(`/api/cases/${caseId}`, { headers: { authorization: `Bearer ${token}` }, data: { status: 'closed' } });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}

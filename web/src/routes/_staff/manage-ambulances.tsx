@@ -1,12 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { ManageAmbulances } from '../../features/admin/ambulances/ManageAmbulances';
+import { BackToDashboard } from '../../features/admin/ambulances/BackToDashboard';
 import { PlainPage } from '../../layout/PlainPage';
-import { ScreenTitle } from '../../layout/ScreenTitle';
 
-// Title only for now; the screen itself is built in a later task.
+/** Any signed-in staff member: admins manage the fleet, operators change statuses. */
 export const Route = createFileRoute('/_staff/manage-ambulances')({
   component: () => (
     <PlainPage>
-      <ScreenTitle title="Manage Ambulances" />
+      <BackToDashboard />
+      <ManageAmbulances />
     </PlainPage>
   ),
 });

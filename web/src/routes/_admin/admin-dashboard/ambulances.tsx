@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { ManageAmbulances } from '../../../features/admin/ambulances/ManageAmbulances';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_admin/admin-dashboard/ambulances')({
-  component: () => <ScreenTitle title="Manage Ambulances" />,
-});
+export const Route = createFileRoute('/_admin/admin-dashboard/ambulances')({ component: ManageAmbulances });

@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { CasesPage } from '../../../features/admin/cases/CasesPage';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_admin/admin-dashboard/cases')({
-  component: () => <ScreenTitle title="Case Management" />,
-});
+export const Route = createFileRoute('/_admin/admin-dashboard/cases')({ component: CasesPage });

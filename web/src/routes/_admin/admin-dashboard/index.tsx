@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { AdminOverview } from '../../../features/admin/overview/AdminOverview';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_admin/admin-dashboard/')({
-  component: () => <ScreenTitle title="Admin Dashboard" subtitle="Manage your emergency response system" />,
-});
+export const Route = createFileRoute('/_admin/admin-dashboard/')({ component: AdminOverview });

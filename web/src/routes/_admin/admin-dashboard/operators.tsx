@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { OperatorsPage } from '../../../features/admin/operators/OperatorsPage';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_admin/admin-dashboard/operators')({
-  component: () => <ScreenTitle title="Manage Operators" />,
-});
+export const Route = createFileRoute('/_admin/admin-dashboard/operators')({ component: OperatorsPage });

@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { OutboxPage } from '../../../features/admin/outbox/OutboxPage';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_admin/admin-dashboard/outbox')({
-  component: () => <ScreenTitle title="Outbox" subtitle="Every queued and sent message" />,
-});
+export const Route = createFileRoute('/_admin/admin-dashboard/outbox')({ component: OutboxPage });

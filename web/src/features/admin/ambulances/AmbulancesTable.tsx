@@ -1,0 +1,53 @@
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import type { AmbulanceDto } from '../../../api/contract';
+import { AmbulanceStatusBadge } from '../../shared/StatusBadges';
+import { RowActions } from '../shared/RowActions';
+import { ScrollTable } from '../shared/ScrollTable';
+import { StateRow } from '../shared/StateRow';
+import { AmbulanceLocation } from './AmbulanceLocation';
+
+export function AmbulancesTable({ ambulances, loading, canDelete, deletingId, onEdit, onDelete }: {
+  ambulances: AmbulanceDto[];
+  loading: boolean;
+  canDelete: boolean;
+  deletingId: number | null;
+  onEdit: (a: AmbulanceDto) => void;
+  onDelete: (a: AmbulanceDto) => void;
+}) {
+  return (
+    <ScrollTable label="Ambulances" minWidth={640}>
+      <TableHead>
+        <TableRow>
+          <TableCell>ID</TableCell>
+          <TableCell>License Plate</TableCell>
+          <TableCell>Status</TableCell>
+          <TableCell>Location</TableCell>
+          <TableCell>Actions</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {loading && <StateRow colSpan={5} text="Loading..." loading />}
+        {!loading && ambulances.length === 0 && <StateRow colSpan={5} text="No ambulances found" />}
+        {ambulances.map((a) => (
+          <TableRow key={a.id} hover>
+            <TableCell>{a.id}</TableCell>
+            <TableCell sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>{a.license_plate}</TableCell>
+            <TableCell><AmbulanceStatusBadge status={a.status} /></TableCell>
+            <TableCell sx={{ minWidth: 200 }}><AmbulanceLocation location={a.location} /></TableCell>
+            <TableCell>
+              <RowActions
+                what={`ambulance ${a.license_plate}`}
+                onEdit={() => onEdit(a)}
+                onDelete={canDelete ? () => onDelete(a) : undefined}
+                deleting={deletingId === a.id}
+              />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </ScrollTable>
+  );
+}

@@ -1,0 +1,98 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { apiFetch } from '../../../api/client';
+import type { AmbulanceDto } from '../../../api/contract';
+import { queries } from '../../../api/queries';
+import { useSession } from '../../../auth/useSession';
+import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { useToast } from '../../../layout/toast';
+import { serverErrorOr, withServerReason } from '../shared/errors';
+import { AddIcon } from '../shared/icons';
+import { AmbulanceDialog } from './AmbulanceDialog';
+import { AmbulancesTable } from './AmbulancesTable';
+import { ambulanceBody, emptyAmbulanceForm, formFromAmbulance, type AmbulanceForm } from './ambulanceForm';
+
+interface DialogState { key: number; open: boolean; ambulance: AmbulanceDto | null }
+
+/**
+ * Manage Ambulances, in the admin portal and at /manage-ambulances. Admins add, edit and
+ * delete; other staff may only change an ambulance's status (the server refuses the rest).
+ */
+export function ManageAmbulances() {
+  const toast = useToast();
+  const qc = useQueryClient();
+  const isAdmin = useSession()?.role === 'admin';
+  const ambulances = useQuery(queries.ambulances());
+  const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, ambulance: null });
+  const close = () => setDialog((d) => ({ ...d, open: false }));
+  const reload = () => qc.invalidateQueries({ queryKey: queries.ambulances().queryKey });
+
+  useEffect(() => {
+    if (ambulances.isError) toast('Failed to fetch ambulances', 'error');
+  }, [ambulances.isError, ambulances.errorUpdatedAt, toast]);
+
+  const save = useMutation({
+    mutationFn: ({ id, form }: { id: number | null; form: AmbulanceForm }) =>
+      apiFetch<{ ambulance: AmbulanceDto }>(id == null ? '/api/ambulances' : `/api/ambulances/${id}`, {
+        method: id == null ? 'POST' : 'PUT',
+        body: ambulanceBody(form, !isAdmin),
+      }),
+    onSuccess: (_r, { id }) => {
+      toast(id == null ? 'Ambulance added successfully' : 'Ambulance updated successfully', 'success');
+      close();
+      void reload();
+    },
+    onError: (error) => toast(serverErrorOr(error, 'Failed to save ambulance'), 'error'),
+  });
+
+  const remove = useMutation({
+    mutationFn: (id: number) => apiFetch(`/api/ambulances/${id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      toast('Ambulance deleted successfully', 'success');
+      void reload();
+    },
+    onError: (error) => toast(withServerReason(error, 'Failed to delete ambulance'), 'error'),
+  });
+
+  const open = (ambulance: AmbulanceDto | null) => setDialog((d) => ({ key: d.key + 1, open: true, ambulance }));
+  const confirmDelete = (a: AmbulanceDto) => {
+    if (window.confirm('Are you sure you want to delete this ambulance?')) remove.mutate(a.id);
+  };
+  const total = ambulances.data?.length ?? 0;
+
+  return (
+    <>
+      <ScreenTitle
+        title="Manage Ambulances"
+        subtitle={isAdmin ? 'Your fleet: plates, status and driver contacts' : 'Keep each ambulance\'s status up to date'}
+        actions={(
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
+            <Chip label={`Total: ${total}`} color="secondary" variant="outlined" sx={{ fontWeight: 700 }} data-testid="ambulance-total" />
+            {isAdmin && <Button variant="contained" startIcon={<AddIcon />} onClick={() => open(null)}>Add New Ambulance</Button>}
+          </Box>
+        )}
+      />
+      <AmbulancesTable
+        ambulances={ambulances.data ?? []}
+        loading={ambulances.isPending}
+        canDelete={isAdmin}
+        deletingId={remove.isPending ? (remove.variables ?? null) : null}
+        onEdit={(a) => open(a)}
+        onDelete={confirmDelete}
+      />
+      <AmbulanceDialog
+        key={dialog.key}
+        open={dialog.open}
+        mode={dialog.ambulance ? 'edit' : 'add'}
+        initial={dialog.ambulance ? formFromAmbulance(dialog.ambulance) : emptyAmbulanceForm}
+        saving={save.isPending}
+        statusOnly={!isAdmin}
+        onCancel={close}
+        onSave={(form) => save.mutate({ id: dialog.ambulance?.id ?? null, form })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import Button from '@mui/material/Button';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { apiFetch } from '../../../api/client';
+import type { CaseDto } from '../../../api/contract';
+import { queries } from '../../../api/queries';
+import { sortByCreated } from '../../../domain/caseRules';
+import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { useToast } from '../../../layout/toast';
+import { withServerReason } from '../shared/errors';
+import { ArrowDownIcon, ArrowUpIcon } from '../shared/icons';
+import { CasesTable } from './CasesTable';
+import { EditCaseDialog } from './EditCaseDialog';
+
+interface DialogState { key: number; open: boolean; caseRow: CaseDto | null }
+
+/** /admin-dashboard/cases: every case, newest first by default, with edit and delete. */
+export function CasesPage() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const cases = useQuery(queries.cases());
+  const [order, setOrder] = useState<'asc' | 'desc'>('desc');
+  const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, caseRow: null });
+  const sorted = useMemo(() => sortByCreated(cases.data ?? [], order), [cases.data, order]);
+  const refresh = () => Promise.all([
+    qc.invalidateQueries({ queryKey: queries.cases().queryKey }),
+    qc.invalidateQueries({ queryKey: queries.ambulances().queryKey }),
+  ]);
+
+  const remove = useMutation({
+    mutationFn: (id: string) => apiFetch(`/api/cases/${id}`, { method: 'DELETE' }),
+    onSuccess: () => void refresh(),
+    onError: (error) => toast(withServerReason(error, 'Failed to delete case'), 'error'),
+  });
+
+  const confirmDelete = (c: CaseDto) => {
+    if (window.confirm('Are you sure you want to delete this case?')) remove.mutate(c.id);
+  };
+  const close = () => setDialog((d) => ({ ...d, open: false }));
+
+  return (
+    <>
+      <ScreenTitle
+        title="Case Management"
+        subtitle="All Cases"
+        actions={(
+          <Button
+            variant="outlined"
+            onClick={() => setOrder((o) => (o === 'desc' ? 'asc' : 'desc'))}
+            endIcon={order === 'desc' ? <ArrowDownIcon /> : <ArrowUpIcon />}
+            aria-label={`Sort by creation date, ${order === 'desc' ? 'newest first' : 'oldest first'}`}
+          >
+            {order === 'desc' ? 'Newest first' : 'Oldest first'}
+          </Button>
+        )}
+      />
+      <CasesTable
+        cases={sorted}
+        loading={cases.isPending}
+        failed={cases.isError}
+        deletingId={remove.isPending ? (remove.variables ?? null) : null}
+        onEdit={(c) => setDialog((d) => ({ key: d.key + 1, open: true, caseRow: c }))}
+        onDelete={confirmDelete}
+      />
+      {dialog.caseRow && (
+        <EditCaseDialog
+          key={dialog.key}
+          open={dialog.open}
+          caseRow={dialog.caseRow}
+          onClose={close}
+          onSaved={() => {
+            toast('Case updated successfully', 'success');
+            close();
+            void refresh();
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { CaseDto } from '../../../api/contract';
+import { formatDateTime, patientNameOf } from '../../../domain/caseRules';
+import { CaseStatusBadge } from '../../shared/StatusBadges';
+import { RowActions } from '../shared/RowActions';
+import { ScrollTable } from '../shared/ScrollTable';
+import { EmailText } from '../shared/EmailText';
+import { StateRow } from '../shared/StateRow';
+
+const COLUMNS = ['ID', 'Description', 'Patient Name', 'Email', 'Status', 'Created At', 'Updated At', 'Actions'];
+
+export function CasesTable({ cases, loading, failed, deletingId, onEdit, onDelete }: {
+  cases: CaseDto[];
+  loading: boolean;
+  failed: boolean;
+  deletingId: string | null;
+  onEdit: (c: CaseDto) => void;
+  onDelete: (c: CaseDto) => void;
+}) {
+  return (
+    <ScrollTable label="All cases" minWidth={900}>
+      <TableHead>
+        <TableRow>{COLUMNS.map((c) => <TableCell key={c}>{c}</TableCell>)}</TableRow>
+      </TableHead>
+      <TableBody>
+        {loading && <StateRow colSpan={COLUMNS.length} text="Loading..." loading />}
+        {!loading && failed && <StateRow colSpan={COLUMNS.length} text="Could not load cases" />}
+        {!loading && !failed && cases.length === 0 && <StateRow colSpan={COLUMNS.length} text="No cases found" />}
+        {cases.map((c) => {
+          const patient = patientNameOf(c);
+          return (
+            <TableRow key={c.id} hover data-case-id={c.id}>
+              <TableCell>
+                <Tooltip title={c.id}>
+                  <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>{c.id.slice(0, 8)}</Typography>
+                </Tooltip>
+              </TableCell>
+              <TableCell sx={{ minWidth: 130, maxWidth: 220 }}>
+                <Typography variant="body2" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+                  {c.description || '—'}
+                </Typography>
+              </TableCell>
+              <TableCell sx={{ fontWeight: 600 }}>{patient}</TableCell>
+              <TableCell sx={{ minWidth: 120 }}><EmailText email={c.email || c.patient_email} /></TableCell>
+              <TableCell><CaseStatusBadge status={c.status} /></TableCell>
+              <TableCell sx={{ minWidth: 120, maxWidth: 140 }}>{formatDateTime(c.created_at)}</TableCell>
+              <TableCell sx={{ minWidth: 120, maxWidth: 140 }}>{formatDateTime(c.updated_at)}</TableCell>
+              <TableCell>
+                <RowActions what={`case of ${patient}`} onEdit={() => onEdit(c)} onDelete={() => onDelete(c)} deleting={deletingId === c.id} />
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </ScrollTable>
+  );
+}

@@ -1,0 +1,94 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { apiFetch } from '../../../api/client';
+import type { CaseDto } from '../../../api/contract';
+import { queries } from '../../../api/queries';
+import { serverErrorOr } from '../shared/errors';
+import { CloseIcon } from '../shared/icons';
+import { CaseTimeline } from './CaseTimeline';
+import { EditCaseFields } from './EditCaseFields';
+import { UpdateCasePanel } from './UpdateCasePanel';
+import { editCaseBody, formFromCase, type EditCaseForm } from './editCaseForm';
+
+/**
+ * Edit Case Information (SPEC §2). Unlike the old app, a refused save (e.g. 409: the chosen
+ * ambulance is taken) shows the server's text here and keeps the dialog open.
+ */
+export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
+  open: boolean;
+  caseRow: CaseDto;
+  onClose: () => void;
+  onSaved: (updated: CaseDto) => void;
+}) {
+  const theme = useTheme();
+  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
+  const [form, setForm] = useState<EditCaseForm>(() => formFromCase(caseRow));
+  const ambulances = useQuery(queries.ambulances());
+  const save = useMutation({
+    mutationFn: (f: EditCaseForm) => apiFetch<{ case: CaseDto }>(`/api/cases/${caseRow.id}`, { method: 'PUT', body: editCaseBody(f) }),
+    onSuccess: (r) => onSaved(r.case),
+  });
+
+  // A refusal can appear below the fold on a phone: bring it into view.
+  const errorRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (save.isError) errorRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [save.isError, save.failureCount, save.submittedAt]);
+
+  const assignedId = caseRow.ambulance_id;
+  const assignedPlate = ambulances.data?.find((a) => a.id === assignedId)?.license_plate ?? caseRow.license_plate;
+  const saving = save.isPending;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate(form);
+  };
+
+  return (
+    <Dialog open={open} onClose={saving ? undefined : onClose} fullWidth maxWidth="md" fullScreen={fullScreen} aria-labelledby="edit-case-title">
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '260px 1fr' }, minHeight: '100%' }}>
+        <UpdateCasePanel />
+        <Box component="form" onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+          <Stack direction="row" sx={{ alignItems: 'center', pr: 1.5 }}>
+            <DialogTitle id="edit-case-title" sx={{ flex: 1 }}>Edit Case Information</DialogTitle>
+            <IconButton aria-label="Close" onClick={onClose} disabled={saving}><CloseIcon /></IconButton>
+          </Stack>
+          <Stack spacing={2.5} sx={{ px: 3, pb: 2, flex: 1 }}>
+            <Typography variant="body2" color="text.secondary">
+              Case <Box component="span" sx={{ fontFamily: 'monospace' }}>{caseRow.id.slice(0, 8)}</Box>
+            </Typography>
+            <EditCaseFields
+              form={form}
+              onChange={(key, value) => setForm((f) => ({ ...f, [key]: value }))}
+              ambulances={ambulances.data ?? []}
+              currentAmbulanceId={assignedId}
+              currentPlate={caseRow.license_plate}
+              disabled={saving}
+            />
+            {assignedId != null && (
+              <Alert severity="info" variant="outlined" icon={false} role="note" data-testid="current-ambulance">
+                Currently assigned ambulance:{' '}
+                <strong>{ambulances.isPending ? 'Loading...' : assignedPlate ?? `#${assignedId}`}</strong>
+              </Alert>
+            )}
+            {save.isError && <Alert ref={errorRef} severity="error" role="alert">{serverErrorOr(save.error, 'Failed to update case')}</Alert>}
+            <CaseTimeline caseId={caseRow.id} />
+          </Stack>
+          <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'flex-end', px: 3, py: 2, borderTop: 1, borderColor: 'divider', position: 'sticky', bottom: 0, bgcolor: 'background.paper', zIndex: 1 }}>
+            <Button onClick={onClose} disabled={saving} color="inherit">Cancel</Button>
+            <Button type="submit" variant="contained" disabled={saving}>{saving ? 'Processing...' : 'Update Case'}</Button>
+          </Stack>
+        </Box>
+      </Box>
+    </Dialog>
+  );
+}

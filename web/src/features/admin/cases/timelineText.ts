@@ -1,0 +1,56 @@
+import type { TimelineEntryDto } from '../../../api/queries';
+
+const FIELD_LABELS: Record<string, string> = {
+  status: 'Status', patient_name: 'Patient', patient_email: 'Email', description: 'Description',
+  case_type: 'Type', ambulance_id: 'Ambulance', closed_at: 'Closed at', latitude: 'Latitude',
+  longitude: 'Longitude', accuracy: 'Accuracy',
+};
+
+function parse(json: string | null): Record<string, unknown> | null {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface Change { field: string; before?: string; after?: string }
+
+/**
+ * The fields an entry touched, each as 'before → after' text. A creation has only
+ * after-values, a deletion only before-values; ambulance ids are shown as plates.
+ */
+export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string | undefined): Change[] {
+  const before = parse(e.before);
+  const after = parse(e.after);
+  if (e.action === 'deleted') return [];
+  const show = (key: string, v: unknown): string => {
+    if (v === null || v === undefined || v === '') return '—';
+    if (key === 'ambulance_id' && typeof v === 'number') return plateOf(v) ?? `#${v}`;
+    if (typeof v === 'number') return String(Math.round(v * 1e6) / 1e6);
+    const text = typeof v === 'string' ? v : JSON.stringify(v);
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  };
+  const empty = (v: unknown) => v === null || v === undefined || v === '';
+  // A creation lists only what was filled in; a change lists every field it touched.
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])]
+    .filter((key) => before != null || !empty(after?.[key]));
+  return keys.map((key) => ({
+    field: FIELD_LABELS[key] ?? key,
+    before: before && key in before ? show(key, before[key]) : undefined,
+    after: after && key in after ? show(key, after[key]) : undefined,
+  }));
+}
+
+/** Who did it: a staff member's name when known, the patient, a driver or the system. */
+export function actorText(e: TimelineEntryDto, nameOf: (id: number) => string | undefined): string {
+  switch (e.actor_type) {
+    case 'user': return e.actor_id == null ? 'Staff' : nameOf(e.actor_id) ?? `Staff #${e.actor_id}`;
+    case 'patient': return 'Patient';
+    case 'driver': return 'Driver';
+    case 'system': return 'System';
+    default: return e.actor_type;
+  }
+}

@@ -1,0 +1,88 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { apiFetch } from '../../../api/client';
+import type { UserDto } from '../../../api/contract';
+import { queries } from '../../../api/queries';
+import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { useToast } from '../../../layout/toast';
+import { serverErrorOr, withServerReason } from '../shared/errors';
+import { AddIcon } from '../shared/icons';
+import { OperatorDialog } from './OperatorDialog';
+import { OperatorsTable } from './OperatorsTable';
+import { emptyOperatorForm, formFromOperator, operatorBody, type OperatorForm } from './operatorForm';
+
+/** The dialog keeps its operator while it animates closed; a new key starts a fresh form. */
+interface DialogState { key: number; open: boolean; operator: UserDto | null }
+
+/** /admin-dashboard/operators: list, add, edit and delete operator accounts. */
+export function OperatorsPage() {
+  const toast = useToast();
+  const qc = useQueryClient();
+  const operators = useQuery(queries.operators());
+  const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, operator: null });
+  const close = () => setDialog((d) => ({ ...d, open: false }));
+  const reload = () => qc.invalidateQueries({ queryKey: queries.operators().queryKey });
+
+  useEffect(() => {
+    if (operators.isError) toast('Failed to fetch operators', 'error');
+  }, [operators.isError, operators.errorUpdatedAt, toast]);
+
+  const save = useMutation({
+    mutationFn: ({ id, form }: { id: number | null; form: OperatorForm }) =>
+      apiFetch<{ user: UserDto }>(id == null ? '/api/users' : `/api/users/${id}`, { method: id == null ? 'POST' : 'PUT', body: operatorBody(form) }),
+    onSuccess: (_r, { id }) => {
+      toast(id == null ? 'Operator added successfully' : 'Operator updated successfully', 'success');
+      close();
+      void reload();
+    },
+    onError: (error) => toast(serverErrorOr(error, 'Failed to save operator'), 'error'),
+  });
+
+  const remove = useMutation({
+    mutationFn: (id: number) => apiFetch(`/api/users/${id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      toast('Operator deleted successfully', 'success');
+      void reload();
+    },
+    onError: (error) => toast(withServerReason(error, 'Failed to delete operator'), 'error'),
+  });
+
+  const open = (operator: UserDto | null) => setDialog((d) => ({ key: d.key + 1, open: true, operator }));
+  const confirmDelete = (u: UserDto) => {
+    if (window.confirm('Are you sure you want to delete this operator?')) remove.mutate(u.id);
+  };
+
+  return (
+    <>
+      <ScreenTitle
+        title="Manage Operators"
+        subtitle="Dispatcher accounts, their shifts and contact details"
+        actions={<Button variant="contained" startIcon={<AddIcon />} onClick={() => open(null)}>Add Operator</Button>}
+      />
+      {operators.isPending ? (
+        <Box role="status" aria-label="Loading operators" sx={{ display: 'grid', placeItems: 'center', py: 10 }}>
+          <CircularProgress />
+        </Box>
+      ) : (
+        <OperatorsTable
+          operators={operators.data ?? []}
+          deletingId={remove.isPending ? (remove.variables ?? null) : null}
+          onEdit={(u) => open(u)}
+          onDelete={confirmDelete}
+        />
+      )}
+      <OperatorDialog
+        key={dialog.key}
+        open={dialog.open}
+        mode={dialog.operator ? 'edit' : 'add'}
+        initial={dialog.operator ? formFromOperator(dialog.operator) : emptyOperatorForm}
+        saving={save.isPending}
+        onCancel={close}
+        onSave={(form) => save.mutate({ id: dialog.operator?.id ?? null, form })}
+      />
+    </>
+  );
+}
