@@ -51,7 +51,10 @@ export function AmbulanceDialog({ open, mode, initial, saving, statusOnly, onCan
               slotProps={readOnly}
             />
             <TextField select label="Status" value={form.status} onChange={set('status')} fullWidth autoFocus={statusOnly}>
-              {AMBULANCE_STATUS_OPTIONS.map((o) => <MenuItem key={o.value} value={o.value}>{o.label}</MenuItem>)}
+              {AMBULANCE_STATUS_OPTIONS.map((o) => (
+                // Busy comes from dispatching a case: a new ambulance cannot start busy.
+                <MenuItem key={o.value} value={o.value} disabled={mode === 'add' && o.value === 'busy'}>{o.label}</MenuItem>
+              ))}
             </TextField>
             <TextField
               label="Driver Email"
