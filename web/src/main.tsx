@@ -1,13 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { SnackbarProvider } from 'notistack';
 import { createQueryClient } from './api/queryClient';
 import { auth, initSession } from './auth/session';
-import { createAppTheme } from './layout/theme';
 import { createAppRouter } from './router';
 
 // Authentication is decided once, before anything renders.
@@ -15,17 +11,13 @@ initSession();
 
 const queryClient = createQueryClient();
 const router = createAppRouter({ auth, queryClient });
-const theme = createAppTheme('light');
 
+// MUI's theme, baseline and toasts are provided by the root route, lazily, for the pages
+// that use them (see routes/__root.tsx): the public location page loads without them.
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <SnackbarProvider anchorOrigin={{ vertical: 'top', horizontal: 'right' }} autoHideDuration={5000} maxSnack={4}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </SnackbarProvider>
-    </ThemeProvider>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
   </StrictMode>,
 );

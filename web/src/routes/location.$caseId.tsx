@@ -1,12 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlainPage } from '../layout/PlainPage';
-import { ScreenTitle } from '../layout/ScreenTitle';
+import { LocationSharePage } from '../features/public/LocationSharePage';
 
-// Title only for now; the screen itself is built in a later task.
+// Public and bare: rendered without MUI's providers so the page stays small (see __root).
 export const Route = createFileRoute('/location/$caseId')({
-  component: () => (
-    <PlainPage>
-      <ScreenTitle title="Emergency Location Sharing" />
-    </PlainPage>
-  ),
+  staticData: { bare: true },
+  component: LocationRoute,
 });
+
+function LocationRoute() {
+  const { caseId } = Route.useParams();
+  return <LocationSharePage key={caseId} caseId={caseId} />;
+}

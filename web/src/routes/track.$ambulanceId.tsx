@@ -1,12 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlainPage } from '../layout/PlainPage';
-import { ScreenTitle } from '../layout/ScreenTitle';
+import { TrackPage } from '../features/public/TrackPage';
 
-// Title only for now; the screen itself is built in a later task.
+/** The link's token comes as ?t=; kept as text whatever it looks like. */
 export const Route = createFileRoute('/track/$ambulanceId')({
-  component: () => (
-    <PlainPage>
-      <ScreenTitle title="Ambulance Tracking" />
-    </PlainPage>
-  ),
+  validateSearch: (search: Record<string, unknown>): { t?: string } => (search.t == null ? {} : { t: String(search.t) }),
+  component: TrackRoute,
 });
+
+function TrackRoute() {
+  const { ambulanceId } = Route.useParams();
+  const { t } = Route.useSearch();
+  return <TrackPage key={`${ambulanceId}:${t ?? ''}`} ambulanceId={ambulanceId} token={t ?? ''} />;
+}

@@ -1,12 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlainPage } from '../../layout/PlainPage';
-import { ScreenTitle } from '../../layout/ScreenTitle';
+import { AmbulanceMapScreen } from '../../features/map/AmbulanceMapScreen';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_staff/ambulance-map')({
-  component: () => (
-    <PlainPage>
-      <ScreenTitle title="Ambulance Tracker" />
-    </PlainPage>
-  ),
-});
+// The same screen as /dashboard/ambulance-map, on its own page; Leaflet loads with this route only.
+export const Route = createFileRoute('/_staff/ambulance-map')({ component: () => <AmbulanceMapScreen standalone /> });

@@ -1,7 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { AmbulanceMapScreen } from '../../../features/map/AmbulanceMapScreen';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_operator/dashboard/ambulance-map')({
-  component: () => <ScreenTitle title="Ambulance Tracker" />,
-});
+// Leaflet and its CSS come with this route's own chunk (the component is code-split).
+export const Route = createFileRoute('/_operator/dashboard/ambulance-map')({ component: () => <AmbulanceMapScreen /> });

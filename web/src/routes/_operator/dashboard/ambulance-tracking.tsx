@@ -1,7 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { FleetStatusScreen } from '../../../features/fleet/FleetStatusScreen';
 
-// Title only for now; the screen itself is built in a later task.
-export const Route = createFileRoute('/_operator/dashboard/ambulance-tracking')({
-  component: () => <ScreenTitle title="Ambulance Fleet Status" />,
-});
+export const Route = createFileRoute('/_operator/dashboard/ambulance-tracking')({ component: FleetStatusScreen });

@@ -1,0 +1,138 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { alpha, useTheme } from '@mui/material/styles';
+import { useQuery } from '@tanstack/react-query';
+import { queries } from '../../api/queries';
+import { ScreenTitle } from '../../layout/ScreenTitle';
+import { AmbulanceIcon, ErrorIcon, TimerIcon } from '../../layout/icons';
+import { usePollingFallback } from '../../realtime/LiveProvider';
+import { FleetCards, FleetTable } from './FleetTable';
+import { FLEET_FILTERS, applyFilter, fleetRows, type FleetFilter } from './fleetFilters';
+import { useFleetToast, useSendTracker } from './useSendTracker';
+
+/** One toast per failed fetch (a later failure toasts again, a re-render does not). */
+function useFailureToast(failedAt: number, message: string) {
+  const toast = useFleetToast();
+  const shown = useRef(0);
+  useEffect(() => {
+    if (!failedAt || shown.current === failedAt) return;
+    shown.current = failedAt;
+    toast(message, 'error');
+  }, [failedAt, message, toast]);
+}
+
+/**
+ * /dashboard/ambulance-tracking: Ambulance Fleet Status. Live through the tab's socket;
+ * while it is down, ambulances are polled every 60 s and cases every 30 s (SPEC §7).
+ */
+export function FleetStatusScreen() {
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('lg'), { noSsr: true });
+  const [filter, setFilter] = useState<FleetFilter>('all');
+
+  const ambulancesQuery = useQuery({ ...queries.ambulances(), refetchInterval: usePollingFallback(60_000) });
+  const casesQuery = useQuery({
+    ...queries.cases(),
+    refetchInterval: usePollingFallback(30_000),
+    // Only active cases matter on this screen.
+    select: (cases) => cases.filter((c) => c.status === 'active'),
+  });
+  useFailureToast(ambulancesQuery.isError ? ambulancesQuery.errorUpdatedAt : 0, 'Error loading ambulance data.');
+  useFailureToast(casesQuery.isError ? casesQuery.errorUpdatedAt : 0, 'Error loading cases data.');
+
+  const ambulances = useMemo(() => ambulancesQuery.data ?? [], [ambulancesQuery.data]);
+  const activeCases = useMemo(() => casesQuery.data ?? [], [casesQuery.data]);
+  const rows = useMemo(() => fleetRows(ambulances, activeCases), [ambulances, activeCases]);
+  const counts = useMemo(() => {
+    const c = { all: rows.length, emergency: 0, available: 0, busy: 0 };
+    for (const r of rows) if (r.fleetClass !== 'other') c[r.fleetClass] += 1;
+    return c;
+  }, [rows]);
+  const visible = useMemo(() => applyFilter(rows, filter), [rows, filter]);
+  const tracker = useSendTracker(ambulances, activeCases);
+  const current = FLEET_FILTERS.find((f) => f.key === filter)!;
+
+  return (
+    <Box>
+      <ScreenTitle title="Ambulance Fleet Status" subtitle="Where every ambulance is and which emergency it is on, live" />
+
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: { xs: 1, sm: 2 }, mb: 3 }}>
+        <Counter label="On Emergency" value={counts.emergency} color="error" icon={<ErrorIcon />} loading={ambulancesQuery.isPending} />
+        <Counter label="Available" value={counts.available} color="success" icon={<AmbulanceIcon />} loading={ambulancesQuery.isPending} />
+        <Counter label="Busy" value={counts.busy} color="warning" icon={<TimerIcon />} loading={ambulancesQuery.isPending} />
+      </Box>
+
+      <Box role="group" aria-label="Filter ambulances" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+        {FLEET_FILTERS.map((f) => {
+          const selected = f.key === filter;
+          return (
+            <Button
+              key={f.key}
+              variant={selected ? 'contained' : 'outlined'}
+              color={selected ? 'secondary' : 'inherit'}
+              aria-pressed={selected}
+              onClick={() => setFilter(f.key)}
+              sx={{ borderColor: selected ? undefined : 'divider', textTransform: 'none' }}
+            >
+              {f.label}
+              <Box
+                component="span"
+                sx={{
+                  ml: 1, px: 0.9, minWidth: 24, borderRadius: 99, fontSize: 12, fontWeight: 700, lineHeight: '20px',
+                  bgcolor: selected ? 'rgba(255,255,255,0.22)' : 'action.selected',
+                }}
+              >
+                {counts[f.key]}
+              </Box>
+            </Button>
+          );
+        })}
+      </Box>
+
+      {ambulancesQuery.isPending ? (
+        <Card sx={{ p: 6, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }} role="status">
+          <CircularProgress size={28} />
+          <Typography color="text.secondary">Loading ambulances...</Typography>
+        </Card>
+      ) : ambulancesQuery.isError && ambulances.length === 0 ? (
+        <Alert severity="error">Error loading ambulance data.</Alert>
+      ) : visible.length === 0 ? (
+        <Card sx={{ p: { xs: 4, sm: 6 }, textAlign: 'center' }} data-testid="fleet-empty">
+          <AmbulanceIcon sx={{ fontSize: 48, color: 'text.disabled', mb: 1 }} />
+          <Typography variant="h6" component="p">No ambulances found</Typography>
+          <Typography color="text.secondary">{current.emptyReason}</Typography>
+        </Card>
+      ) : narrow ? (
+        <FleetCards rows={visible} tracker={tracker} />
+      ) : (
+        <FleetTable rows={visible} tracker={tracker} />
+      )}
+    </Box>
+  );
+}
+
+type CounterColor = 'error' | 'success' | 'warning';
+
+function Counter({ label, value, color, icon, loading }: { label: string; value: number; color: CounterColor; icon: React.ReactNode; loading: boolean }) {
+  const id = `fleet-counter-${label.toLowerCase().replace(/\s+/g, '-')}`;
+  return (
+    <Card component="section" aria-labelledby={id} sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', alignItems: 'center', gap: 2, borderLeft: 4, borderLeftColor: `${color}.main`, minWidth: 0 }}>
+      <Avatar variant="rounded" sx={(t) => ({ bgcolor: alpha(t.palette[color].main, t.palette.mode === 'dark' ? 0.22 : 0.12), color: `${color}.main`, width: 48, height: 48, display: { xs: 'none', md: 'flex' } })}>
+        {icon}
+      </Avatar>
+      <Box sx={{ minWidth: 0 }}>
+        <Typography id={id} variant="body2" color="text.secondary" sx={{ fontWeight: 600, fontSize: { xs: 12, sm: 14 }, lineHeight: 1.3 }}>{label}</Typography>
+        <Typography variant="h4" component="p" data-testid={id} sx={{ fontWeight: 800, lineHeight: 1.2, fontSize: { xs: 26, sm: 34 } }}>
+          {loading ? '–' : value}
+        </Typography>
+      </Box>
+    </Card>
+  );
+}

@@ -1,0 +1,156 @@
+import { useMemo, useRef, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '../../api/client';
+import { queries } from '../../api/queries';
+import { useSession } from '../../auth/useSession';
+import { markerColor } from '../../domain/fleetRules';
+import { Logo } from '../../layout/Logo';
+import { ButtonLink } from '../../layout/links';
+import { usePollingFallback } from '../../realtime/LiveProvider';
+import { AmbulanceStatusBadge } from '../shared/StatusBadges';
+import { FleetMap, type LocatedAmbulance, type MapFocus } from './FleetMap';
+
+const isLocated = (a: { location: LocatedAmbulance['location'] | null }): a is LocatedAmbulance =>
+  a.location != null && Number.isFinite(a.location.latitude) && Number.isFinite(a.location.longitude);
+
+/**
+ * The Ambulance Map screen, in the operator shell (/dashboard/ambulance-map) and as a
+ * stand-alone staff page (/ambulance-map). Live through the tab's socket, polled every
+ * 30 s while it is down.
+ */
+export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolean }) {
+  const query = useQuery({ ...queries.ambulances(), refetchInterval: usePollingFallback(30_000) });
+  const located = useMemo(() => (query.data ?? []).filter(isLocated), [query.data]);
+  const counts = useMemo(() => {
+    const c = { available: 0, busy: 0, maintenance: 0 };
+    for (const a of located) if (a.status in c) c[a.status as keyof typeof c] += 1;
+    return c;
+  }, [located]);
+  const [focus, setFocus] = useState<MapFocus | null>(null);
+  const mapFrame = useRef<HTMLDivElement>(null);
+  const show = (id: number) => {
+    setFocus({ id, at: Date.now() });
+    // On a phone the list is below the map: bring the map (and the opened popup) into view.
+    mapFrame.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  };
+
+  const errorText = query.isError ? (query.error instanceof ApiError ? 'Failed to fetch ambulances' : 'Error fetching ambulances') : null;
+  const empty = query.isSuccess && located.length === 0;
+
+  const screen = (
+    <Box
+      data-testid="ambulance-map-screen"
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 2,
+        // Full height on wide screens: the shell's header and padding are taken off.
+        height: standalone
+          ? { md: 'calc(100dvh - 64px - 48px)' }
+          : { md: 'calc(100dvh - 64px - 48px)', lg: 'calc(100dvh - 64px - 64px)' },
+        minHeight: { md: 520 },
+      }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
+        <Box>
+          <Typography variant="h4" component="h1">Ambulance Tracker</Typography>
+          <Typography color="text.secondary" sx={{ mt: 0.25 }}>
+            {located.length > 0 ? `${located.length} ${located.length === 1 ? 'ambulance' : 'ambulances'} on the map, moving live` : 'Every ambulance with a known position'}
+          </Typography>
+        </Box>
+        <Button variant="outlined" onClick={() => window.location.reload()} disabled={query.isPending} startIcon={<RefreshIcon />}>
+          Refresh
+        </Button>
+      </Box>
+
+      {query.isPending && <Alert severity="info" variant="outlined">Loading ambulances...</Alert>}
+      {errorText && <Alert severity="error" variant="filled">{errorText}</Alert>}
+      {empty && <Alert severity="info">No ambulances with location data found</Alert>}
+
+      <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: { xs: 'column-reverse', md: 'row' }, gap: 2 }}>
+        <Card sx={{ width: { md: 300 }, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0, maxHeight: { xs: 420, md: 'none' } }}>
+          <Box sx={{ p: 2, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
+            <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 1 }}>Status</Typography>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5 }} data-testid="map-legend">
+              <LegendItem label="Available" count={counts.available} color={markerColor('available')} />
+              <LegendItem label="Busy" count={counts.busy} color={markerColor('busy')} />
+              {counts.maintenance > 0 && <LegendItem label="Maintenance" count={counts.maintenance} color={markerColor('maintenance')} />}
+            </Box>
+          </Box>
+          <Typography variant="subtitle2" sx={{ fontWeight: 700, px: 2, pt: 1.5 }}>Ambulances on the map</Typography>
+          <List dense sx={{ overflowY: 'auto', flex: 1, minHeight: 0, px: 1 }} aria-label="Ambulances on the map">
+            {located.map((a) => (
+              <ListItemButton
+                key={a.id}
+                data-testid="map-list-item"
+                onClick={() => show(a.id)}
+                sx={{ borderRadius: 1, gap: 1, justifyContent: 'space-between' }}
+              >
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+                  <Box component="span" sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: markerColor(a.status), flexShrink: 0 }} />
+                  <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{a.license_plate}</Typography>
+                </Box>
+                <AmbulanceStatusBadge status={a.status} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Card>
+
+        <Card ref={mapFrame} sx={{ scrollMarginTop: 72, flex: { md: 1 }, minHeight: { xs: 420, md: 0 }, height: { xs: '60vh', md: 'auto' }, overflow: 'hidden', position: 'relative' }}>
+          {/* Absolutely filled, so Leaflet always gets a definite height whatever the layout. */}
+          <Box sx={{ position: 'absolute', inset: 0 }}>
+            <FleetMap ambulances={located} focus={focus} />
+          </Box>
+        </Card>
+      </Box>
+    </Box>
+  );
+
+  if (!standalone) return screen;
+  return (
+    <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default' }}>
+      <AppBar position="static" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
+        <Toolbar sx={{ gap: 2, justifyContent: 'space-between' }}>
+          <Logo size={32} />
+          <BackToShell />
+        </Toolbar>
+      </AppBar>
+      <Box component="main" sx={{ p: { xs: 2, sm: 3 } }}>{screen}</Box>
+    </Box>
+  );
+}
+
+function BackToShell() {
+  const session = useSession();
+  if (!session) return null;
+  return session.role === 'admin'
+    ? <ButtonLink to="/admin-dashboard" variant="text">Admin Portal</ButtonLink>
+    : <ButtonLink to="/dashboard" variant="text">Dashboard</ButtonLink>;
+}
+
+function LegendItem({ label, count, color }: { label: string; count: number; color: string }) {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }} data-testid={`legend-${label.toLowerCase()}`}>
+      <Box component="span" sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: color }} />
+      <Typography variant="body2">{label}</Typography>
+      <Typography variant="body2" sx={{ fontWeight: 800 }}>{count}</Typography>
+    </Box>
+  );
+}
+
+function RefreshIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden>
+      <path fill="currentColor" d="M17.65 6.35A7.958 7.958 0 0 0 12 4c-4.42 0-7.99 3.58-7.99 8s3.57 8 7.99 8c3.73 0 6.84-2.55 7.73-6h-2.08A5.99 5.99 0 0 1 12 18c-3.31 0-6-2.69-6-6s2.69-6 6-6c1.66 0 3.14.69 4.22 1.78L13 11h7V4l-2.35 2.35z" />
+    </svg>
+  );
+}

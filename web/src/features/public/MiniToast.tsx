@@ -1,0 +1,45 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export type MiniToastTone = 'success' | 'error';
+interface Toast { id: number; message: string; tone: MiniToastTone }
+
+const AUTO_CLOSE_MS = 5000;
+
+/**
+ * A tiny toast for the bare public page (no MUI, no notistack): top-right on wide screens,
+ * across the top on phones, closes itself after 5 s or on tap.
+ */
+export function useMiniToast() {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const nextId = useRef(1);
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach(clearTimeout);
+  }, []);
+
+  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
+
+  const show = useCallback((message: string, tone: MiniToastTone) => {
+    const id = nextId.current++;
+    setToasts((list) => [...list.slice(-2), { id, message, tone }]);
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      dismiss(id);
+    }, AUTO_CLOSE_MS);
+    timers.current.add(timer);
+  }, [dismiss]);
+
+  const view = (
+    <div className="ll-toasts" aria-live="polite">
+      {toasts.map((t) => (
+        <button key={t.id} type="button" className={`ll-toast ll-toast--${t.tone}`} role="status" onClick={() => dismiss(t.id)}>
+          {t.message}
+        </button>
+      ))}
+    </div>
+  );
+
+  return { show, view };
+}

@@ -1,0 +1,64 @@
+import { apiFetch } from '../../api/client';
+
+/** The copy of a shared location kept in the browser under the case id (SPEC §3). */
+export interface SavedLocation {
+  latitude: number;
+  longitude: number;
+  updated_at: string;
+}
+
+/** Answer of POST /api/location/{caseId}. */
+interface ShareAnswer extends SavedLocation {
+  accuracy: number | null;
+}
+
+export const round8 = (value: number) => Number(value.toFixed(8));
+
+/** High accuracy, 10 s time-out, no cached position (SPEC §9). */
+export const GEOLOCATION_OPTIONS: PositionOptions = { enableHighAccuracy: true, timeout: 10_000, maximumAge: 0 };
+
+/** The largest accuracy radius the server accepts, in metres. */
+const MAX_ACCURACY = 100_000;
+
+/**
+ * The location saved for a case, or null when there is none. Throws when something is
+ * stored but cannot be read (storage blocked, or not a saved location).
+ */
+export function readSavedLocation(caseId: string, storage: Storage = localStorage): SavedLocation | null {
+  const raw = storage.getItem(caseId);
+  if (raw == null) return null;
+  const value: unknown = JSON.parse(raw);
+  const v = value as Partial<SavedLocation> | null;
+  if (!v || typeof v !== 'object' || typeof v.latitude !== 'number' || typeof v.longitude !== 'number') {
+    throw new Error('The stored location cannot be read');
+  }
+  return { latitude: v.latitude, longitude: v.longitude, updated_at: typeof v.updated_at === 'string' ? v.updated_at : '' };
+}
+
+/** Keeps the local copy; a full or blocked storage does not undo a successful share. */
+export function saveLocation(caseId: string, latitude: number, longitude: number, storage: Storage = localStorage): SavedLocation {
+  const saved: SavedLocation = { latitude: round8(latitude), longitude: round8(longitude), updated_at: new Date().toISOString() };
+  try {
+    storage.setItem(caseId, JSON.stringify(saved));
+  } catch {
+    // The server has the position; the copy only marks the page as shared on the next visit.
+  }
+  return saved;
+}
+
+export const geolocationSupported = () => typeof navigator !== 'undefined' && Boolean(navigator.geolocation);
+
+export function currentPosition(): Promise<GeolocationPosition> {
+  return new Promise((resolve, reject) => navigator.geolocation.getCurrentPosition(resolve, reject, GEOLOCATION_OPTIONS));
+}
+
+/** Sends the position to the case (no sign-in; the link is the permission). */
+export function sendLocation(caseId: string, coords: GeolocationCoordinates): Promise<ShareAnswer> {
+  const body: { latitude: number; longitude: number; accuracy?: number } = { latitude: coords.latitude, longitude: coords.longitude };
+  if (Number.isFinite(coords.accuracy)) body.accuracy = Math.min(Math.max(coords.accuracy, 0), MAX_ACCURACY);
+  return apiFetch<ShareAnswer>(`/api/location/${encodeURIComponent(caseId)}`, { method: 'POST', body, auth: false });
+}
+
+/** A GeolocationPositionError (the browser refused or could not find a position). */
+export const isGeolocationError = (error: unknown): error is GeolocationPositionError =>
+  typeof error === 'object' && error !== null && 'code' in error && 'PERMISSION_DENIED' in error;
