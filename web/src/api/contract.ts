@@ -1,2 +1,12 @@
 // The web's one door to the shared contract (the only server folder the web may import).
-export * from '../../../realtime-server/contract';
+// Values come only from the light modules; the zod schemas stay on the server, so the
+// browser bundle carries no validation library (types are free).
+export * from '../../../realtime-server/contract/enums';
+export * from '../../../realtime-server/contract/geo';
+export type * from '../../../realtime-server/contract/auth';
+export type * from '../../../realtime-server/contract/users';
+export type * from '../../../realtime-server/contract/ambulances';
+export type * from '../../../realtime-server/contract/cases';
+export type * from '../../../realtime-server/contract/tracking';
+export type * from '../../../realtime-server/contract/events';
+export type { ErrorBody } from '../../../realtime-server/contract/common';
