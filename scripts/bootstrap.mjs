@@ -95,13 +95,17 @@ if (mode === 'start') {
 function runTests() {
   const pg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
   const skipped = [];
-  if (!pg) skipped.push('Postgres suites: set DATABASE_URL=postgres://... to run them');
-  if (!process.env.REDIS_URL) skipped.push('multi-node Redis suites: set REDIS_URL=redis://... to run them');
+  if (!pg) skipped.push('the Postgres suite (db/postgres.test.ts): set DATABASE_URL=postgres://... to run it');
+  fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
+  const counts = { passed: 0, failed: 0, skipped: 0 };
 
   say('unit, API and socket tests (vitest) ...');
   // Tests make their own SQLite files; DATABASE_URL is passed on for the Postgres suites only.
   const failures = [];
-  if (run(bin('vitest'), ['run']) !== 0) failures.push('vitest');
+  const vitestJson = path.join(root, '.tmp', 'vitest-report.json');
+  fs.rmSync(vitestJson, { force: true });
+  if (run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) !== 0) failures.push('vitest');
+  addVitestCounts(vitestJson, counts);
 
   const e2eDir = path.join(root, 'web', 'e2e');
   if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith('.spec.ts'))) {
@@ -111,17 +115,44 @@ function runTests() {
       failures.push('browser tests (no chromium)');
     } else {
       say('browser tests (Playwright in Chromium) ...');
-      if (run(bin('playwright'), ['test']) !== 0) failures.push('browser tests');
+      const playwrightJson = path.join(root, '.tmp', 'playwright-report.json');
+      fs.rmSync(playwrightJson, { force: true });
+      const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson };
+      if (run(bin('playwright'), ['test', '--reporter=list,json'], { env }) !== 0) failures.push('browser tests');
+      addPlaywrightCounts(playwrightJson, counts);
     }
   } else {
     skipped.push('browser tests: web/e2e has no specs yet');
   }
 
   if (skipped.length) say(`skipped: ${skipped.join('; ')}`);
+  // A runner that crashed before reporting counts as a failure even with no failed test.
+  if (failures.length && counts.failed === 0) counts.failed = failures.length;
+  console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   if (failures.length) {
     say(`FAILED: ${failures.join(', ')}`);
     return 1;
   }
   say('all test suites passed');
   return 0;
+}
+
+function readJson(file) {
+  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return undefined; }
+}
+
+function addVitestCounts(file, counts) {
+  const r = readJson(file);
+  if (!r) return;
+  counts.passed += r.numPassedTests ?? 0;
+  counts.failed += r.numFailedTests ?? 0;
+  counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+}
+
+function addPlaywrightCounts(file, counts) {
+  const stats = readJson(file)?.stats;
+  if (!stats) return;
+  counts.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+  counts.failed += stats.unexpected ?? 0;
+  counts.skipped += stats.skipped ?? 0;
 }
