@@ -16,7 +16,7 @@ import { MapIcon } from '../../layout/icons';
 import { CaseStatusBadge } from '../shared/StatusBadges';
 import { CaseListItem } from './CaseListItem';
 import { EmptyPanel } from './EmptyPanel';
-import { SearchIcon } from './icons';
+import { SearchIcon } from '../../layout/icons';
 
 const COLUMNS = ['Case Info', 'Description', 'Emergency Type', 'Status', 'Date', 'Actions'];
 

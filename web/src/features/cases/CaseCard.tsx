@@ -9,7 +9,7 @@ import type { CaseDto } from '../../api/contract';
 import { caseTypeColor, formatDateTime, patientNameOf, typeFromDescription } from '../../domain/caseRules';
 import { MailIcon, MapIcon } from '../../layout/icons';
 import { CaseStatusBadge } from '../shared/StatusBadges';
-import { ClockIcon, PlaceIcon } from './icons';
+import { ClockIcon, PlaceIcon } from '../../layout/icons';
 
 function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode; label: string }) {
   return (

@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import type { SortOrder } from '../../domain/caseRules';
-import { ArrowDownIcon, ArrowUpIcon, RefreshIcon, SearchIcon, SwapVertIcon } from './icons';
+import { ArrowDownIcon, ArrowUpIcon, RefreshIcon, SearchIcon, SwapVertIcon } from '../../layout/icons';
 
 const SORT_HINT: Record<SortOrder, string> = {
   none: 'Sort by creation date',

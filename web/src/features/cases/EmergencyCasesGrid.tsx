@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import type { CaseDto } from '../../api/contract';
 import { CaseCard } from './CaseCard';
 import { EmptyPanel } from './EmptyPanel';
-import { CheckCircleIcon } from './icons';
+import { CheckCircleIcon } from '../../layout/icons';
 
 /** The Emergency Cases tab: a card per active case. */
 export function EmergencyCasesGrid({ cases, places, onMap }: { cases: CaseDto[]; places: Map<string, string>; onMap: (c: CaseDto) => void }) {

@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useToast } from '../../layout/toast';
 import { MailIcon } from '../../layout/icons';
-import { SendIcon } from '../cases/icons';
+import { SendIcon } from '../../layout/icons';
 import { AmbulanceSelect } from './AmbulanceSelect';
 import { EMERGENCY_TYPES, EMPTY_FORM, isComplete, type DispatchValues } from './dispatchForm';
 import { useAvailableAmbulances } from './useAvailableAmbulances';

@@ -4,25 +4,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { useEffect, useRef, useState } from 'react';
-import { CheckIcon, CopyIcon } from '../cases/icons';
-
-async function copyText(text: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // No clipboard API (insecure origin, old browser): the classic selection copy.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.appendChild(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    return ok;
-  }
-}
+import { copyText } from '../../layout/clipboard';
+import { CheckIcon, CopyIcon } from '../../layout/icons';
 
 /** The last dispatched case's share-location link, kept on screen with a copy button. */
 export function ShareLinkPanel({ link }: { link: string }) {

@@ -3,7 +3,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { GpsIcon } from '../../layout/icons';
-import { HeadsetIcon, HospitalIcon } from '../cases/icons';
+import { HeadsetIcon, HospitalIcon } from '../../layout/icons';
 
 const POINTS: { icon: ReactNode; title: string; text: string }[] = [
   { icon: <HeadsetIcon />, title: '24/7 Emergency Support', text: 'Dispatchers on duty around the clock.' },

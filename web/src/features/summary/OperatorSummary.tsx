@@ -4,7 +4,7 @@ import { queries } from '../../api/queries';
 import { AmbulanceIcon, GpsIcon, TimerIcon } from '../../layout/icons';
 import { ScreenTitle } from '../../layout/ScreenTitle';
 import { usePollingFallback } from '../../realtime/LiveProvider';
-import { CheckCircleIcon } from '../cases/icons';
+import { CheckCircleIcon } from '../../layout/icons';
 import { useErrorToast } from '../cases/useErrorToast';
 import { FleetOverview } from './FleetOverview';
 import { QuickActions } from './QuickActions';

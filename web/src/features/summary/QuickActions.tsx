@@ -8,7 +8,7 @@ import type { LinkProps } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { AddCircleIcon, AmbulanceIcon, MapIcon } from '../../layout/icons';
 import { ListItemLink } from '../../layout/links';
-import { ChevronRightIcon } from '../cases/icons';
+import { ChevronRightIcon } from '../../layout/icons';
 
 const ACTIONS: { label: string; hint: string; to: NonNullable<LinkProps['to']>; icon: ReactNode }[] = [
   { label: 'Create New Emergency Case', hint: 'Register a case and dispatch an ambulance', to: '/dashboard/new-case', icon: <AddCircleIcon color="primary" /> },

@@ -10,7 +10,7 @@ import { useSession } from '../../../auth/useSession';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { serverErrorOr, withServerReason } from '../shared/errors';
-import { AddIcon } from '../shared/icons';
+import { AddIcon } from '../../../layout/icons';
 import { AmbulanceDialog } from './AmbulanceDialog';
 import { AmbulancesTable } from './AmbulancesTable';
 import { ambulanceBody, emptyAmbulanceForm, formFromAmbulance, type AmbulanceForm } from './ambulanceForm';

@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { queries } from '../../../api/queries';
 import { formatDateTime } from '../../../domain/caseRules';
-import { ExpandMoreIcon } from '../shared/icons';
+import { ExpandMoreIcon } from '../../../layout/icons';
 import { actorText, changesOf } from './timelineText';
 
 /** The case's history (admins only), collapsed until opened; loaded on first opening. */

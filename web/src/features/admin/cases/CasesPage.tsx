@@ -8,7 +8,7 @@ import { sortByCreated } from '../../../domain/caseRules';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { withServerReason } from '../shared/errors';
-import { ArrowDownIcon, ArrowUpIcon } from '../shared/icons';
+import { ArrowDownIcon, ArrowUpIcon } from '../../../layout/icons';
 import { CasesTable } from './CasesTable';
 import { EditCaseDialog } from './EditCaseDialog';
 

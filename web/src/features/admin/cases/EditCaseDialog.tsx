@@ -14,7 +14,7 @@ import { apiFetch } from '../../../api/client';
 import type { CaseDto } from '../../../api/contract';
 import { queries } from '../../../api/queries';
 import { serverErrorOr } from '../shared/errors';
-import { CloseIcon } from '../shared/icons';
+import { CloseIcon } from '../../../layout/icons';
 import { CaseTimeline } from './CaseTimeline';
 import { EditCaseFields } from './EditCaseFields';
 import { UpdateCasePanel } from './UpdateCasePanel';

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { GpsIcon, TimerIcon } from '../../../layout/icons';
-import { ShieldIcon } from '../shared/icons';
+import { ShieldIcon } from '../../../layout/icons';
 
 const POINTS = [
   { icon: <TimerIcon fontSize="small" />, text: '24/7 emergency response' },

@@ -9,7 +9,7 @@ import { queries } from '../../../api/queries';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { serverErrorOr, withServerReason } from '../shared/errors';
-import { AddIcon } from '../shared/icons';
+import { AddIcon } from '../../../layout/icons';
 import { OperatorDialog } from './OperatorDialog';
 import { OperatorsTable } from './OperatorsTable';
 import { emptyOperatorForm, formFromOperator, operatorBody, type OperatorForm } from './operatorForm';

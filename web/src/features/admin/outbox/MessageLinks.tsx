@@ -3,14 +3,15 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useToast } from '../../../layout/toast';
-import { CopyIcon, OpenInNewIcon } from '../shared/icons';
-import { copyText, linkLabel } from './outboxText';
+import { CopyIcon, OpenInNewIcon } from '../../../layout/icons';
+import { copyText } from '../../../layout/clipboard';
+import { linkLabel } from './outboxText';
 
 /** A message's links, each easy to open in a new tab or copy. */
 export function MessageLinks({ links }: { links: string[] }) {
   const toast = useToast();
   const copy = (link: string) =>
-    copyText(link).then(() => toast('Link copied', 'success'), () => toast('Could not copy the link', 'error'));
+    void copyText(link).then((ok) => (ok ? toast('Link copied', 'success') : toast('Could not copy the link', 'error')));
 
   return (
     <Stack spacing={1}>

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { OutboxMessageDto } from '../../../api/contract';
 import { formatDateTime } from '../../../domain/caseRules';
-import { ExpandMoreIcon } from '../shared/icons';
+import { ExpandMoreIcon } from '../../../layout/icons';
 import { MessageLinks } from './MessageLinks';
 import { STATUS_TONE, kindLabel } from './outboxText';
 

@@ -10,7 +10,7 @@ import { useMemo, useState } from 'react';
 import { queries } from '../../../api/queries';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { serverErrorOr } from '../shared/errors';
-import { RefreshIcon } from '../shared/icons';
+import { RefreshIcon } from '../../../layout/icons';
 import { OutboxMessageCard } from './OutboxMessageCard';
 import { matchesFilter, newestFirst } from './outboxText';
 

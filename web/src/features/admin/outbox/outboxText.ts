@@ -32,21 +32,3 @@ export function matchesFilter(m: OutboxMessageDto, query: string): boolean {
   if (!q) return true;
   return [m.to, m.subject, m.kind, m.case_id ?? '', m.status].some((v) => v.toLowerCase().includes(q));
 }
-
-/** Copies text, with a fallback for pages served without a secure context. */
-export async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard && window.isSecureContext) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
-  area.select();
-  const ok = document.execCommand('copy');
-  area.remove();
-  if (!ok) throw new Error('copy failed');
-}

@@ -3,7 +3,7 @@ import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import { AmbulanceIcon, GroupIcon } from '../../../layout/icons';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
-import { CheckIcon, FolderIcon, TrendingUpIcon, WarningIcon } from '../shared/icons';
+import { CheckIcon, FolderIcon, TrendingUpIcon, WarningIcon } from '../../../layout/icons';
 import { QuickActions } from './QuickActions';
 import { RecentCases } from './RecentCases';
 import { StatTile } from './StatTile';

@@ -1,7 +1,7 @@
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import { DeleteIcon, EditIcon } from './icons';
+import { DeleteIcon, EditIcon } from '../../../layout/icons';
 
 /** The edit and delete buttons of a table row; `what` names the row for screen readers. */
 export function RowActions({ what, onEdit, onDelete, deleting = false }: {
