@@ -16,6 +16,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_HOURS: z.coerce.number().positive().default(12),
   STATIC_DIR: z.string().default('dist/web'),
+  ETA_SPEED_KMH: z.coerce.number().positive().max(200).default(30),
 });
 
 export type Config = {
@@ -32,6 +33,7 @@ export type Config = {
   logLevel: string;
   sessionTtlMs: number;
   staticDir: string;
+  etaSpeedKmh: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -56,5 +58,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     sessionTtlMs: e.SESSION_HOURS * 3600_000,
     staticDir: path.resolve(e.STATIC_DIR),
+    etaSpeedKmh: e.ETA_SPEED_KMH,
   };
 }

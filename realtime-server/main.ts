@@ -10,7 +10,7 @@ Usage: npm start            (installs, builds, migrates, seeds, then runs this)
 
 Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (data/lifeline.sqlite or postgres://...),
 REDIS_URL, SMTP_URL, MAIL_FROM, PUBLIC_URL, GEOCODER_URL (or off), TILE_URL, SEED (demo|none),
-LOG_LEVEL (info), SESSION_HOURS (12), STATIC_DIR (dist/web). See README.md.`);
+LOG_LEVEL (info), SESSION_HOURS (12), STATIC_DIR (dist/web), ETA_SPEED_KMH (30). See README.md.`);
   process.exit(0);
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { email, latitude, longitude } from './common';
+import { MAX_SPEED_MPS } from './geo';
 import type { AmbulanceStatus } from './enums';
 
 const plate = z.string().trim().min(1, 'required').max(20)
@@ -32,7 +33,8 @@ export const positionSchema = z.object({
   longitude: longitude(),
   accuracy: z.number().finite().min(0).max(100_000).optional(),
   heading: z.number().finite().min(0).max(360).optional(),
-  speed: z.number().finite().min(0).max(150).optional(),
+  /** Metres per second, as the Geolocation API reports it. */
+  speed: z.number().finite().min(0).max(MAX_SPEED_MPS, { error: `must be at most ${MAX_SPEED_MPS} m/s` }).optional(),
   /** When the device took the fix: ISO text or epoch milliseconds; the receive time if absent. */
   timestamp: z.union([z.number().int().positive(), z.iso.datetime({ offset: true })]).optional(),
 });

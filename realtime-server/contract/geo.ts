@@ -10,3 +10,37 @@ function doubleHex(v: number): string {
 /** Hex EWKB of a point with SRID 4326, longitude first: the `wkb` of a case (SPEC §3). */
 export const pointWkb = (latitude: number, longitude: number) =>
   `0101000020E6100000${doubleHex(longitude)}${doubleHex(latitude)}`;
+
+export interface LatLon { latitude: number; longitude: number }
+
+const EARTH_RADIUS_M = 6_371_008.8;
+const rad = (deg: number) => (deg * Math.PI) / 180;
+
+/** Great-circle (straight-line) distance in metres, haversine. */
+export function distanceMeters(a: LatLon, b: LatLon): number {
+  const dLat = rad(b.latitude - a.latitude);
+  const dLon = rad(b.longitude - a.longitude);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** An estimate: straight-line distance over an average urban speed, whole minutes, at least 1. */
+export function etaMinutes(distanceM: number, speedKmh: number): number {
+  if (!(speedKmh > 0) || !Number.isFinite(distanceM)) return NaN;
+  return Math.max(1, Math.ceil(distanceM / ((speedKmh * 1000) / 60)));
+}
+
+export const formatEta = (minutes: number) => `Arriving in about ${minutes} min`;
+
+/** "850 m" below a kilometre, "3.2 km" above. */
+export function formatDistance(m: number): string {
+  return m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`;
+}
+
+/** A position or fix older than this is shown as stale. */
+export const STALE_AFTER_MS = 2 * 60_000;
+export const isStale = (iso: string | null | undefined, now = Date.now()) =>
+  !iso || now - Date.parse(iso) > STALE_AFTER_MS;
+
+/** Fastest plausible ambulance movement (about 324 km/h, well above any road speed). */
+export const MAX_SPEED_MPS = 90;

@@ -19,14 +19,31 @@ export interface TrackingInitiateResponse {
   driverEmail: string;
 }
 
-/** GET /api/track/{ambulanceId}?t=TOKEN */
+export interface TrailPoint { latitude: number; longitude: number; recorded_at: string }
+
+/**
+ * GET /api/track/{ambulanceId}?t=TOKEN, for the patient's tracking link and the driver's
+ * link alike: the ambulance's latest position and recent trail, and the case it is on with
+ * the patient's own shared location.
+ */
 export interface TrackResponse {
   ambulanceId: number;
   license_plate: string;
   latitude: number | null;
   longitude: number | null;
   updated_at: string | null;
+  /** Oldest first, the last 30 minutes (at most 200 points). */
+  trail: TrailPoint[];
+  case: { id: string; status: string; patientName: string; description: string };
+  patient: { latitude: number; longitude: number; accuracy: number | null; updated_at: string } | null;
+  /** The average urban speed ETAs are estimated with (ETA_SPEED_KMH). */
+  etaSpeedKmh: number;
+  /** Which link this is: the driver's may send positions. */
+  role: 'viewer' | 'driver';
 }
+
+/** GET /api/config: what the web app needs of the server's settings. */
+export interface ConfigResponse { tileUrl: string; etaSpeedKmh: number }
 
 export interface GeocodeResponse { displayName: string; cached: boolean }
 

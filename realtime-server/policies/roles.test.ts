@@ -54,6 +54,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /live-location': { access: 'staff', body: () => ({ ...caseBody(), license_plate: 3 }), ok: 201 },
   'POST /api/tracking/initiate': { access: 'staff', body: () => ({ caseId: f.caseId, ambulanceId: 1, patientEmail: 'patient@example.com', driverEmail: 'driver1@lifeline.test' }), ok: 200 },
   'GET /api/ambulances': { access: 'staff', ok: 200 },
+  'GET /api/ambulances/:id/trail': { access: 'staff', url: () => '/api/ambulances/1/trail', ok: 200 },
   'PUT /api/ambulances/:id': { access: 'staff', url: () => '/api/ambulances/5', body: () => ({ status: 'maintenance' }), ok: 200 },
   // Staff, or the holder of that ambulance's driver link (`?t=`, tested with the tracking links).
   'POST /api/ambulances/:id/position': { access: 'staff', url: () => '/api/ambulances/6/position', body: () => ({ latitude: 17.4, longitude: 78.5 }), ok: 200 },

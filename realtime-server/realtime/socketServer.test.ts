@@ -147,8 +147,8 @@ describe('handshake', () => {
     const d = await connect({ driverToken: driver });
     const sockets = await s.io.fetchSockets();
     const roomsOf = (id: string) => [...sockets.find((x) => x.id === id)!.rooms].filter((r) => r !== id).sort();
-    expect(roomsOf(v.id!)).toEqual(['ambulance:8', `grant:${caseId}`]);
-    expect(roomsOf(d.id!)).toEqual(['ambulance:8', `grant:${caseId}`]);
+    expect(roomsOf(v.id!)).toEqual(['ambulance:8', `case:${caseId}`, `grant:${caseId}`]);
+    expect(roomsOf(d.id!)).toEqual(['ambulance:8', `case:${caseId}`, `grant:${caseId}`]);
   });
 });
 
@@ -299,18 +299,21 @@ describe('tracking viewers and drivers', () => {
     tokens = await trackingTokens(caseId, 2);
   });
 
-  it('a viewer receives no case.* or ambulance.updated events, but its own ambulance positions', async () => {
+  it('a viewer receives only its own case\'s patient location and its own ambulance\'s positions', async () => {
     const viewer = await connect({ trackToken: tokens.viewer });
     const op = await connect({ token: operator });
     const saw = record(viewer);
 
-    // case.updated and case.location for the viewer's own case: staff only.
+    // case.updated for the viewer's own case (the whole case): staff only.
     const staffUpdate = nextEvent(op, 'case.updated', 1000, (c) => c.id === caseId);
     expect((await s.api('PUT', `/api/cases/${caseId}`, { token: operator, body: { description: 'Breathing difficulty' } })).status).toBe(200);
     await staffUpdate;
+    // The patient's own shared location reaches the link holder (the patient's tracking page shows it).
     const staffLocation = nextEvent(op, 'case.location', 1000, (l) => l.id === caseId);
+    const viewerLocation = nextEvent(viewer, 'case.location', 1000, (l) => l.id === caseId);
     expect((await s.api('POST', `/api/location/${caseId}`, { body: { latitude: 17.4, longitude: 78.45 } })).status).toBe(200);
     await staffLocation;
+    expect(await viewerLocation).toMatchObject({ id: caseId, latitude: 17.4, longitude: 78.45 });
     // ambulance.updated for the viewer's own ambulance carries the driver's e-mail: staff only.
     const staffAmb = nextEvent(op, 'ambulance.updated', 1000, (a) => a.id === 2);
     expect((await s.api('PUT', '/api/ambulances/2', { token: admin, body: { email: 'new.driver2@lifeline.test' } })).status).toBe(200);
@@ -331,7 +334,7 @@ describe('tracking viewers and drivers', () => {
     await postPosition(3, { latitude: 17.5, longitude: 78.5, timestamp: Date.now() });
     await sleep(1200); // past a staff flush too: the staff batch must not reach the viewer either
 
-    expect(saw.map((e) => e.event)).toEqual(['ambulance.position']);
+    expect(saw.map((e) => e.event)).toEqual(['case.location', 'ambulance.position']);
     expect(JSON.stringify(saw)).not.toContain('driver');
     expect(JSON.stringify(saw)).not.toContain('@');
   });

@@ -65,7 +65,8 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
       const timer = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Date.parse(who.expiresAt) - Date.now()));
       socket.once('disconnect', () => clearTimeout(timer));
     } else {
-      socket.join([rooms.ambulance(who.ambulanceId), grantRoom(who.caseId)]);
+      // A link's holder hears its ambulance's positions and its case's patient location, nothing else.
+      socket.join([rooms.ambulance(who.ambulanceId), rooms.case(who.caseId), grantRoom(who.caseId)]);
     }
 
     socket.on('ambulance.position', async (raw, ack) => {
@@ -92,11 +93,12 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
 
   const route = (e: DomainEvent) => {
     switch (e.type) {
+      // Whole cases only to staff; a case room (link holders) gets only its location.
       case 'case.created':
       case 'case.updated':
-        return io.to(rooms.staff).to(rooms.case(e.case.id)).emit(e.type, e.case);
+        return io.to(rooms.staff).emit(e.type, e.case);
       case 'case.deleted':
-        return io.to(rooms.staff).to(rooms.case(e.id)).emit(e.type, { id: e.id });
+        return io.to(rooms.staff).emit(e.type, { id: e.id });
       case 'case.location':
         return io.to(rooms.staff).to(rooms.case(e.location.id)).emit(e.type, e.location);
       case 'ambulance.created':

@@ -3,6 +3,7 @@ import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
+import { positionRepository } from '../../db/repositories/positionRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import type { TrackTokenRow } from '../../db/repositories/types';
 import { conflict, notFound, unprocessable } from './errors';
@@ -12,6 +13,9 @@ import { hashToken, newToken } from './tokens';
 
 /** One answer for every bad link, so tokens cannot be probed. */
 const LINK_NOT_FOUND = 'Tracking link not found or expired';
+/** How much of an ambulance's recent path a tracking link shows. */
+export const TRAIL_MS = 30 * 60_000;
+export const TRAIL_POINTS = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const trackingService = {
@@ -61,14 +65,22 @@ export const trackingService = {
   async track(ctx: ServiceContext, ambulanceId: number, token: string): Promise<TrackResponse> {
     const grant = await trackingService.resolveGrant(ctx, token);
     if (!grant || grant.ambulance_id !== ambulanceId) throw notFound(LINK_NOT_FOUND);
-    const a = await ambulanceRepository.findById(ctx.db, ambulanceId);
-    if (!a) throw notFound(LINK_NOT_FOUND);
+    const [a, c] = await Promise.all([ambulanceRepository.findById(ctx.db, ambulanceId), caseRepository.findById(ctx.db, grant.case_id)]);
+    if (!a || !c) throw notFound(LINK_NOT_FOUND);
+    const located = c.latitude != null && c.longitude != null && c.location_at;
     return {
       ambulanceId: a.id,
       license_plate: a.license_plate,
       latitude: a.latitude == null ? null : Number(a.latitude),
       longitude: a.longitude == null ? null : Number(a.longitude),
       updated_at: a.position_at,
+      trail: await positionRepository.trail(ctx.db, a.id, new Date(Date.now() - TRAIL_MS).toISOString(), TRAIL_POINTS),
+      case: { id: c.id, status: c.status, patientName: c.patient_name, description: c.description },
+      patient: located
+        ? { latitude: Number(c.latitude), longitude: Number(c.longitude), accuracy: c.location_accuracy, updated_at: c.location_at! }
+        : null,
+      etaSpeedKmh: ctx.config.etaSpeedKmh,
+      role: grant.kind,
     };
   },
 

@@ -252,3 +252,19 @@ describe('POST /api/ambulances/{id}/position', () => {
     expect(await rowCount(s, 'ambulance_positions')).toBe(count);
   });
 });
+
+describe('GET /api/ambulances/:id/trail', () => {
+  let s: TestServer;
+  beforeAll(async () => { s = await startTestServer(); });
+  afterAll(() => s?.dispose());
+
+  it('answers the last 30 minutes of fixes, oldest first, and 404 for an unknown ambulance', async () => {
+    const token = await s.signIn('operator');
+    const now = Date.now();
+    const fixes = [now - 40 * 60_000, now - 20_000, now - 10_000].map((t, i) => ({ latitude: 17.4 + i / 100, longitude: 78.4, timestamp: t }));
+    for (const f of fixes) expect((await s.api('POST', '/api/ambulances/2/position', { token, body: f })).status).toBe(200);
+    const res = await s.api('GET', '/api/ambulances/2/trail', { token });
+    expect(res.body.positions).toEqual(fixes.slice(1).map((f) => ({ latitude: f.latitude, longitude: f.longitude, recorded_at: new Date(f.timestamp).toISOString() })));
+    expect(await s.api('GET', '/api/ambulances/99/trail', { token })).toMatchObject({ status: 404, body: { error: 'Ambulance details not found' } });
+  });
+});

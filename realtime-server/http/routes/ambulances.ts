@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import { ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
 import { type PositionSource, ambulanceService } from '../../services/ambulanceService';
 import { forbidden, unauthorized } from '../../services/errors';
-import { trackingService } from '../../services/trackingService';
+import { TRAIL_MS, TRAIL_POINTS, trackingService } from '../../services/trackingService';
+import { positionRepository } from '../../../db/repositories/positionRepository';
 import { type AppState, actorOf, authorize } from '../middleware/auth';
 import { routeId, validate } from '../validate';
 import type { Mount, RouteDeps } from './types';
@@ -42,6 +43,11 @@ export const mountAmbulances: Mount = (router, deps) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     await ambulanceService.remove(svc, id);
     ctx.body = { success: true, id };
+  });
+  router.get('/api/ambulances/:id/trail', authorize('ambulance.read'), async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    await ambulanceService.findAmbulance(svc.db, id);
+    ctx.body = { positions: await positionRepository.trail(svc.db, id, new Date(Date.now() - TRAIL_MS).toISOString(), TRAIL_POINTS) };
   });
   router.post('/api/ambulances/:id/position', async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

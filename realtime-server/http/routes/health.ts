@@ -1,3 +1,4 @@
+import type { ConfigResponse } from '../../contract';
 import type { Mount } from './types';
 
 /** Health answers 200 only when the database answers (the app is created after migrating). */
@@ -8,6 +9,6 @@ export const mountHealth: Mount = (router, { svc }) => {
   });
   /** What the web app needs to know of the server's configuration. */
   router.get('/api/config', (ctx) => {
-    ctx.body = { tileUrl: svc.config.tileUrl };
+    ctx.body = { tileUrl: svc.config.tileUrl, etaSpeedKmh: svc.config.etaSpeedKmh } satisfies ConfigResponse;
   });
 };

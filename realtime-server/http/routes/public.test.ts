@@ -103,8 +103,19 @@ describe('GET /api/track/{ambulanceId}?t= and driver positions', () => {
     const amb = await ambulanceRow(s, 1);
     const res = await track(1, viewer);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ambulanceId: 1, license_plate: plateOf(1), latitude: 17.4126, longitude: 78.4482, updated_at: amb.position_at });
+    expect(res.body).toEqual({
+      ambulanceId: 1, license_plate: plateOf(1), latitude: 17.4126, longitude: 78.4482, updated_at: amb.position_at,
+      trail: [], case: { id: caseId, status: 'active', patientName: expect.any(String), description: expect.any(String) },
+      patient: null, etaSpeedKmh: 30, role: 'viewer',
+    });
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("shows the link holder the case's patient location once shared, and the driver link says so", async () => {
+    expect((await s.api('POST', `/api/location/${caseId}`, { body: { latitude: 17.43, longitude: 78.47, accuracy: 12 } })).status).toBe(200);
+    const seen = await track(1, viewer);
+    expect(seen.body.patient).toEqual({ latitude: 17.43, longitude: 78.47, accuracy: 12, updated_at: expect.stringMatching(ISO_TIME) });
+    expect((await track(1, driver)).body).toMatchObject({ role: 'driver', patient: { latitude: 17.43, longitude: 78.47 } });
   });
 
   it('accepts positions sent with the driver token, which the viewer then sees', async () => {
@@ -113,7 +124,10 @@ describe('GET /api/track/{ambulanceId}?t= and driver positions', () => {
     const rows = await s.ctx.db('ambulance_positions').where({ ambulance_id: 1 });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ latitude: 17.42, longitude: 78.46, speed: 11, source: 'driver' });
-    expect((await track(1, viewer)).body).toEqual({ ambulanceId: 1, license_plate: plateOf(1), latitude: 17.42, longitude: 78.46, updated_at: rows[0].recorded_at });
+    expect((await track(1, viewer)).body).toMatchObject({
+      ambulanceId: 1, license_plate: plateOf(1), latitude: 17.42, longitude: 78.46, updated_at: rows[0].recorded_at,
+      trail: [{ latitude: 17.42, longitude: 78.46, recorded_at: rows[0].recorded_at }],
+    });
   });
 
   it('answers 404 with the same body for a wrong token, no token, another ambulance and a malformed id', async () => {

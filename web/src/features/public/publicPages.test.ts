@@ -42,7 +42,10 @@ describe('the local copy of a shared location', () => {
 });
 
 describe('live positions on the tracking page', () => {
-  const held: TrackResponse = { ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z' };
+  const held: TrackResponse = {
+    ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z',
+    trail: [], case: { id: 'c', status: 'active', patientName: 'P', description: 'Stroke' }, patient: null, etaSpeedKmh: 30, role: 'viewer',
+  };
   const at = (ambulanceId: number, latitude: number, recorded_at: string) =>
     ({ ambulanceId, latitude, longitude: 78.5, accuracy: null, heading: null, speed: null, recorded_at });
 
