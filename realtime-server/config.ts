@@ -17,6 +17,13 @@ const envSchema = z.object({
   SESSION_HOURS: z.coerce.number().positive().default(12),
   STATIC_DIR: z.string().default('dist/web'),
   ETA_SPEED_KMH: z.coerce.number().positive().max(200).default(30),
+  TRUSTED_PROXY: z.string().optional(),
+  ALLOWED_ORIGINS: z.string().optional(),
+  SIGNIN_CODE: z.enum(['off', 'email']).default('off'),
+  SIGNIN_LIMIT_ACCOUNT: z.coerce.number().int().positive().default(10),
+  SIGNIN_LIMIT_IP: z.coerce.number().int().positive().default(50),
+  LINK_LIMIT_PER_MIN: z.coerce.number().int().positive().default(120),
+  RETENTION_DAYS: z.coerce.number().positive().default(30),
 });
 
 export type Config = {
@@ -34,7 +41,19 @@ export type Config = {
   sessionTtlMs: number;
   staticDir: string;
   etaSpeedKmh: number;
+  /** Proxies whose X-Forwarded-For is believed (comma-separated IPs); none by default: the socket's address is the client's. */
+  trustedProxies: string[];
+  /** Origins a browser socket may connect from. */
+  allowedOrigins: string[];
+  /** `email`: after the three fields match, a one-time code is mailed and must be entered. */
+  signinCode: 'off' | 'email';
+  /** Sign-in attempts per account and per IP in 15 minutes; calls per link token a minute. */
+  limits: { signinPerAccount: number; signinPerIp: number; linkPerMinute: number };
+  /** Patient positions and ambulance position history are deleted this long after their case closes. */
+  retentionDays: number;
 };
+
+const list = (v: string | undefined) => (v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -59,5 +78,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: e.SESSION_HOURS * 3600_000,
     staticDir: path.resolve(e.STATIC_DIR),
     etaSpeedKmh: e.ETA_SPEED_KMH,
+    trustedProxies: list(e.TRUSTED_PROXY),
+    allowedOrigins: e.ALLOWED_ORIGINS
+      ? list(e.ALLOWED_ORIGINS)
+      : [...new Set([new URL(e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).origin, `http://127.0.0.1:${e.PORT}`, `http://localhost:${e.PORT}`])],
+    signinCode: e.SIGNIN_CODE,
+    limits: { signinPerAccount: e.SIGNIN_LIMIT_ACCOUNT, signinPerIp: e.SIGNIN_LIMIT_IP, linkPerMinute: e.LINK_LIMIT_PER_MIN },
+    retentionDays: e.RETENTION_DAYS,
   };
 }

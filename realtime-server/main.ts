@@ -10,7 +10,9 @@ Usage: npm start            (installs, builds, migrates, seeds, then runs this)
 
 Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (data/lifeline.sqlite or postgres://...),
 REDIS_URL, SMTP_URL, MAIL_FROM, PUBLIC_URL, GEOCODER_URL (or off), TILE_URL, SEED (demo|none),
-LOG_LEVEL (info), SESSION_HOURS (12), STATIC_DIR (dist/web), ETA_SPEED_KMH (30). See README.md.`);
+LOG_LEVEL (info), SESSION_HOURS (12), STATIC_DIR (dist/web), ETA_SPEED_KMH (30), TRUSTED_PROXY, ALLOWED_ORIGINS,
+SIGNIN_CODE (off|email), SIGNIN_LIMIT_ACCOUNT (10), SIGNIN_LIMIT_IP (50), LINK_LIMIT_PER_MIN (120),
+RETENTION_DAYS (30). See README.md.`);
   process.exit(0);
 }
 
