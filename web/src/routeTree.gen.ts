@@ -19,6 +19,7 @@ import { Route as AdminAdminDashboardRouteRouteImport } from './routes/_admin/ad
 import { Route as OperatorDashboardRouteRouteImport } from './routes/_operator/dashboard/route'
 import { Route as StaffAmbulanceMapRouteImport } from './routes/_staff/ambulance-map'
 import { Route as StaffManageAmbulancesRouteImport } from './routes/_staff/manage-ambulances'
+import { Route as DriverAmbulanceIdRouteImport } from './routes/driver.$ambulanceId'
 import { Route as LocationCaseIdRouteImport } from './routes/location.$caseId'
 import { Route as TrackAmbulanceIdRouteImport } from './routes/track.$ambulanceId'
 import { Route as AdminAdminDashboardIndexRouteImport } from './routes/_admin/admin-dashboard/index'
@@ -81,6 +82,11 @@ const StaffManageAmbulancesRoute = StaffManageAmbulancesRouteImport.update({
   id: '/manage-ambulances',
   path: '/manage-ambulances',
   getParentRoute: () => StaffRoute,
+} as any)
+const DriverAmbulanceIdRoute = DriverAmbulanceIdRouteImport.update({
+  id: '/driver/$ambulanceId',
+  path: '/driver/$ambulanceId',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const LocationCaseIdRoute = LocationCaseIdRouteImport.update({
   id: '/location/$caseId',
@@ -171,6 +177,7 @@ export interface FileRoutesByFullPath {
   '/dashboard': typeof OperatorDashboardRouteRouteWithChildren
   '/ambulance-map': typeof StaffAmbulanceMapRoute
   '/manage-ambulances': typeof StaffManageAmbulancesRoute
+  '/driver/$ambulanceId': typeof DriverAmbulanceIdRoute
   '/location/$caseId': typeof LocationCaseIdRoute
   '/track/$ambulanceId': typeof TrackAmbulanceIdRoute
   '/admin-dashboard/ambulances': typeof AdminAdminDashboardAmbulancesRoute
@@ -192,6 +199,7 @@ export interface FileRoutesByTo {
   '/signin': typeof SigninRoute
   '/ambulance-map': typeof StaffAmbulanceMapRoute
   '/manage-ambulances': typeof StaffManageAmbulancesRoute
+  '/driver/$ambulanceId': typeof DriverAmbulanceIdRoute
   '/location/$caseId': typeof LocationCaseIdRoute
   '/track/$ambulanceId': typeof TrackAmbulanceIdRoute
   '/admin-dashboard/ambulances': typeof AdminAdminDashboardAmbulancesRoute
@@ -219,6 +227,7 @@ export interface FileRoutesById {
   '/_operator/dashboard': typeof OperatorDashboardRouteRouteWithChildren
   '/_staff/ambulance-map': typeof StaffAmbulanceMapRoute
   '/_staff/manage-ambulances': typeof StaffManageAmbulancesRoute
+  '/driver/$ambulanceId': typeof DriverAmbulanceIdRoute
   '/location/$caseId': typeof LocationCaseIdRoute
   '/track/$ambulanceId': typeof TrackAmbulanceIdRoute
   '/_admin/admin-dashboard/ambulances': typeof AdminAdminDashboardAmbulancesRoute
@@ -244,6 +253,7 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/ambulance-map'
     | '/manage-ambulances'
+    | '/driver/$ambulanceId'
     | '/location/$caseId'
     | '/track/$ambulanceId'
     | '/admin-dashboard/ambulances'
@@ -265,6 +275,7 @@ export interface FileRouteTypes {
     | '/signin'
     | '/ambulance-map'
     | '/manage-ambulances'
+    | '/driver/$ambulanceId'
     | '/location/$caseId'
     | '/track/$ambulanceId'
     | '/admin-dashboard/ambulances'
@@ -291,6 +302,7 @@ export interface FileRouteTypes {
     | '/_operator/dashboard'
     | '/_staff/ambulance-map'
     | '/_staff/manage-ambulances'
+    | '/driver/$ambulanceId'
     | '/location/$caseId'
     | '/track/$ambulanceId'
     | '/_admin/admin-dashboard/ambulances'
@@ -314,6 +326,7 @@ export interface RootRouteChildren {
   StaffRoute: typeof StaffRouteWithChildren
   SignInPageRoute: typeof SignInPageRoute
   SigninRoute: typeof SigninRoute
+  DriverAmbulanceIdRoute: typeof DriverAmbulanceIdRoute
   LocationCaseIdRoute: typeof LocationCaseIdRoute
   TrackAmbulanceIdRoute: typeof TrackAmbulanceIdRoute
 }
@@ -389,6 +402,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/manage-ambulances'
       preLoaderRoute: typeof StaffManageAmbulancesRouteImport
       parentRoute: typeof StaffRoute
+    }
+    '/driver/$ambulanceId': {
+      id: '/driver/$ambulanceId'
+      path: '/driver/$ambulanceId'
+      fullPath: '/driver/$ambulanceId'
+      preLoaderRoute: typeof DriverAmbulanceIdRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/location/$caseId': {
       id: '/location/$caseId'
@@ -581,6 +601,7 @@ const rootRouteChildren: RootRouteChildren = {
   StaffRoute: StaffRouteWithChildren,
   SignInPageRoute: SignInPageRoute,
   SigninRoute: SigninRoute,
+  DriverAmbulanceIdRoute: DriverAmbulanceIdRoute,
   LocationCaseIdRoute: LocationCaseIdRoute,
   TrackAmbulanceIdRoute: TrackAmbulanceIdRoute,
 }

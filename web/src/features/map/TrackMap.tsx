@@ -1,9 +1,11 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import 'leaflet/dist/leaflet.css';
 import './map.css';
+import L from 'leaflet';
 import Typography from '@mui/material/Typography';
-import { MapContainer, Marker, Popup, useMap } from 'react-leaflet';
+import { Circle, MapContainer, Marker, Polyline, Popup, useMap } from 'react-leaflet';
 import { markerColor } from '../../domain/fleetRules';
+import { PATIENT_COLOR, patientIcon } from '../public/patientMarker';
 import { ConfiguredTileLayer } from './ConfiguredTileLayer';
 import { markerIcon } from './markerIcons';
 import { formatPositionTime } from './positionTime';
@@ -13,35 +15,91 @@ export const TRACK_DEFAULT_CENTRE: [number, number] = [17.4, 78.5];
 const TRACK_ZOOM = 13;
 
 export interface TrackedPoint { latitude: number; longitude: number; updated_at: string | null }
+export interface PatientPoint { latitude: number; longitude: number; accuracy: number | null; updated_at: string }
 
-/** The public tracking map: one red marker, recentred on each new position. */
-export function TrackMap({ ambulanceId, point }: { ambulanceId: string; point: TrackedPoint | null }) {
-  const position = useMemo<[number, number] | null>(
+type LatLngTuple = [number, number];
+
+const TRAIL_STYLE = { color: '#d32f2f', weight: 4, opacity: 0.55, lineJoin: 'round', lineCap: 'round' } as const;
+const ACCURACY_STYLE = { color: PATIENT_COLOR, weight: 1, opacity: 0.6, fillColor: PATIENT_COLOR, fillOpacity: 0.12 } as const;
+
+/**
+ * The public tracking map: the ambulance's red marker with its recent trail, and the
+ * patient's own location (blue, with its accuracy circle) when the link's case has one.
+ */
+export function TrackMap({ ambulanceId, point, trail = [], patient = null }: {
+  ambulanceId: string;
+  point: TrackedPoint | null;
+  trail?: readonly { latitude: number; longitude: number; recorded_at: string }[];
+  patient?: PatientPoint | null;
+}) {
+  const position = useMemo<LatLngTuple | null>(
     () => (point ? [point.latitude, point.longitude] : null),
     [point?.latitude, point?.longitude], // eslint-disable-line react-hooks/exhaustive-deps
   );
+  const patientAt = useMemo<LatLngTuple | null>(
+    () => (patient ? [patient.latitude, patient.longitude] : null),
+    [patient?.latitude, patient?.longitude], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  // The trail ends at the marker when the marker's position is the newest one.
+  const updatedAt = point?.updated_at ?? null;
+  const line = useMemo<LatLngTuple[]>(() => {
+    const points: LatLngTuple[] = trail.map((p) => [p.latitude, p.longitude]);
+    const last = trail.at(-1);
+    const newer = !last || (updatedAt != null && updatedAt > last.recorded_at);
+    if (position && newer && (!last || last.latitude !== position[0] || last.longitude !== position[1])) points.push(position);
+    return points;
+  }, [trail, position, updatedAt]);
+
   return (
-    <MapContainer center={position ?? TRACK_DEFAULT_CENTRE} zoom={TRACK_ZOOM} className="ll-map">
+    <MapContainer center={position ?? patientAt ?? TRACK_DEFAULT_CENTRE} zoom={TRACK_ZOOM} className="ll-map">
       <ConfiguredTileLayer />
-      {position && (
+      <KeepInView ambulance={position} patient={patientAt} />
+      {line.length > 1 && <Polyline positions={line} pathOptions={TRAIL_STYLE} className="ll-track-trail" interactive={false} />}
+      {patientAt && patient && (
         <>
-          <Recentre position={position} />
-          <Marker position={position} icon={markerIcon(markerColor('busy'))} title={`Ambulance #${ambulanceId}`} alt={`Ambulance #${ambulanceId}`}>
+          {patient.accuracy != null && patient.accuracy > 0 && (
+            <Circle center={patientAt} radius={patient.accuracy} pathOptions={ACCURACY_STYLE} className="ll-patient-accuracy" interactive={false} />
+          )}
+          <Marker position={patientAt} icon={patientIcon()} title="Your location" alt="Your location" zIndexOffset={-100}>
             <Popup>
-              <Typography sx={{ fontWeight: 800 }}>Ambulance #{ambulanceId}</Typography>
-              <Typography variant="body2">Last Updated: {formatPositionTime(point?.updated_at)}</Typography>
+              <Typography sx={{ fontWeight: 800 }}>Your location</Typography>
+              {patient.accuracy != null && <Typography variant="body2">Accuracy: ±{Math.round(patient.accuracy)} m</Typography>}
+              <Typography variant="body2">Shared: {formatPositionTime(patient.updated_at)}</Typography>
             </Popup>
           </Marker>
         </>
+      )}
+      {position && (
+        <Marker position={position} icon={markerIcon(markerColor('busy'))} title={`Ambulance #${ambulanceId}`} alt={`Ambulance #${ambulanceId}`}>
+          <Popup>
+            <Typography sx={{ fontWeight: 800 }}>Ambulance #{ambulanceId}</Typography>
+            <Typography variant="body2">Last Updated: {formatPositionTime(point?.updated_at)}</Typography>
+          </Popup>
+        </Marker>
       )}
     </MapContainer>
   );
 }
 
-function Recentre({ position }: { position: [number, number] }) {
+/**
+ * Alone, the ambulance is recentred on each new position (SPEC §9). With the patient on the
+ * map, both are fitted in view once, and again only when one of them leaves the view, so a
+ * viewer who pans or zooms is not pulled back on every position.
+ */
+function KeepInView({ ambulance, patient }: { ambulance: LatLngTuple | null; patient: LatLngTuple | null }) {
   const map = useMap();
+  const fitted = useRef(false);
   useEffect(() => {
-    map.setView(position, map.getZoom(), { animate: true });
-  }, [position, map]);
+    if (!ambulance) return;
+    if (!patient) {
+      map.setView(ambulance, map.getZoom(), { animate: true });
+      return;
+    }
+    const both = L.latLngBounds([ambulance, patient]);
+    if (!fitted.current || !map.getBounds().pad(-0.05).contains(both)) {
+      map.fitBounds(both, { padding: [72, 72], maxZoom: 16, animate: fitted.current });
+      fitted.current = true;
+    }
+  }, [ambulance, patient, map]);
   return null;
 }

@@ -1,15 +1,18 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { useMiniToast } from './MiniToast';
+import { AlertIcon, CheckIcon, PinIcon, PublicHeader, StopIcon, formatClock } from './PublicChrome';
 import {
-  type SavedLocation, currentPosition, geolocationSupported, isGeolocationError, readSavedLocation, saveLocation, sendLocation,
+  type SavedLocation, currentPosition, geolocationSupported, isGeolocationError, isPoorAccuracy, readSavedLocation, saveLocation, sendLocation,
 } from './locationShare';
+import { useLiveSharing } from './useLiveSharing';
 import './public.css';
 
 type Phase =
   | { kind: 'idle' }
   | { kind: 'sharing' }
   | { kind: 'shared'; saved: SavedLocation }
+  | { kind: 'closed'; detail?: string }
   | { kind: 'error'; message: string; hint?: string }
   | { kind: 'fatal'; message: string };
 
@@ -17,6 +20,7 @@ const NOT_SUPPORTED = 'Geolocation is not supported by your browser';
 const SHARE_FAILED = 'Failed to share location. Please try again.';
 const CHECK_FAILED = 'Failed to check location status. Please try again.';
 const DENIED_HINT = 'Location access is blocked for this page. Allow it in your browser settings, then try again.';
+const CLOSED_TEXT = 'This case is closed. Location sharing has stopped.';
 
 /** Idle, or shared when this browser already shared a location for the case; fatal when that copy is unreadable. */
 function initialPhase(caseId: string): Phase {
@@ -44,13 +48,30 @@ function formatTime(iso: string): string {
 }
 
 /**
- * /location/{caseId}: the patient shares where they are. Plain React and one small CSS
- * file, no MUI and no map, so it opens quickly on a weak phone over a poor connection.
+ * /location/{caseId}: the patient shares where they are, then keeps the dispatcher up to date
+ * while the page stays open (throttled: a move of more than 10 m, or every 15 s). Plain React
+ * and one small CSS file, no MUI and no map, so it opens quickly on a weak phone.
  */
 export function LocationSharePage({ caseId }: { caseId: string }) {
   const [phase, setPhase] = useState<Phase>(() => initialPhase(caseId));
   const toast = useMiniToast();
   const busy = phase.kind === 'sharing';
+  const { live, start: startLive, stop: stopLive } = useLiveSharing(caseId, {
+    closed: (detail) => setPhase({ kind: 'closed', detail }),
+    saved: (saved) => setPhase((p) => (p.kind === 'shared' ? { kind: 'shared', saved } : p)),
+  });
+
+  // Shared before (this browser) and still allowed to read the location: carry on updating, without a prompt.
+  useEffect(() => {
+    if (initialPhase(caseId).kind !== 'shared' || !navigator.permissions?.query || !geolocationSupported()) return;
+    let cancelled = false;
+    navigator.permissions.query({ name: 'geolocation' }).then((status) => {
+      if (!cancelled && status.state === 'granted') startLive(null);
+    }).catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [caseId, startLive]);
 
   async function share() {
     if (!geolocationSupported()) {
@@ -58,25 +79,32 @@ export function LocationSharePage({ caseId }: { caseId: string }) {
       setPhase({ kind: 'error', message: NOT_SUPPORTED });
       return;
     }
+    stopLive();
     setPhase({ kind: 'sharing' });
     try {
       const position = await currentPosition();
-      await sendLocation(caseId, position.coords);
+      const answer = await sendLocation(caseId, position.coords);
       const saved = saveLocation(caseId, position.coords.latitude, position.coords.longitude);
       setPhase({ kind: 'shared', saved });
       toast.show('Location shared successfully', 'success');
+      const { latitude, longitude, accuracy } = position.coords;
+      startLive({ fix: { latitude, longitude, accuracy: Number.isFinite(accuracy) ? accuracy : null }, updatedAt: answer.updated_at });
     } catch (error) {
+      toast.show('Failed to share location', 'error');
+      if (error instanceof ApiError && error.status === 410) {
+        setPhase({ kind: 'closed', detail: error.serverError });
+        return;
+      }
       const message = error instanceof ApiError && error.serverError ? error.serverError : SHARE_FAILED;
       const hint = isGeolocationError(error) && error.code === error.PERMISSION_DENIED ? DENIED_HINT : undefined;
       setPhase({ kind: 'error', message, hint });
-      toast.show('Failed to share location', 'error');
     }
   }
 
   if (phase.kind === 'fatal') {
     return (
       <div className="ll-page">
-        <Header />
+        <PublicHeader />
         <main className="ll-main">
           <section className="ll-card ll-card--fatal" role="alert">
             <AlertIcon className="ll-hero-icon ll-hero-icon--error" />
@@ -89,9 +117,12 @@ export function LocationSharePage({ caseId }: { caseId: string }) {
     );
   }
 
+  const watching = phase.kind === 'shared' && live.watching;
+  const poor = watching && isPoorAccuracy(live.accuracy);
+
   return (
     <div className="ll-page">
-      <Header />
+      <PublicHeader />
       <main className="ll-main">
         <section className="ll-card" aria-labelledby="ll-heading">
           <PinIcon className="ll-hero-icon" />
@@ -111,10 +142,42 @@ export function LocationSharePage({ caseId }: { caseId: string }) {
               <div>
                 <p className="ll-status-title">Your location has been shared successfully.</p>
                 {phase.saved.updated_at && (
-                  <p className="ll-status-detail">
-                    Shared {formatTime(phase.saved.updated_at)} · {phase.saved.latitude.toFixed(5)}, {phase.saved.longitude.toFixed(5)}
+                  <p className="ll-status-detail" data-testid="shared-detail">
+                    {watching ? 'Shared location:' : `Shared ${formatTime(phase.saved.updated_at)} ·`} {phase.saved.latitude.toFixed(5)}, {phase.saved.longitude.toFixed(5)}
                   </p>
                 )}
+              </div>
+            </div>
+          )}
+          {watching && (
+            <div className="ll-live" data-testid="live-sharing">
+              <p className="ll-live-title"><span className="ll-live-dot" aria-hidden />Updating live while this page is open</p>
+              <p className="ll-live-line" data-testid="live-accuracy">
+                {live.accuracy != null ? `Accuracy: ±${Math.round(live.accuracy)} m` : 'Accuracy: unknown'}
+              </p>
+              <p className="ll-live-line" data-testid="live-updated">
+                Last update: {live.lastUpdate ? formatClock(live.lastUpdate) : 'waiting for your location'}
+              </p>
+              {live.problem && <p className="ll-live-line ll-live-problem">{live.problem}</p>}
+            </div>
+          )}
+          {phase.kind === 'shared' && !live.watching && live.problem && (
+            <p className="ll-live-problem ll-live-line">{live.problem}</p>
+          )}
+          {poor && (
+            <div className="ll-status ll-status--warning" role="alert" data-testid="accuracy-warning">
+              <AlertIcon className="ll-status-icon" />
+              <p className="ll-status-title">
+                Your location is approximate (±{Math.round(live.accuracy!)} m). Move to an open area if you can.
+              </p>
+            </div>
+          )}
+          {phase.kind === 'closed' && (
+            <div className="ll-status ll-status--closed" role="status" data-testid="location-closed">
+              <StopIcon className="ll-status-icon" />
+              <div>
+                <p className="ll-status-title">{CLOSED_TEXT}</p>
+                {phase.detail && <p className="ll-status-detail">{phase.detail}</p>}
               </div>
             </div>
           )}
@@ -137,43 +200,5 @@ export function LocationSharePage({ caseId }: { caseId: string }) {
       </main>
       {toast.view}
     </div>
-  );
-}
-
-function Header() {
-  return (
-    <header className="ll-header">
-      <svg viewBox="0 0 48 48" className="ll-logo" aria-hidden>
-        <rect width="48" height="48" rx="12" fill="#fff" />
-        <path d="M19 9h10v10h10v10H29v10H19V29H9V19h10z" fill="#d32f2f" />
-      </svg>
-      <span className="ll-brand">Lifeline</span>
-    </header>
-  );
-}
-
-type IconProps = { className?: string };
-
-function PinIcon({ className }: IconProps) {
-  return (
-    <svg viewBox="0 0 24 24" className={className} aria-hidden>
-      <path fill="currentColor" d="M12 2C8.13 2 5 5.13 5 9c0 5.25 7 13 7 13s7-7.75 7-13c0-3.87-3.13-7-7-7zm0 9.5a2.5 2.5 0 0 1 0-5 2.5 2.5 0 0 1 0 5z" />
-    </svg>
-  );
-}
-
-function CheckIcon({ className }: IconProps) {
-  return (
-    <svg viewBox="0 0 24 24" className={className} aria-hidden>
-      <path fill="currentColor" d="M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2zm-2 15-5-5 1.41-1.41L10 14.17l7.59-7.59L19 8l-9 9z" />
-    </svg>
-  );
-}
-
-function AlertIcon({ className }: IconProps) {
-  return (
-    <svg viewBox="0 0 24 24" className={className} aria-hidden>
-      <path fill="currentColor" d="M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2zm1 15h-2v-2h2v2zm0-4h-2V7h2v6z" />
-    </svg>
   );
 }

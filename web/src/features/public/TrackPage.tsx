@@ -6,6 +6,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { ApiError } from '../../api/client';
+import { type TrackResponse, distanceMeters, etaMinutes, formatDistance, formatEta, isStale } from '../../api/contract';
 import { PlainPage } from '../../layout/PlainPage';
 import { useToast } from '../../layout/toast';
 import { formatPositionTime } from '../map/positionTime';
@@ -61,9 +62,11 @@ export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: 
         </Alert>
       )}
 
+      {data && <Arrival data={data} />}
+
       <Paper variant="outlined" sx={{ height: MAP_HEIGHT, overflow: 'hidden', position: 'relative' }}>
         <Suspense fallback={<Box sx={{ height: '100%', bgcolor: '#e3e6ea' }} />}>
-          <TrackMap ambulanceId={ambulanceId} point={point} />
+          <TrackMap ambulanceId={ambulanceId} point={point} trail={data?.trail} patient={data?.patient} />
         </Suspense>
       </Paper>
 
@@ -76,6 +79,64 @@ export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: 
       </Box>
     </PlainPage>
   );
+}
+
+/**
+ * "Arriving in about N min": the straight-line distance from the ambulance to the patient's
+ * shared location over the server's average urban speed; recomputed with every new position.
+ */
+function Arrival({ data }: { data: TrackResponse }) {
+  const { patient, latitude, longitude } = data;
+  const ambulance = latitude != null && longitude != null ? { latitude, longitude } : null;
+  const meters = ambulance && patient ? distanceMeters(ambulance, patient) : null;
+  const minutes = meters == null ? null : etaMinutes(meters, data.etaSpeedKmh);
+  const now = useNow(30_000);
+  const stale = ambulance != null && data.updated_at != null && isStale(data.updated_at, now);
+
+  return (
+    <Paper
+      variant="outlined"
+      data-testid="tracking-eta"
+      data-minutes={minutes ?? undefined}
+      data-meters={meters == null ? undefined : Math.round(meters)}
+      sx={{ mb: 2, px: 2, py: 1.5, display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}
+    >
+      <Box sx={{ width: 12, height: 12, borderRadius: '50%', flex: 'none', bgcolor: minutes == null ? 'text.disabled' : 'success.main' }} />
+      <Box sx={{ flex: 1, minWidth: 200 }}>
+        {minutes != null && Number.isFinite(minutes) ? (
+          <>
+            <Typography variant="h6" component="p" sx={{ fontWeight: 800, lineHeight: 1.3 }}>{formatEta(minutes)}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {formatDistance(meters!)} away in a straight line · an estimate at an average {data.etaSpeedKmh} km/h
+            </Typography>
+          </>
+        ) : (
+          <Typography sx={{ fontWeight: 600 }}>
+            {!ambulance ? 'Waiting for the ambulance\'s position.' : 'No arrival estimate yet: the patient\'s location has not been shared.'}
+          </Typography>
+        )}
+      </Box>
+      {stale && (
+        <Chip size="small" color="warning" variant="outlined" label={`Last position ${ageText(data.updated_at, now)} old`} data-testid="tracking-stale" />
+      )}
+    </Paper>
+  );
+}
+
+/** The current time, refreshed every `everyMs` (so "stale" shows up on a page left open). */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+function ageText(iso: string | null, now: number): string {
+  const min = iso ? Math.floor((now - Date.parse(iso)) / 60_000) : NaN;
+  if (!Number.isFinite(min)) return 'unknown';
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
 }
 
 /** The spec's progress bar: 1 % every 50 ms from 0 to 99, then again (its own component: the map does not re-render). */

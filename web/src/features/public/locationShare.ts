@@ -1,4 +1,5 @@
 import { apiFetch } from '../../api/client';
+import { type LatLon, distanceMeters } from '../../api/contract';
 
 /** The copy of a shared location kept in the browser under the case id (SPEC §3). */
 export interface SavedLocation {
@@ -53,7 +54,7 @@ export function currentPosition(): Promise<GeolocationPosition> {
 }
 
 /** Sends the position to the case (no sign-in; the link is the permission). */
-export function sendLocation(caseId: string, coords: GeolocationCoordinates): Promise<ShareAnswer> {
+export function sendLocation(caseId: string, coords: Pick<GeolocationCoordinates, 'latitude' | 'longitude' | 'accuracy'>): Promise<ShareAnswer> {
   const body: { latitude: number; longitude: number; accuracy?: number } = { latitude: coords.latitude, longitude: coords.longitude };
   if (Number.isFinite(coords.accuracy)) body.accuracy = Math.min(Math.max(coords.accuracy, 0), MAX_ACCURACY);
   return apiFetch<ShareAnswer>(`/api/location/${encodeURIComponent(caseId)}`, { method: 'POST', body, auth: false });
@@ -62,3 +63,21 @@ export function sendLocation(caseId: string, coords: GeolocationCoordinates): Pr
 /** A GeolocationPositionError (the browser refused or could not find a position). */
 export const isGeolocationError = (error: unknown): error is GeolocationPositionError =>
   typeof error === 'object' && error !== null && 'code' in error && 'PERMISSION_DENIED' in error;
+
+/** Continuous sharing: a new fix goes when the patient moved this far from the last one sent… */
+export const MOVE_THRESHOLD_M = 10;
+/** …or when this long has passed since the last send (so the dispatcher sees the fix is fresh). */
+export const RESEND_AFTER_MS = 15_000;
+/** A fix less precise than this is flagged as approximate. */
+export const POOR_ACCURACY_M = 50;
+
+export interface SentFix extends LatLon { at: number }
+
+/** Whether a new fix is worth sending: the first one, a move of more than 10 m, or 15 s since the last send. */
+export function shouldSend(lastSent: SentFix | null, fix: LatLon, now: number): boolean {
+  if (!lastSent) return true;
+  if (now - lastSent.at >= RESEND_AFTER_MS) return true;
+  return distanceMeters(lastSent, fix) > MOVE_THRESHOLD_M;
+}
+
+export const isPoorAccuracy = (accuracy: number | null | undefined) => accuracy != null && Number.isFinite(accuracy) && accuracy > POOR_ACCURACY_M;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackResponse } from '../../api/contract';
-import { GEOLOCATION_OPTIONS, readSavedLocation, saveLocation } from './locationShare';
-import { applyPositions } from './useTrackedPosition';
+import { GEOLOCATION_OPTIONS, isPoorAccuracy, readSavedLocation, saveLocation, shouldSend } from './locationShare';
+import { TRAIL_LIMIT, applyCaseLocation, applyPositions } from './useTrackedPosition';
 
 function memoryStorage(initial: Record<string, string> = {}): Storage {
   const items = new Map(Object.entries(initial));
@@ -49,14 +49,83 @@ describe('live positions on the tracking page', () => {
   const at = (ambulanceId: number, latitude: number, recorded_at: string) =>
     ({ ambulanceId, latitude, longitude: 78.5, accuracy: null, heading: null, speed: null, recorded_at });
 
-  it('takes the newest position of this ambulance only', () => {
-    const next = applyPositions(held, '6', { positions: [at(6, 17.4, '2026-01-01T00:00:20.000Z'), at(6, 17.5, '2026-01-01T00:00:30.000Z'), at(7, 1, '2026-01-01T00:00:40.000Z')] });
-    expect(next).toEqual({ ...held, latitude: 17.5, longitude: 78.5, updated_at: '2026-01-01T00:00:30.000Z' });
+  it('takes the newest position of this ambulance only, and extends the trail in time order', () => {
+    const next = applyPositions(held, '6', { positions: [at(6, 17.5, '2026-01-01T00:00:30.000Z'), at(6, 17.4, '2026-01-01T00:00:20.000Z'), at(7, 1, '2026-01-01T00:00:40.000Z')] });
+    expect(next).toEqual({
+      ...held, latitude: 17.5, longitude: 78.5, updated_at: '2026-01-01T00:00:30.000Z',
+      trail: [
+        { latitude: 17.4, longitude: 78.5, recorded_at: '2026-01-01T00:00:20.000Z' },
+        { latitude: 17.5, longitude: 78.5, recorded_at: '2026-01-01T00:00:30.000Z' },
+      ],
+    });
+  });
+
+  it('keeps the trail bounded (the newest points stay)', () => {
+    let state: TrackResponse | undefined = held;
+    for (let i = 0; i < TRAIL_LIMIT + 50; i++) {
+      state = applyPositions(state, '6', { positions: [at(6, 17 + i / 1e4, new Date(Date.parse('2026-01-01T00:01:00.000Z') + i * 1000).toISOString())] });
+    }
+    expect(state!.trail).toHaveLength(TRAIL_LIMIT);
+    expect(state!.trail.at(-1)!.latitude).toBe(state!.latitude);
   });
 
   it('drops positions older than the one held, and batches for other ambulances', () => {
     expect(applyPositions(held, '6', { positions: [at(6, 1, '2026-01-01T00:00:05.000Z')] })).toBe(held);
     expect(applyPositions(held, '6', { positions: [at(5, 1, '2026-01-01T00:00:50.000Z')] })).toBe(held);
     expect(applyPositions(undefined, '6', { positions: [at(6, 1, '2026-01-01T00:00:50.000Z')] })).toBeUndefined();
+  });
+});
+
+describe('the patient\'s location on a tracking link', () => {
+  const held: TrackResponse = {
+    ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z',
+    trail: [], case: { id: 'c1', status: 'active', patientName: 'P', description: 'Stroke' },
+    patient: { latitude: 17.4, longitude: 78.4, accuracy: 20, updated_at: '2026-01-01T00:00:10.000Z' }, etaSpeedKmh: 30, role: 'viewer',
+  };
+  const ev = (id: string, latitude: number, at: string) =>
+    ({ id, latitude, longitude: 78.41, location_accuracy: 12, location_updated_at: at, version: 3 });
+
+  it('moves with a newer fix of this case', () => {
+    expect(applyCaseLocation(held, ev('c1', 17.41, '2026-01-01T00:00:20.000Z'))!.patient)
+      .toEqual({ latitude: 17.41, longitude: 78.41, accuracy: 12, updated_at: '2026-01-01T00:00:20.000Z' });
+    expect(applyCaseLocation({ ...held, patient: null }, ev('c1', 17.41, '2026-01-01T00:00:20.000Z'))!.patient).toMatchObject({ latitude: 17.41 });
+  });
+
+  it('ignores other cases and older fixes', () => {
+    expect(applyCaseLocation(held, ev('c2', 1, '2026-01-01T00:00:20.000Z'))).toBe(held);
+    expect(applyCaseLocation(held, ev('c1', 1, '2026-01-01T00:00:05.000Z'))).toBe(held);
+    expect(applyCaseLocation(undefined, ev('c1', 1, '2026-01-01T00:00:20.000Z'))).toBeUndefined();
+  });
+});
+
+describe('continuous sharing throttle', () => {
+  const base = { latitude: 17.4, longitude: 78.4 };
+  // 0.0001 degree of latitude is about 11 m.
+  const north = (m: number) => ({ latitude: 17.4 + m / 111_195, longitude: 78.4 });
+  const t0 = 1_000_000;
+
+  it('sends the first fix at once', () => {
+    expect(shouldSend(null, base, t0)).toBe(true);
+  });
+
+  it('sends when moved more than 10 m from the last fix sent, not for less', () => {
+    const last = { ...base, at: t0 };
+    expect(shouldSend(last, north(9), t0 + 1000)).toBe(false);
+    expect(shouldSend(last, north(10.5), t0 + 1000)).toBe(true);
+    expect(shouldSend(last, { latitude: 17.4, longitude: 78.4 + 12 / 106_000 }, t0 + 1000)).toBe(true);
+  });
+
+  it('sends every 15 s even without moving, and not before', () => {
+    const last = { ...base, at: t0 };
+    expect(shouldSend(last, base, t0 + 14_999)).toBe(false);
+    expect(shouldSend(last, base, t0 + 15_000)).toBe(true);
+    expect(shouldSend(last, north(3), t0 + 20_000)).toBe(true);
+  });
+
+  it('flags a fix worse than 50 m as approximate', () => {
+    expect(isPoorAccuracy(50)).toBe(false);
+    expect(isPoorAccuracy(51)).toBe(true);
+    expect(isPoorAccuracy(null)).toBe(false);
+    expect(isPoorAccuracy(NaN)).toBe(false);
   });
 });

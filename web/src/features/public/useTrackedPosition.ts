@@ -1,41 +1,68 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
-import type { PositionBatch, TrackResponse } from '../../api/contract';
+import type { CaseLocationEvent, PositionBatch, TrackResponse } from '../../api/contract';
 import { trackedAmbulance } from '../../api/queries';
-import { type ConnectionState, openSocket, watchConnection } from '../../realtime/socket';
+import { type ConnectionState, type LiveSocket, openSocket, watchConnection } from '../../realtime/socket';
 
 /** While the socket is down the position is fetched every 5 s (SPEC §9). */
 const POLL_MS = 5000;
-
-/** Applies a live batch: the newest position of this ambulance, never an older one than held. */
-export function applyPositions(held: TrackResponse | undefined, ambulanceId: string, batch: PositionBatch): TrackResponse | undefined {
-  if (!held) return held;
-  const mine = batch.positions
-    .filter((p) => String(p.ambulanceId) === ambulanceId)
-    .sort((a, b) => a.recorded_at.localeCompare(b.recorded_at))
-    .at(-1);
-  if (!mine) return held;
-  if (held.updated_at && held.updated_at > mine.recorded_at) return held;
-  return { ...held, latitude: mine.latitude, longitude: mine.longitude, updated_at: mine.recorded_at };
-}
+/** The trail kept on screen: the server sends at most 200 points of 30 minutes; live ones add up. */
+export const TRAIL_LIMIT = 400;
 
 /**
- * The ambulance behind a tracking link: first GET /api/track/{id}?t=TOKEN, then live
- * 'ambulance.position' events on a socket opened with the link's token; while that socket
- * is down, polling every 5 s; on reconnect a refetch. Everything stops on leaving.
+ * Applies a live batch: this ambulance's positions newer than the one held move it (the
+ * newest wins) and extend its trail, in time order; older ones and other ambulances' are dropped.
  */
-export function useTrackedPosition(ambulanceId: string, token: string) {
+export function applyPositions(held: TrackResponse | undefined, ambulanceId: string, batch: PositionBatch): TrackResponse | undefined {
+  if (!held) return held;
+  const fresh = batch.positions
+    .filter((p) => String(p.ambulanceId) === ambulanceId && !(held.updated_at && held.updated_at >= p.recorded_at))
+    .sort((a, b) => a.recorded_at.localeCompare(b.recorded_at));
+  const newest = fresh.at(-1);
+  if (!newest) return held;
+  const trail = [...held.trail, ...fresh.map((p) => ({ latitude: p.latitude, longitude: p.longitude, recorded_at: p.recorded_at }))];
+  return {
+    ...held,
+    latitude: newest.latitude,
+    longitude: newest.longitude,
+    updated_at: newest.recorded_at,
+    trail: trail.length > TRAIL_LIMIT ? trail.slice(-TRAIL_LIMIT) : trail,
+  };
+}
+
+/** Applies the patient's new shared location for this link's case (never an older fix over a newer one). */
+export function applyCaseLocation(held: TrackResponse | undefined, event: CaseLocationEvent): TrackResponse | undefined {
+  if (!held || event.id !== held.case.id) return held;
+  if (held.patient && held.patient.updated_at > event.location_updated_at) return held;
+  return {
+    ...held,
+    patient: { latitude: event.latitude, longitude: event.longitude, accuracy: event.location_accuracy, updated_at: event.location_updated_at },
+  };
+}
+
+/** True when the tracking link answered that it is not (or no longer) valid. */
+export const linkGone = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+/**
+ * The ambulance behind a tracking link (the patient's viewer link or the driver's link):
+ * first GET /api/track/{id}?t=TOKEN, then live 'ambulance.position' and 'case.location'
+ * events on a socket opened with the link's token; while that socket is down, polling
+ * every 5 s; on reconnect, or when the server drops or refuses the socket (a closed case),
+ * a refetch. Everything stops on leaving.
+ */
+export function useTrackedPosition(ambulanceId: string, token: string, as: 'viewer' | 'driver' = 'viewer') {
   const qc = useQueryClient();
   const options = trackedAmbulance(ambulanceId, token);
   const [connection, setConnection] = useState<ConnectionState>('connecting');
+  const [socket, setSocket] = useState<LiveSocket | null>(null);
 
   const query = useQuery({
     ...options,
     enabled: Boolean(ambulanceId),
     refetchInterval: (q) => {
       // A link the server does not know (or no longer honours) will not come back.
-      if (q.state.error instanceof ApiError && q.state.error.status === 404) return false;
+      if (linkGone(q.state.error)) return false;
       return connection === 'live' ? false : POLL_MS;
     },
   });
@@ -43,25 +70,43 @@ export function useTrackedPosition(ambulanceId: string, token: string) {
   const key = options.queryKey;
   useEffect(() => {
     if (!ambulanceId || !token) return;
-    const socket = openSocket({ trackToken: token });
+    const s = openSocket(as === 'driver' ? { driverToken: token } : { trackToken: token });
+    setSocket(s);
     let connectedBefore = false;
-    const stopWatching = watchConnection(socket, (state) => {
+    const check = () => void qc.invalidateQueries({ queryKey: key });
+    const stopWatching = watchConnection(s, (state) => {
       setConnection(state);
+      if (state === 'refused') check();
       if (state !== 'live') return;
-      if (connectedBefore) void qc.invalidateQueries({ queryKey: key });
+      if (connectedBefore) check();
       connectedBefore = true;
     });
+    // The server ends a link's socket when its case closes: the link then answers 404.
+    // Any other server-side end is retried (socket.io does not reconnect on its own then).
+    const onDisconnect = (reason: string) => {
+      if (reason !== 'io server disconnect') return;
+      void qc.refetchQueries({ queryKey: key }).then(() => {
+        if (!linkGone(qc.getQueryState(key)?.error)) s.connect();
+      });
+    };
     const onPositions = (batch: PositionBatch) =>
       qc.setQueryData<TrackResponse>(key, (held) => applyPositions(held, ambulanceId, batch));
-    socket.on('ambulance.position', onPositions);
+    const onCaseLocation = (event: CaseLocationEvent) =>
+      qc.setQueryData<TrackResponse>(key, (held) => applyCaseLocation(held, event));
+    s.on('disconnect', onDisconnect);
+    s.on('ambulance.position', onPositions);
+    s.on('case.location', onCaseLocation);
     return () => {
-      socket.off('ambulance.position', onPositions);
+      s.off('disconnect', onDisconnect);
+      s.off('ambulance.position', onPositions);
+      s.off('case.location', onCaseLocation);
       stopWatching();
-      socket.disconnect();
+      s.disconnect();
+      setSocket(null);
     };
     // `key` is derived from the two ids.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ambulanceId, token, qc]);
+  }, [ambulanceId, token, as, qc]);
 
-  return { query, connection };
+  return { query, connection, socket };
 }

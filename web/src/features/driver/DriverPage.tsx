@@ -1,0 +1,195 @@
+import type { ReactNode } from 'react';
+import { ApiError } from '../../api/client';
+import { type LatLon, type TrackResponse, distanceMeters, formatDistance } from '../../api/contract';
+import type { ConnectionState, LiveSocket } from '../../realtime/socket';
+import { AlertIcon, AmbulanceIcon, CheckIcon, PinIcon, PublicHeader, StopIcon, formatClock } from '../public/PublicChrome';
+import { linkGone, useTrackedPosition } from '../public/useTrackedPosition';
+import type { DriverFix } from './positionQueue';
+import { useDriverStream } from './useDriverStream';
+import { useWakeLock } from './useWakeLock';
+import '../public/public.css';
+import './driver.css';
+
+const CLOSED_TEXT = 'This case is closed. Location sharing has stopped.';
+const LOAD_FAILED = 'Could not open this driver link. Check your connection and try again.';
+const NOT_A_DRIVER_LINK = 'This is a tracking link for watching the ambulance. Open the driver link from the driver\'s e-mail to share the ambulance\'s location.';
+
+/**
+ * /driver/{ambulanceId}?t=TOKEN: the ambulance crew's phone shares the ambulance's position
+ * for the case it is on. Plain React and CSS (no MUI, no map): it runs for hours on a phone.
+ */
+export function DriverPage({ ambulanceId, token }: { ambulanceId: string; token: string }) {
+  const { query, connection, socket } = useTrackedPosition(ambulanceId, token, 'driver');
+  const data = query.data;
+
+  let body: ReactNode;
+  if (!token) {
+    body = <Problem title="Tracking link not found or expired" />;
+  } else if (!data) {
+    body = query.isError
+      ? <Problem title={(query.error instanceof ApiError && query.error.serverError) || LOAD_FAILED} retry={linkGone(query.error) ? undefined : () => void query.refetch()} />
+      : <section className="ll-card" aria-busy><span className="ll-spinner ll-spinner--dark" aria-hidden /><p className="ll-text">Loading your case...</p></section>;
+  } else if (data.role !== 'driver') {
+    body = <Problem title={NOT_A_DRIVER_LINK} />;
+  } else {
+    body = (
+      <DriverConsole
+        key={data.case.id}
+        ambulanceId={ambulanceId}
+        token={token}
+        data={data}
+        socket={socket}
+        connection={connection}
+        linkClosed={linkGone(query.error)}
+      />
+    );
+  }
+
+  return (
+    <div className="ll-page">
+      <PublicHeader tag="Driver" />
+      <main className="ll-main ll-main--driver">{body}</main>
+    </div>
+  );
+}
+
+function Problem({ title, retry }: { title: string; retry?: () => void }) {
+  return (
+    <section className="ll-card" role="alert" data-testid="driver-error">
+      <AlertIcon className="ll-hero-icon ll-hero-icon--error" />
+      <h1 className="ll-title ll-title--small">Error: {title}</h1>
+      {retry && <button type="button" className="ll-button ll-button--secondary" onClick={retry}>Try Again</button>}
+    </section>
+  );
+}
+
+interface ConsoleProps {
+  ambulanceId: string;
+  token: string;
+  data: TrackResponse;
+  socket: LiveSocket | null;
+  connection: ConnectionState;
+  linkClosed: boolean;
+}
+
+function DriverConsole({ ambulanceId, token, data, socket, connection, linkClosed }: ConsoleProps) {
+  const stream = useDriverStream({ ambulanceId, token, caseId: data.case.id, socket, linkClosed });
+  const { phase, lastFix, lastSent, pending, problem, noFix } = stream;
+  const sharing = phase.kind === 'sharing';
+  const closed = phase.kind === 'closed';
+  const wakeLock = useWakeLock(sharing);
+
+  const ambulance = ambulanceNow(data, lastFix);
+  const patient = data.patient;
+  const distance = ambulance && patient ? distanceMeters(ambulance, patient) : null;
+
+  return (
+    <>
+      <section className="ll-card ll-card--left" aria-labelledby="driver-heading">
+        <div className="ll-driver-title">
+          <AmbulanceIcon className="ll-driver-title-icon" />
+          <div>
+            <h1 id="driver-heading" className="ll-title ll-title--small">Ambulance {data.license_plate}</h1>
+            <p className="ll-muted">Case {data.case.id.slice(0, 8)}{closed ? ' · closed' : ''}</p>
+          </div>
+        </div>
+        <dl className="ll-facts" data-testid="driver-case">
+          <dt>Patient</dt>
+          <dd data-testid="driver-patient">{data.case.patientName || 'Unknown Patient'}</dd>
+          <dt>Emergency</dt>
+          <dd>{data.case.description || 'No description provided'}</dd>
+          <dt>Patient location</dt>
+          <dd data-testid="driver-patient-location" data-latitude={patient?.latitude} data-longitude={patient?.longitude}>
+            {patient
+              ? <>{patient.latitude.toFixed(5)}, {patient.longitude.toFixed(5)}<span className="ll-muted"> · shared {formatClock(patient.updated_at)}{patient.accuracy != null ? ` · ±${Math.round(patient.accuracy)} m` : ''}</span></>
+              : <span className="ll-muted">Not shared yet</span>}
+          </dd>
+          <dt>Distance</dt>
+          <dd data-testid="driver-distance" data-meters={distance == null ? undefined : Math.round(distance)}>
+            {distance == null
+              ? <span className="ll-muted">{patient ? 'Waiting for the ambulance\'s position' : 'Known once the patient shares a location'}</span>
+              : <><strong>{formatDistance(distance)}</strong><span className="ll-muted"> straight line</span></>}
+          </dd>
+        </dl>
+        {patient && (
+          <a className="ll-link-button" href={`https://www.openstreetmap.org/?mlat=${patient.latitude}&mlon=${patient.longitude}#map=18/${patient.latitude}/${patient.longitude}`} target="_blank" rel="noopener noreferrer">
+            <PinIcon className="ll-button-icon" /> Open the patient's location in a map
+          </a>
+        )}
+      </section>
+
+      <section className="ll-card ll-share" aria-live="polite">
+        {closed ? (
+          <div className="ll-state ll-state--closed" role="status" data-testid="driver-status" data-state="closed">
+            <StopIcon className="ll-state-icon" />
+            <p className="ll-state-title">{CLOSED_TEXT}</p>
+          </div>
+        ) : sharing ? (
+          <>
+            <div className="ll-state ll-state--live" role="status" data-testid="driver-status" data-state="sharing">
+              <span className="ll-pulse" aria-hidden />
+              <p className="ll-state-title">Sharing location</p>
+            </div>
+            <dl className="ll-facts ll-facts--compact">
+              <dt>Last sent</dt>
+              <dd data-testid="driver-last-sent" data-at={lastSent?.at}>{lastSent ? formatClock(lastSent.at) : 'Not yet'}</dd>
+              <dt>Accuracy</dt>
+              <dd data-testid="driver-accuracy">{lastFix?.accuracy != null ? `±${Math.round(lastFix.accuracy)} m` : 'Unknown'}</dd>
+              <dt>Connection</dt>
+              <dd data-testid="driver-connection">{connectionText(connection, pending)}</dd>
+            </dl>
+            {wakeLock === 'on' && <p className="ll-note ll-note--tight">Screen stays on. Keep this page open while driving.</p>}
+            {wakeLock !== 'on' && <p className="ll-note ll-note--tight">Keep this page open while driving.</p>}
+            <button type="button" className="ll-button ll-button--secondary" onClick={stream.stop}>Stop sharing</button>
+          </>
+        ) : (
+          <>
+            <button type="button" className="ll-button ll-button--big" onClick={stream.start} disabled={phase.kind === 'locating'} aria-busy={phase.kind === 'locating'}>
+              {phase.kind === 'locating' ? <span className="ll-spinner" aria-hidden /> : <PinIcon className="ll-button-icon" />}
+              {phase.kind === 'locating' ? 'Getting your location...' : 'Start sharing location'}
+            </button>
+            <p className="ll-note ll-note--tight">
+              The ambulance's position goes to the dispatcher and the patient while this page is open.
+            </p>
+            {lastSent && phase.kind === 'idle' && (
+              <p className="ll-muted" data-testid="driver-last-sent" data-at={lastSent.at}>Sharing stopped. Last sent {formatClock(lastSent.at)}.</p>
+            )}
+          </>
+        )}
+        {phase.kind === 'error' && (
+          <div className="ll-status ll-status--error" role="alert" data-testid="driver-geo-error">
+            <AlertIcon className="ll-status-icon" />
+            <div>
+              <p className="ll-status-title">{phase.message}</p>
+              {phase.hint && <p className="ll-status-detail">{phase.hint}</p>}
+            </div>
+          </div>
+        )}
+        {!closed && pending > 0 && (
+          <p className="ll-queue" data-testid="driver-queue">
+            {pending === 1 ? '1 position' : `${pending} positions`} waiting to be sent; they go in order once the connection is back.
+          </p>
+        )}
+        {!closed && problem && <p className="ll-problem" data-testid="driver-problem">{problem}</p>}
+        {sharing && noFix && <p className="ll-queue" data-testid="driver-no-fix">Waiting for a GPS fix… Keep the phone where it can see the sky.</p>}
+        {sharing && lastSent && !problem && pending === 0 && (
+          <p className="ll-ok"><CheckIcon className="ll-ok-icon" /> The dispatcher sees the ambulance move.</p>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** Where the ambulance is: this phone's last fix, or the server's position when that is newer (or there is no fix). */
+function ambulanceNow(data: TrackResponse, fix: DriverFix | null): LatLon | null {
+  const server = data.latitude != null && data.longitude != null ? { latitude: data.latitude, longitude: data.longitude } : null;
+  if (!fix) return server;
+  if (server && data.updated_at && fix.timestamp !== undefined && Date.parse(data.updated_at) > fix.timestamp) return server;
+  return fix;
+}
+
+function connectionText(connection: ConnectionState, pending: number): string {
+  if (pending > 0 && connection !== 'live') return 'Offline: positions are kept on this phone';
+  if (connection === 'live') return 'Live';
+  return 'Reconnecting (sending over the network)';
+}

@@ -1,0 +1,15 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { DriverPage } from '../features/driver/DriverPage';
+
+// Public and bare: a phone page without MUI's providers (see __root). The link's token comes as ?t=.
+export const Route = createFileRoute('/driver/$ambulanceId')({
+  staticData: { bare: true },
+  validateSearch: (search: Record<string, unknown>): { t?: string } => (search.t == null ? {} : { t: String(search.t) }),
+  component: DriverRoute,
+});
+
+function DriverRoute() {
+  const { ambulanceId } = Route.useParams();
+  const { t } = Route.useSearch();
+  return <DriverPage key={`${ambulanceId}:${t ?? ''}`} ambulanceId={ambulanceId} token={t ?? ''} />;
+}
