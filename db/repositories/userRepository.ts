@@ -1,6 +1,6 @@
 import { type Db, type UserRow, nowIso } from './types';
 
-export type UserFields = Pick<UserRow, 'name' | 'email' | 'phone' | 'address' | 'role' | 'shift' | 'gender' | 'location'>;
+export type UserFields = Pick<UserRow, 'name' | 'email' | 'phone' | 'address' | 'role' | 'shift' | 'gender' | 'location'> & { active?: boolean };
 
 const derived = (f: UserFields) => ({
   name_key: f.name.trim().toLowerCase(),
@@ -19,13 +19,14 @@ export const userRepository = {
   async insert(db: Db, fields: UserFields): Promise<number> {
     const now = nowIso();
     const [row] = await db('users')
-      .insert({ ...fields, ...derived(fields), active: true, version: 1, created_at: now, updated_at: now })
+      .insert({ ...fields, ...derived(fields), active: fields.active ?? true, version: 1, created_at: now, updated_at: now })
       .returning('id');
     return typeof row === 'object' ? row.id : row;
   },
-  update: (db: Db, id: number, fields: UserFields) =>
+  /** `active` absent leaves the account's state as it is. */
+  update: (db: Db, id: number, { active, ...fields }: UserFields) =>
     db('users').where({ id }).update({
-      ...fields, ...derived(fields), updated_at: nowIso(), version: db.raw('version + 1'),
+      ...fields, ...derived(fields), ...(active === undefined ? {} : { active }), updated_at: nowIso(), version: db.raw('version + 1'),
     }),
   delete: (db: Db, id: number) => db('users').where({ id }).delete(),
 };

@@ -68,4 +68,27 @@ export const mailTemplates = {
       ].join('\n'),
     };
   },
+
+  /** SIGNIN_CODE=email: the one-time code of a sign-in (never in the subject, which mail clients show everywhere). */
+  signinCode(user: { name: string; email: string }, code: string, validMinutes: number): NewMessage {
+    return {
+      kind: 'signin-code',
+      to: user.email,
+      caseId: null,
+      subject: 'Your Lifeline sign-in code',
+      links: [],
+      text: [
+        `Hello ${user.name},`,
+        '',
+        'Your Lifeline sign-in code is:',
+        '',
+        `    ${code}`,
+        '',
+        `Enter it on the sign-in page within ${validMinutes} minutes; it works once.`,
+        'If you did not just sign in, tell your administrator: someone knows your e-mail, name and phone number.',
+        '',
+        '— Lifeline Emergency Dispatch',
+      ].join('\n'),
+    };
+  },
 };

@@ -33,6 +33,8 @@ export const userService = {
       const other = await userRepository.findByEmail(trx, input.email);
       if (other && other.id !== id) throw conflict('An account with this email already exists');
       await userRepository.update(trx, id, input);
+      // Deactivating ends every session of the account and disconnects its sockets (after the commit).
+      if (input.active === false) record({ type: 'sessions.revoked', sessionIds: await sessionRepository.revokeAllForUser(trx, id) });
       const user = presentUser((await userRepository.findById(trx, id))!);
       record({ type: 'user.updated', user });
       return user;

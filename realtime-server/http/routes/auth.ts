@@ -1,13 +1,28 @@
-import { signInSchema } from '../../contract';
+import { signInSchema, signInVerifySchema } from '../../contract';
 import { presentUser } from '../../presenters/presentUser';
 import { authService } from '../../services/authService';
 import { type AppState, authorize } from '../middleware/auth';
+import { signinAttempt } from '../middleware/rateLimit';
+import { noStore } from '../middleware/security';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
+/** A session was issued (not only a code mailed): the account's attempt count starts again. */
+const completed = (result: object) => 'token' in result;
+
 export const mountAuth: Mount = (router, { svc }) => {
-  router.post('/api/auth/signin', async (ctx) => {
-    ctx.body = await authService.signIn(svc, validate(signInSchema, ctx.request.body));
+  router.post('/api/auth/signin', noStore, async (ctx) => {
+    const input = validate(signInSchema, ctx.request.body);
+    const attempt = await signinAttempt(ctx, svc, input.email);
+    const result = await attempt.run(() => authService.signIn(svc, input), completed);
+    if ('codeRequired' in result) ctx.status = 202;
+    ctx.body = result;
+  });
+  /** The second step with SIGNIN_CODE=email: {challenge, code} → the session. */
+  router.post('/api/auth/signin/verify', noStore, async (ctx) => {
+    const input = validate(signInVerifySchema, ctx.request.body);
+    const attempt = await signinAttempt(ctx, svc, await authService.challengeAccount(svc, input.challenge));
+    ctx.body = await attempt.run(() => authService.verifyCode(svc, input), completed);
   });
   router.post('/api/auth/signout', authorize('session.end'), async (ctx) => {
     await authService.signOut(svc, (ctx.state as AppState).principal!.session.id);

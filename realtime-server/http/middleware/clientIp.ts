@@ -1,0 +1,65 @@
+import net from 'node:net';
+import type { Context } from 'koa';
+import type { Config } from '../../config';
+
+/** `::ffff:1.2.3.4` → `1.2.3.4`; a port (`1.2.3.4:567`, `[::1]:567`) is dropped. */
+export function normalizeIp(raw: string): string {
+  let ip = raw.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(ip);
+  if (bracketed) ip = bracketed[1];
+  else if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(ip)) ip = ip.slice(0, ip.lastIndexOf(':'));
+  const mapped = /^::ffff:(\d{1,3}(\.\d{1,3}){3})$/i.exec(ip);
+  return (mapped ? mapped[1] : ip).toLowerCase();
+}
+
+export interface ProxyTrust { trusts(ip: string): boolean }
+
+/** TRUSTED_PROXY entries: addresses (`10.0.0.5`, `::1`) or subnets (`10.0.0.0/8`). */
+export function proxyTrust(entries: string[]): ProxyTrust {
+  const list = new net.BlockList();
+  for (const entry of entries) {
+    const [addr, prefix] = entry.split('/');
+    const ip = normalizeIp(addr);
+    const family = net.isIP(ip);
+    if (!family) throw new Error(`TRUSTED_PROXY: "${entry}" is not an IP address or subnet`);
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(ip, type);
+    else list.addSubnet(ip, Number(prefix), type);
+  }
+  return {
+    trusts(ip) {
+      const family = net.isIP(ip);
+      return family !== 0 && entries.length > 0 && list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
+    },
+  };
+}
+
+/**
+ * The client's address: the socket's peer, unless that peer is a trusted proxy; then the
+ * right-most X-Forwarded-For entry that is not itself a trusted proxy (entries further left
+ * were written by the client and may be anything).
+ */
+export function clientIp(peer: string | undefined, forwardedFor: string | undefined, trust: ProxyTrust): string {
+  let ip = normalizeIp(peer ?? '') || 'unknown';
+  if (!forwardedFor || !trust.trusts(ip)) return ip;
+  const hops = forwardedFor.split(',').map(normalizeIp).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (!net.isIP(hops[i])) return ip; // garbage behind a trusted hop: keep the last address we believe
+    ip = hops[i];
+    if (!trust.trusts(ip)) return ip;
+  }
+  return ip; // every hop is a trusted proxy: the left-most one
+}
+
+const trustByConfig = new WeakMap<Config, ProxyTrust>();
+
+/** This server's TRUSTED_PROXY list, parsed once (a bad entry throws: call it at start-up). */
+export function trustFor(config: Config): ProxyTrust {
+  let trust = trustByConfig.get(config);
+  if (!trust) trustByConfig.set(config, (trust = proxyTrust(config.trustedProxies)));
+  return trust;
+}
+
+/** The request's client address under this server's TRUSTED_PROXY. */
+export const requestIp = (ctx: Context, config: Config): string =>
+  clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustFor(config));
