@@ -64,3 +64,29 @@ export async function closeCase(page: Page, token: string, caseId: string): Prom
   const res = await page.request.put(`/api/cases/${caseId}`, { headers: { authorization: `Bearer ${token}` }, data: { status: 'closed' } });
   expect(res.ok(), await res.text()).toBeTruthy();
 }
+
+/** Appended: frees an ambulance for a test by closing the active case that holds it, if any; resolves with the ambulance. */
+export async function freeAmbulance(page: Page, token: string, plate: string): Promise<{ id: number; status: string; license_plate: string }> {
+  const ambulance = await ambulanceByPlate(page, token, plate);
+  const res = await page.request.get('/api/cases', { headers: { authorization: `Bearer ${token}` } });
+  expect(res.ok()).toBeTruthy();
+  const holding = ((await res.json()).cases as { id: string; status: string; ambulance_id: number | null }[])
+    .filter((c) => c.status === 'active' && c.ambulance_id === ambulance.id);
+  for (const c of holding) await closeCase(page, token, c.id);
+  return holding.length ? ambulanceByPlate(page, token, plate) : ambulance;
+}
+
+/** Appended: the links the server queued for a case (admin outbox), by mail kind, as paths (`/track/…?t=…`). */
+export async function outboxLinks(page: Page, caseId: string, kind: string): Promise<string[]> {
+  const admin = await apiToken(page, 'admin');
+  const res = await page.request.get('/api/outbox', { headers: { authorization: `Bearer ${admin}` } });
+  expect(res.ok()).toBeTruthy();
+  const messages = (await res.json()).messages as { kind: string; case_id: string | null; links: string[] }[];
+  return messages
+    .filter((m) => m.case_id === caseId && m.kind === kind)
+    .flatMap((m) => m.links)
+    .map((link) => {
+      const url = new URL(link);
+      return url.pathname + url.search;
+    });
+}

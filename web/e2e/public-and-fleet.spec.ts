@@ -163,7 +163,7 @@ test('the ambulance map shows every located ambulance, as markers and in the lis
   await signIn(page, 'operator');
   await page.getByRole('link', { name: 'Ambulance Map', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Ambulance Tracker' })).toBeVisible();
-  const markers = page.locator('.leaflet-marker-icon');
+  const markers = page.locator('.ll-ambulance-pin');
   await expect(markers).toHaveCount(located);
   await expect(page.getByTestId('map-list-item')).toHaveCount(located);
   await expect(page.getByTestId('map-list-item').filter({ hasText: 'TS09 EA 1001' })).toBeVisible();
@@ -192,5 +192,5 @@ test('the ambulance map shows every located ambulance, as markers and in the lis
   // The stand-alone page is the same screen.
   await page.goto('/ambulance-map');
   await expect(page.getByRole('heading', { name: 'Ambulance Tracker' })).toBeVisible();
-  await expect(page.locator('.leaflet-marker-icon')).toHaveCount(located);
+  await expect(page.locator('.ll-ambulance-pin')).toHaveCount(located);
 });

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
 import type {
-  AmbulanceDto, CaseDto, GeocodeResponse, OutboxMessageDto, ProfileResponse, UserDto,
+  AmbulanceDto, CaseDto, ConfigResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, UserDto,
 } from './contract';
 
 export interface TimelineEntryDto {
@@ -57,7 +57,7 @@ export const queries = {
   config: () =>
     queryOptions({
       queryKey: ['config'] as const,
-      queryFn: ({ signal }) => apiFetch<{ tileUrl: string }>('/api/config', { signal, auth: false }),
+      queryFn: ({ signal }) => apiFetch<ConfigResponse>('/api/config', { signal, auth: false }),
       staleTime: Infinity,
     }),
 };
@@ -77,4 +77,19 @@ export const trackedAmbulance = (ambulanceId: string, token: string) =>
     queryFn: ({ signal }) =>
       apiFetch<import('./contract').TrackResponse>(`/api/track/${encodeURIComponent(ambulanceId)}?t=${encodeURIComponent(token)}`, { signal, auth: false }),
     retry: false,
+  });
+
+/**
+ * Appended: an ambulance's recent trail (GET /api/ambulances/{id}/trail, the last 30 minutes,
+ * oldest first). Fetched once when the ambulance is selected on the map, then extended from
+ * the live positions in the ambulances cache; dropped as soon as nothing shows it, so the next
+ * selection fetches it afresh.
+ */
+export const ambulanceTrail = (ambulanceId: number) =>
+  queryOptions({
+    queryKey: ['ambulances', ambulanceId, 'trail'] as const,
+    queryFn: ({ signal }) =>
+      apiFetch<{ positions: import('./contract').TrailPoint[] }>(`/api/ambulances/${ambulanceId}/trail`, { signal }).then((r) => r.positions),
+    staleTime: Infinity,
+    gcTime: 0,
   });

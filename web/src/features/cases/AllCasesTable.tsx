@@ -15,6 +15,7 @@ import { formatDateTime, patientNameOf, typeFromDescription } from '../../domain
 import { MapIcon } from '../../layout/icons';
 import { CaseStatusBadge } from '../shared/StatusBadges';
 import { CaseListItem } from './CaseListItem';
+import { CaseLiveLines } from './LiveCaseInfo';
 import { EmptyPanel } from './EmptyPanel';
 import { SearchIcon } from '../../layout/icons';
 
@@ -27,6 +28,7 @@ function CaseInfo({ item, place }: { item: CaseDto; place: string }) {
       <Typography variant="caption" color="text.secondary" component="div" sx={{ fontFamily: 'monospace' }} title={item.id}>#{item.id.slice(0, 8)}</Typography>
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{item.email}</Typography>
       <Typography variant="body2" color="text.secondary" data-testid="case-location">{place}</Typography>
+      <CaseLiveLines item={item} />
       {item.wkb && (
         <Typography variant="caption" color="text.secondary" component="div" title={item.wkb} noWrap sx={{ fontFamily: 'monospace', maxWidth: 220 }}>
           WKB: {item.wkb}

@@ -9,7 +9,8 @@ import type { CaseDto } from '../../api/contract';
 import { caseTypeColor, formatDateTime, patientNameOf, typeFromDescription } from '../../domain/caseRules';
 import { MailIcon, MapIcon } from '../../layout/icons';
 import { CaseStatusBadge } from '../shared/StatusBadges';
-import { ClockIcon, PlaceIcon } from '../../layout/icons';
+import { AmbulanceIcon, ClockIcon, PlaceIcon } from '../../layout/icons';
+import { ApproachLines, PatientFixLine, useCaseLive } from './LiveCaseInfo';
 
 function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode; label: string }) {
   return (
@@ -24,6 +25,7 @@ function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode;
 export function CaseCard({ item, place, onMap }: { item: CaseDto; place: string; onMap: () => void }) {
   const name = patientNameOf(item);
   const type = item.caseType || typeFromDescription(item.description);
+  const live = useCaseLive(item);
   return (
     <Card component="article" aria-label={name} data-testid="case-card" sx={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
       <Box sx={{ height: 6, bgcolor: caseTypeColor(item.caseType) }} />
@@ -41,12 +43,13 @@ export function CaseCard({ item, place, onMap }: { item: CaseDto; place: string;
         <Line icon={<MailIcon />} label="Patient email">{item.email}</Line>
         <Line icon={<PlaceIcon />} label="Location">
           <span data-testid="case-location">{place}</span>
-          {item.location_updated_at && (
-            <Typography variant="caption" component="div" color="text.secondary">
-              Last fix: {formatDateTime(item.location_updated_at)}
-            </Typography>
-          )}
+          {live.fix && <PatientFixLine fix={live.fix} />}
         </Line>
+        {live.approach && (
+          <Line icon={<AmbulanceIcon />} label="Assigned ambulance">
+            <ApproachLines approach={live.approach} plate={live.approach.ambulance.license_plate} />
+          </Line>
+        )}
         <Line icon={<ClockIcon />} label="Created">{formatDateTime(item.created_at)}</Line>
         <Typography
           variant="body2"

@@ -6,6 +6,7 @@ import type { CaseDto } from '../../api/contract';
 import { formatDateTime, patientNameOf, typeFromDescription } from '../../domain/caseRules';
 import { MapIcon } from '../../layout/icons';
 import { CaseStatusBadge } from '../shared/StatusBadges';
+import { CaseLiveLines } from './LiveCaseInfo';
 
 /** One case of the All Cases tab on a phone: the table's columns, stacked. */
 export function CaseListItem({ item, place, onMap }: { item: CaseDto; place: string; onMap: () => void }) {
@@ -20,7 +21,10 @@ export function CaseListItem({ item, place, onMap }: { item: CaseDto; place: str
         <CaseStatusBadge status={item.status} />
       </Box>
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{item.email}</Typography>
-      <Typography variant="body2" color="text.secondary" data-testid="case-location">{place}</Typography>
+      <Box>
+        <Typography variant="body2" color="text.secondary" data-testid="case-location">{place}</Typography>
+        <CaseLiveLines item={item} />
+      </Box>
       {item.wkb && (
         <Typography variant="caption" color="text.secondary" noWrap title={item.wkb} sx={{ fontFamily: 'monospace' }}>WKB: {item.wkb}</Typography>
       )}

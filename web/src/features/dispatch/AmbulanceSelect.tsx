@@ -1,14 +1,23 @@
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import type { AmbulanceDto } from '../../api/contract';
+import type { AmbulanceDto, LatLon } from '../../api/contract';
+import { availableByDistance, plateWithDistance } from '../../domain/nearest';
 
-/** Assign Ambulance: only available ones; says so when there are none. */
-export function AmbulanceSelect({ value, onChange, available, loading, disabled }: {
-  value: string; onChange: (id: string) => void; available: AmbulanceDto[]; loading: boolean; disabled: boolean;
+/**
+ * Assign Ambulance: only available ones; says so when there are none. With a known patient
+ * location (`near`) they are listed nearest first, each with its distance; without one, as
+ * the server lists them.
+ */
+export function AmbulanceSelect({ value, onChange, available, loading, disabled, near = null }: {
+  value: string; onChange: (id: string) => void; available: AmbulanceDto[]; loading: boolean; disabled: boolean; near?: LatLon | null;
 }) {
   const none = !loading && available.length === 0;
-  const plateOf = (id: string) => available.find((a) => String(a.id) === id)?.license_plate ?? '';
+  const ranked = availableByDistance(available, near);
+  const labelOf = (id: string) => {
+    const r = ranked.find((x) => String(x.ambulance.id) === id);
+    return r ? plateWithDistance(r.ambulance.license_plate, r.meters) : '';
+  };
   return (
     <TextField
       select
@@ -19,12 +28,12 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled 
       onChange={(e) => onChange(e.target.value)}
       disabled={disabled || none || loading}
       error={none}
-      helperText={none ? 'No ambulances available' : loading ? 'Loading ambulances...' : `${available.length} available`}
-      slotProps={{ select: { renderValue: (v) => plateOf(String(v)) } }}
+      helperText={none ? 'No ambulances available' : loading ? 'Loading ambulances...' : `${available.length} available${near ? ', nearest first' : ''}`}
+      slotProps={{ select: { renderValue: (v) => labelOf(String(v)) } }}
     >
-      {available.map((a) => (
+      {ranked.map(({ ambulance: a, meters }) => (
         <MenuItem key={a.id} value={String(a.id)}>
-          <ListItemText primary={a.license_plate} secondary={a.location?.placeName ?? undefined} />
+          <ListItemText primary={plateWithDistance(a.license_plate, meters)} secondary={a.location?.placeName ?? undefined} />
         </MenuItem>
       ))}
     </TextField>

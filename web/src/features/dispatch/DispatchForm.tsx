@@ -8,6 +8,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
+import type { LatLon } from '../../api/contract';
 import { useToast } from '../../layout/toast';
 import { MailIcon } from '../../layout/icons';
 import { SendIcon } from '../../layout/icons';
@@ -17,7 +18,11 @@ import { useAvailableAmbulances } from './useAvailableAmbulances';
 import { useDispatchCase } from './useDispatchCase';
 
 /** The New Emergency Case form: validates on submit, dispatches, resets on success. */
-export function DispatchForm({ onDispatched }: { onDispatched: (shareLink: string) => void }) {
+export function DispatchForm({ onDispatched, near = null }: {
+  onDispatched: (shareLink: string) => void;
+  /** The patient's location when it is already known (normally not at creation). */
+  near?: LatLon | null;
+}) {
   const [values, setValues] = useState<DispatchValues>(EMPTY_FORM);
   const { available, loading } = useAvailableAmbulances();
   const dispatch = useDispatchCase(onDispatched);
@@ -50,7 +55,12 @@ export function DispatchForm({ onDispatched }: { onDispatched: (shareLink: strin
           <TextField select label="Emergency Type" required value={values.emergencyType} onChange={(e) => set('emergencyType')(e.target.value)} disabled={submitting}>
             {EMERGENCY_TYPES.map((t) => <MenuItem key={t} value={t}>{t}</MenuItem>)}
           </TextField>
-          <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} />
+          {/*
+            A new case has no patient location yet: the patient shares it after the e-mail, so
+            here the list normally keeps the server's order. The select sorts nearest first only
+            when a location is known (`near`), as the Edit Case dialog does for a located case.
+          */}
+          <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} near={near} />
           {isOther && (
             <TextField
               label="Description"

@@ -18,6 +18,9 @@ import { formatDateTime, mapLink, patientNameOf } from '../../domain/caseRules';
 import { MailIcon } from '../../layout/icons';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
 import { usePlaceName } from '../shared/usePlaceName';
+import { approach } from '../../domain/liveText';
+import { ApproachLines } from '../cases/LiveCaseInfo';
+import { useEtaSpeedKmh } from '../map/liveHooks';
 import type { FleetRow } from './fleetFilters';
 
 export interface Tracker {
@@ -143,6 +146,7 @@ function LocationCell({ ambulance }: { ambulance: AmbulanceDto }) {
 }
 
 function EmergencyCell({ ambulance, activeCase }: { ambulance: AmbulanceDto; activeCase: CaseDto | undefined }) {
+  const speed = useEtaSpeedKmh();
   if (!activeCase) return <Typography variant="body2" color="text.secondary">No active emergency</Typography>;
   const lines: [string, string][] = [
     ['Patient', patientNameOf(activeCase)],
@@ -166,6 +170,19 @@ function EmergencyCell({ ambulance, activeCase }: { ambulance: AmbulanceDto; act
           </Box>
         ))}
       </Box>
+      <ToPatient ambulance={ambulance} activeCase={activeCase} speedKmh={speed} />
+    </Box>
+  );
+}
+
+/** The ambulance's distance and ETA to its patient, when both positions are known. */
+function ToPatient({ ambulance, activeCase, speedKmh }: { ambulance: AmbulanceDto; activeCase: CaseDto; speedKmh: number | undefined }) {
+  const toPatient = approach(ambulance.location, activeCase, speedKmh);
+  if (!toPatient) return null;
+  return (
+    <Box data-testid="fleet-approach" sx={{ mt: 1, px: 1.25, py: 0.75, borderRadius: 1, bgcolor: 'action.hover', maxWidth: 320 }}>
+      <Typography variant="caption" color="text.secondary" component="div" sx={{ fontWeight: 700 }}>To the patient</Typography>
+      <ApproachLines approach={toPatient} dense />
     </Box>
   );
 }

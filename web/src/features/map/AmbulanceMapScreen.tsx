@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -12,15 +12,23 @@ import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
 import { queries } from '../../api/queries';
 import { useSession } from '../../auth/useSession';
+import type { CaseDto } from '../../api/contract';
+import { patientNameOf } from '../../domain/caseRules';
 import { markerColor } from '../../domain/fleetRules';
+import { ambulanceFix, caseFix, pointOf } from '../../domain/liveText';
 import { Logo } from '../../layout/Logo';
 import { ButtonLink } from '../../layout/links';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
-import { FleetMap, type LocatedAmbulance, type MapFocus } from './FleetMap';
+import { StaleChip } from '../cases/LiveCaseInfo';
+import { FleetMap, STALE_OPACITY, type LocatedAmbulance, type LocatedCase, type MapFocus } from './FleetMap';
+import { useNow } from './liveHooks';
+import { PATIENT_COLOR } from './markerIcons';
 
 const isLocated = (a: { location: LocatedAmbulance['location'] | null }): a is LocatedAmbulance =>
   a.location != null && Number.isFinite(a.location.latitude) && Number.isFinite(a.location.longitude);
+/** Active cases whose patient has shared a location: shown on the map beside the fleet. */
+const isLocatedActive = (c: CaseDto): c is LocatedCase => c.status === 'active' && pointOf(c) != null;
 
 /**
  * The Ambulance Map screen, in the operator shell (/dashboard/ambulance-map) and as a
@@ -30,15 +38,23 @@ const isLocated = (a: { location: LocatedAmbulance['location'] | null }): a is L
 export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolean }) {
   const query = useQuery({ ...queries.ambulances(), refetchInterval: usePollingFallback(30_000) });
   const located = useMemo(() => (query.data ?? []).filter(isLocated), [query.data]);
+  const casesQuery = useQuery({ ...queries.cases(), refetchInterval: usePollingFallback(30_000) });
+  const patients = useMemo(() => (casesQuery.data ?? []).filter(isLocatedActive), [casesQuery.data]);
+  // "Stale" is re-evaluated every ~15 s by the clock alone: nothing is refetched.
+  const now = useNow();
   const counts = useMemo(() => {
     const c = { available: 0, busy: 0, maintenance: 0 };
     for (const a of located) if (a.status in c) c[a.status as keyof typeof c] += 1;
     return c;
   }, [located]);
   const [focus, setFocus] = useState<MapFocus | null>(null);
+  // The selected ambulance draws its trail (a marker click or a list entry selects it).
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const select = useCallback((id: number | null) => setSelectedId(id), []);
   const mapFrame = useRef<HTMLDivElement>(null);
-  const show = (id: number) => {
-    setFocus({ id, at: Date.now() });
+  const show = (kind: MapFocus['kind'], id: number | string) => {
+    setFocus({ kind, id, at: Date.now() });
+    if (kind === 'ambulance') setSelectedId(id as number);
     // On a phone the list is below the map: bring the map (and the opened popup) into view.
     mapFrame.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   };
@@ -65,6 +81,7 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
           <Typography variant="h4" component="h1">Ambulance Tracker</Typography>
           <Typography color="text.secondary" sx={{ mt: 0.25 }}>
             {located.length > 0 ? `${located.length} ${located.length === 1 ? 'ambulance' : 'ambulances'} on the map, moving live` : 'Every ambulance with a known position'}
+            {patients.length > 0 && ` · ${patients.length} ${patients.length === 1 ? 'patient' : 'patients'} sharing a location`}
           </Typography>
         </Box>
         <Button variant="outlined" onClick={() => window.location.reload()} disabled={query.isPending} startIcon={<RefreshIcon />}>
@@ -84,31 +101,68 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
               <LegendItem label="Available" count={counts.available} color={markerColor('available')} />
               <LegendItem label="Busy" count={counts.busy} color={markerColor('busy')} />
               {counts.maintenance > 0 && <LegendItem label="Maintenance" count={counts.maintenance} color={markerColor('maintenance')} />}
+              <LegendItem label="Patients" count={patients.length} color={PATIENT_COLOR} />
             </Box>
+            <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1, lineHeight: 1.4 }}>
+              Faded: no new position for 2 minutes. Select an ambulance to draw its last 30 minutes.
+            </Typography>
           </Box>
           <Typography variant="subtitle2" sx={{ fontWeight: 700, px: 2, pt: 1.5 }}>Ambulances on the map</Typography>
           <List dense sx={{ overflowY: 'auto', flex: 1, minHeight: 0, px: 1 }} aria-label="Ambulances on the map">
-            {located.map((a) => (
-              <ListItemButton
-                key={a.id}
-                data-testid="map-list-item"
-                onClick={() => show(a.id)}
-                sx={{ borderRadius: 1, gap: 1, justifyContent: 'space-between' }}
-              >
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-                  <Box component="span" sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: markerColor(a.status), flexShrink: 0 }} />
-                  <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{a.license_plate}</Typography>
-                </Box>
-                <AmbulanceStatusBadge status={a.status} />
-              </ListItemButton>
-            ))}
+            {located.map((a) => {
+              const stale = ambulanceFix(a, now)?.stale ?? true;
+              return (
+                <ListItemButton
+                  key={a.id}
+                  data-testid="map-list-item"
+                  data-stale={stale}
+                  selected={a.id === selectedId}
+                  aria-current={a.id === selectedId ? 'true' : undefined}
+                  onClick={() => show('ambulance', a.id)}
+                  sx={{ borderRadius: 1, gap: 1, justifyContent: 'space-between' }}
+                >
+                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+                    <Box component="span" sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: markerColor(a.status), flexShrink: 0, opacity: stale ? STALE_OPACITY : 1 }} />
+                    <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{a.license_plate}</Typography>
+                  </Box>
+                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, flexShrink: 0 }}>
+                    {stale && <StaleChip title="No position from this ambulance for more than 2 minutes" />}
+                    <AmbulanceStatusBadge status={a.status} />
+                  </Box>
+                </ListItemButton>
+              );
+            })}
           </List>
+          {patients.length > 0 && (
+            <>
+              <Typography variant="subtitle2" sx={{ fontWeight: 700, px: 2, pt: 1, borderTop: 1, borderColor: 'divider' }}>Patients</Typography>
+              <List dense sx={{ overflowY: 'auto', maxHeight: 200, flexShrink: 0, px: 1 }} aria-label="Patients on the map">
+                {patients.map((c) => {
+                  const fix = caseFix(c, now);
+                  return (
+                    <ListItemButton key={c.id} data-testid="map-patient-item" data-stale={!!fix?.stale} onClick={() => show('case', c.id)} sx={{ borderRadius: 1, gap: 1, justifyContent: 'space-between' }}>
+                      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+                        <Box component="span" sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: PATIENT_COLOR, flexShrink: 0, opacity: fix?.stale ? STALE_OPACITY : 1 }} />
+                        <Box sx={{ minWidth: 0 }}>
+                          <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{patientNameOf(c)}</Typography>
+                          <Typography variant="caption" color="text.secondary" noWrap component="div">
+                            Last fix: {fix?.time}{fix?.accuracy ? ` · ${fix.accuracy}` : ''}
+                          </Typography>
+                        </Box>
+                      </Box>
+                      {fix?.stale && <StaleChip title="The patient's position is more than 2 minutes old" />}
+                    </ListItemButton>
+                  );
+                })}
+              </List>
+            </>
+          )}
         </Card>
 
         <Card ref={mapFrame} sx={{ scrollMarginTop: 72, flex: { md: 1 }, minHeight: { xs: 420, md: 0 }, height: { xs: '60vh', md: 'auto' }, overflow: 'hidden', position: 'relative' }}>
           {/* Absolutely filled, so Leaflet always gets a definite height whatever the layout. */}
           <Box sx={{ position: 'absolute', inset: 0 }}>
-            <FleetMap ambulances={located} focus={focus} />
+            <FleetMap ambulances={located} cases={patients} focus={focus} selectedId={selectedId} onSelect={select} now={now} />
           </Box>
         </Card>
       </Box>

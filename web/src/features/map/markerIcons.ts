@@ -29,3 +29,43 @@ export function markerIcon(color: string): L.DivIcon {
   }
   return icon;
 }
+
+const ambulanceCache = new Map<string, L.DivIcon>();
+
+/** The ambulance map's pin: markerIcon's drawing, with a class that tells ambulances from patients. */
+export function ambulanceIcon(color: string): L.DivIcon {
+  let icon = ambulanceCache.get(color);
+  if (!icon) {
+    icon = L.divIcon({
+      html: pinSvg(color),
+      className: 'll-map-pin ll-ambulance-pin',
+      iconSize: [32, 44],
+      iconAnchor: [16, 43],
+      popupAnchor: [0, -38],
+    });
+    ambulanceCache.set(color, icon);
+  }
+  return icon;
+}
+
+/** Purple, round and centred on the point (an accuracy circle is drawn around it): not a pin. */
+export const PATIENT_COLOR = '#7b1fa2';
+
+let patient: L.DivIcon | undefined;
+
+/** A patient's shared location: a round badge with a person, one shared icon object. */
+export function patientIcon(): L.DivIcon {
+  patient ??= L.divIcon({
+    html: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 34 34" width="28" height="28" aria-hidden="true">`
+      + `<circle cx="17" cy="17" r="15" fill="${PATIENT_COLOR}" stroke="#fff" stroke-width="3"/>`
+      + `<circle cx="17" cy="12.5" r="4.2" fill="#fff"/>`
+      + `<path d="M9.5 24.5c0-4.2 3.4-6.8 7.5-6.8s7.5 2.6 7.5 6.8z" fill="#fff"/>`
+      + `</svg>`,
+    className: 'll-map-pin ll-patient-pin',
+    // Small, so that a typical accuracy circle shows around it once zoomed in.
+    iconSize: [28, 28],
+    iconAnchor: [14, 14],
+    popupAnchor: [0, -13],
+  });
+  return patient;
+}

@@ -13,6 +13,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiFetch } from '../../../api/client';
 import type { CaseDto } from '../../../api/contract';
 import { queries } from '../../../api/queries';
+import { pointOf } from '../../../domain/liveText';
 import { serverErrorOr } from '../shared/errors';
 import { CloseIcon } from '../../../layout/icons';
 import { CaseTimeline } from './CaseTimeline';
@@ -34,6 +35,9 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   const [form, setForm] = useState<EditCaseForm>(() => formFromCase(caseRow));
   const ambulances = useQuery(queries.ambulances());
+  // The case's location as it is now (the patient may share or move while the dialog is open).
+  const live = useQuery({ ...queries.cases(), select: (list) => list.find((c) => c.id === caseRow.id) });
+  const near = pointOf(live.data ?? caseRow);
   const save = useMutation({
     mutationFn: (f: EditCaseForm) => apiFetch<{ case: CaseDto }>(`/api/cases/${caseRow.id}`, { method: 'PUT', body: editCaseBody(f) }),
     onSuccess: (r) => onSaved(r.case),
@@ -72,6 +76,7 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
               ambulances={ambulances.data ?? []}
               currentAmbulanceId={assignedId}
               currentPlate={caseRow.license_plate}
+              near={near}
               disabled={saving}
             />
             {assignedId != null && (

@@ -1,21 +1,22 @@
 import Grid from '@mui/material/Grid';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import type { AmbulanceDto } from '../../../api/contract';
-import { STATUS_OPTIONS, byPlate, type EditCaseForm } from './editCaseForm';
+import type { AmbulanceDto, LatLon } from '../../../api/contract';
+import { STATUS_OPTIONS, ambulanceOptions, type EditCaseForm } from './editCaseForm';
 
 /** The five fields of the Edit Case dialog. */
-export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId, currentPlate, disabled }: {
+export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId, currentPlate, near = null, disabled }: {
   form: EditCaseForm;
   onChange: (key: keyof EditCaseForm, value: string) => void;
   ambulances: AmbulanceDto[];
   currentAmbulanceId: number | null;
   currentPlate: string | null;
+  /** The case's location, when known: the available ambulances are then listed nearest first. */
+  near?: LatLon | null;
   disabled: boolean;
 }) {
   const set = (key: keyof EditCaseForm) => (e: { target: { value: string } }) => onChange(key, e.target.value);
-  // A case can hold an ambulance the list no longer has; keep it selectable so the select stays valid.
-  const missingCurrent = currentAmbulanceId != null && !ambulances.some((a) => a.id === currentAmbulanceId);
+  const options = ambulanceOptions(ambulances, currentAmbulanceId, currentPlate, near);
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, sm: 6 }}>
@@ -40,15 +41,11 @@ export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId,
           onChange={set('ambulance_id')}
           fullWidth
           disabled={disabled}
+          helperText={near ? 'Available ambulances nearest to the patient first' : undefined}
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         >
           <MenuItem value="">Select an ambulance</MenuItem>
-          {missingCurrent && <MenuItem value={String(currentAmbulanceId)}>{`${currentPlate ?? `#${currentAmbulanceId}`} (Currently assigned)`}</MenuItem>}
-          {byPlate(ambulances).map((a) => (
-            <MenuItem key={a.id} value={String(a.id)}>
-              {a.id === currentAmbulanceId ? `${a.license_plate} (Currently assigned)` : a.license_plate}
-            </MenuItem>
-          ))}
+          {options.map((o) => <MenuItem key={o.value} value={o.value}>{o.label}</MenuItem>)}
         </TextField>
       </Grid>
     </Grid>

@@ -1,0 +1,123 @@
+import {
+  type AmbulanceDto, type CaseDto, type LatLon,
+  distanceMeters, etaMinutes, formatDistance, formatEta, isStale,
+} from '../api/contract';
+
+/**
+ * The words every staff screen uses for live positions: the time of a fix, 'Stale' after
+ * two minutes, its accuracy, and an ambulance's straight-line distance and estimated
+ * arrival at its patient. Pure: `now` and the ETA speed come from the caller.
+ */
+
+export const STALE_TEXT = 'Stale';
+/** Shown beside every ETA: it is straight-line distance over an average speed, not a route. */
+export const ESTIMATE_TEXT = 'Estimate';
+export const ESTIMATE_HINT = 'An estimate: straight-line distance at an average urban speed, not a road route';
+
+type MaybePoint = { latitude?: number | null; longitude?: number | null } | null | undefined;
+
+/** The point when both coordinates are finite numbers, else null. */
+export function pointOf(p: MaybePoint): LatLon | null {
+  if (!p || p.latitude == null || p.longitude == null) return null;
+  if (!Number.isFinite(p.latitude) || !Number.isFinite(p.longitude)) return null;
+  return { latitude: p.latitude, longitude: p.longitude };
+}
+
+/** '±12 m', '±1.5 km'; null when the accuracy is unknown. */
+export function accuracyText(metres: number | null | undefined): string | null {
+  if (metres == null || !Number.isFinite(metres) || metres < 0) return null;
+  return `±${formatDistance(metres)}`;
+}
+
+/**
+ * When a fix was taken: the time with seconds when it is from today, else the date too;
+ * 'Not Available' without a valid time.
+ */
+export function fixTimeText(iso: string | null | undefined, now = Date.now(), locale?: string): string {
+  const at = iso ? new Date(iso) : null;
+  if (!at || Number.isNaN(at.getTime())) return 'Not Available';
+  const time: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', second: '2-digit' };
+  return at.toDateString() === new Date(now).toDateString()
+    ? at.toLocaleTimeString(locale, time)
+    : at.toLocaleString(locale, { month: 'short', day: 'numeric', ...time });
+}
+
+export interface FixText {
+  /** fixTimeText of the fix. */
+  time: string;
+  /** Older than two minutes, or of unknown time. */
+  stale: boolean;
+  /** accuracyText, when known. */
+  accuracy: string | null;
+}
+
+/** A position's time, staleness and accuracy. */
+export function fixText(iso: string | null | undefined, accuracyM: number | null | undefined, now = Date.now()): FixText {
+  return { time: fixTimeText(iso, now), stale: isStale(iso, now), accuracy: accuracyText(accuracyM) };
+}
+
+/** The patient's shared position on a case: null while the patient has shared none. */
+export function caseFix(c: Pick<CaseDto, 'latitude' | 'longitude' | 'location_accuracy' | 'location_updated_at'>, now = Date.now()): FixText | null {
+  if (!pointOf(c)) return null;
+  return fixText(c.location_updated_at, c.location_accuracy, now);
+}
+
+/** An ambulance's last position: null without one (accuracy is not kept for ambulances). */
+export function ambulanceFix(a: Pick<AmbulanceDto, 'location'>, now = Date.now()): FixText | null {
+  if (!pointOf(a.location)) return null;
+  return fixText(a.location!.updated_at, null, now);
+}
+
+export interface Approach {
+  meters: number;
+  /** formatDistance: '850 m', '3.2 km'. */
+  distance: string;
+  /** Whole minutes, or null while the ETA speed is unknown. */
+  minutes: number | null;
+  /** 'Arriving in about N min', or null while the ETA speed is unknown. */
+  eta: string | null;
+}
+
+/** Straight-line distance from one point to another and the ETA at `speedKmh`; null without both points. */
+export function approach(from: MaybePoint, to: MaybePoint, speedKmh: number | null | undefined): Approach | null {
+  const a = pointOf(from);
+  const b = pointOf(to);
+  if (!a || !b) return null;
+  const meters = distanceMeters(a, b);
+  const minutes = speedKmh != null && speedKmh > 0 ? etaMinutes(meters, speedKmh) : NaN;
+  const known = Number.isFinite(minutes);
+  return { meters, distance: formatDistance(meters), minutes: known ? minutes : null, eta: known ? formatEta(minutes) : null };
+}
+
+/** The ambulance a case names, by ambulance_id, else by license_plate (as the fleet screen matches them). */
+export function assignedAmbulance<A extends Pick<AmbulanceDto, 'id' | 'license_plate'>>(
+  c: Pick<CaseDto, 'ambulance_id' | 'license_plate'>, ambulances: readonly A[],
+): A | undefined {
+  if (c.ambulance_id != null) {
+    const byId = ambulances.find((a) => a.id === c.ambulance_id);
+    if (byId) return byId;
+  }
+  return c.license_plate != null ? ambulances.find((a) => a.license_plate === c.license_plate) : undefined;
+}
+
+export type CaseApproach = Approach & { ambulance: AmbulanceDto };
+
+/**
+ * For an active case with a shared location and an assigned ambulance with a position:
+ * the ambulance, its distance to the patient and the ETA. Null otherwise.
+ */
+export function caseApproach(
+  c: Pick<CaseDto, 'status' | 'ambulance_id' | 'license_plate' | 'latitude' | 'longitude'>,
+  ambulances: readonly AmbulanceDto[],
+  speedKmh: number | null | undefined,
+): CaseApproach | null {
+  if (c.status !== 'active') return null;
+  const ambulance = assignedAmbulance(c, ambulances);
+  const result = ambulance ? approach(ambulance.location, c, speedKmh) : null;
+  return result && ambulance ? { ...result, ambulance } : null;
+}
+
+/** '1.2 km away', or with the ambulance named: 'TS09 EA 1002 is 1.2 km away'. */
+export function distanceAwayText(a: Pick<Approach, 'distance'>, plate?: string): string {
+  return plate ? `${plate} is ${a.distance} away` : `${a.distance} away`;
+}

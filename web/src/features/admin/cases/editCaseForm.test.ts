@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { AmbulanceDto } from '../../../api/contract';
+import { ambulanceOptions } from './editCaseForm';
+
+const amb = (id: number, status: AmbulanceDto['status'], at?: [number, number]): AmbulanceDto => ({
+  id, license_plate: `TS09 EA 100${id}`, status, email: null, created_at: '', updated_at: '', version: 1,
+  location: at ? { placeName: null, latitude: at[0], longitude: at[1], updated_at: null } : null,
+});
+const PATIENT = { latitude: 17.385, longitude: 78.4867 };
+const fleet = [
+  amb(3, 'available', [17.395, 78.4867]), // ~1.1 km
+  amb(1, 'busy', [17.386, 78.4867]), // ~110 m, held by the case
+  amb(2, 'available', [17.386, 78.4867]), // ~110 m
+  amb(4, 'busy', [17.385, 78.4867]), // on another case
+  amb(5, 'available'), // no position
+];
+
+describe('Assigned Ambulance options', () => {
+  it('lists every ambulance by plate when the case has no location', () => {
+    expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', null).map((o) => o.label)).toEqual([
+      'TS09 EA 1001 (Currently assigned)', 'TS09 EA 1002', 'TS09 EA 1003', 'TS09 EA 1004', 'TS09 EA 1005',
+    ]);
+  });
+
+  it('lists available ambulances and the current one nearest first with distances, then the rest', () => {
+    expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', PATIENT).map((o) => o.label)).toEqual([
+      'TS09 EA 1001 — 111 m (Currently assigned)',
+      'TS09 EA 1002 — 111 m',
+      'TS09 EA 1003 — 1.1 km',
+      'TS09 EA 1005',
+      'TS09 EA 1004',
+    ]);
+  });
+
+  it('keeps a current ambulance the fleet list no longer has', () => {
+    expect(ambulanceOptions(fleet, 9, 'GONE 1', PATIENT)[0]).toEqual({ value: '9', label: 'GONE 1 (Currently assigned)' });
+  });
+});
