@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import type { ConfigResponse } from '../../api/contract';
 import { queries } from '../../api/queries';
 
 /** How often live screens re-evaluate "Stale" (no refetch: only the clock moves). */
