@@ -7,7 +7,9 @@ import { openDatabase } from '../db/connection';
 import { seedDemo } from '../db/seeds/demo';
 import type { Config } from './config';
 import { createApp } from './http/app';
+import { answerClientError } from './http/clientError';
 import { startOutboxWorker } from './jobs/outboxWorker';
+import { startRetentionJob } from './jobs/retention';
 import { EventBus } from './realtime/eventBus';
 import { attachRealtime } from './realtime/socketServer';
 import type { ServiceContext } from './services/context';
@@ -35,8 +37,12 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   const ctx: ServiceContext = { db, bus, config, log };
   const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });
   const httpServer = http.createServer(app.callback());
+  httpServer.on('clientError', answerClientError);
   const realtime = attachRealtime(httpServer, ctx);
   const outbox = startOutboxWorker(ctx, opts.mailTransport);
+  // Once at start (before taking requests) and hourly: old patient positions and position history go.
+  const retention = startRetentionJob(ctx);
+  await retention.ready;
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -55,6 +61,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     /** Stops taking work, lets the outbox pass finish, closes sockets, HTTP and the database. */
     close() {
       closing ??= (async () => {
+        await retention.stop();
         await outbox.stop();
         await realtime.close();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));

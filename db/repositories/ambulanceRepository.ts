@@ -16,6 +16,9 @@ export interface LatestPosition {
   position_at: string; place_name: string | null;
 }
 
+/** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */
+const rowLocks = (db: Db) => db.client.config.client !== 'better-sqlite3';
+
 const withKey = (f: AmbulanceFields) => (f.license_plate ? { ...f, plate_key: plateKey(f.license_plate) } : f);
 const bump = (db: Db) => ({ updated_at: nowIso(), version: db.raw('version + 1') });
 
@@ -23,6 +26,8 @@ export const ambulanceRepository = {
   list: (db: Db) => db<AmbulanceRow>('ambulances').orderBy('id'),
   findById: (db: Db, id: number) => db<AmbulanceRow>('ambulances').where({ id }).first(),
   findByPlate: (db: Db, plate: string) => db<AmbulanceRow>('ambulances').where({ plate_key: plateKey(plate) }).first(),
+  /** Locks an ambulance's row until the transaction ends (concurrent writers of it wait). */
+  lock: async (db: Db, id: number) => { if (rowLocks(db)) await db('ambulances').where({ id }).forUpdate().select('id'); },
   count: async (db: Db) => Number((await db('ambulances').count({ n: '*' }).first())?.n ?? 0),
   async insert(db: Db, fields: AmbulanceFields & { license_plate: string }): Promise<number> {
     const now = nowIso();

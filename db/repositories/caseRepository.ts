@@ -10,6 +10,9 @@ export interface CaseFields {
   closed_at?: string | null;
 }
 
+/** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */
+const rowLocks = (db: Db) => db.client.config.client !== 'better-sqlite3';
+
 const withPlate = (db: Db) =>
   db<CaseRow>('cases')
     .leftJoin('ambulances', 'ambulances.id', 'cases.ambulance_id')
@@ -21,6 +24,14 @@ export const caseRepository = {
   /** Active cases holding an ambulance (normally zero or one). */
   activeForAmbulance: (db: Db, ambulanceId: number) =>
     db<CaseRow>('cases').where({ ambulance_id: ambulanceId, status: 'active' }),
+  /** Locks a case's row until the transaction ends (concurrent writers of it wait). */
+  lock: async (db: Db, id: string) => { if (rowLocks(db)) await db('cases').where({ id }).forUpdate().select('id'); },
+  /** Locks the rows of every case naming an ambulance. */
+  lockReferencingAmbulance: async (db: Db, ambulanceId: number) => {
+    if (rowLocks(db)) await db('cases').where({ ambulance_id: ambulanceId }).forUpdate().select('id');
+  },
+  /** Every case naming an ambulance, whatever its status. */
+  referencingAmbulance: (db: Db, ambulanceId: number) => db<CaseRow>('cases').where({ ambulance_id: ambulanceId }),
   async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at'>) {
     const now = nowIso();
     await db('cases').insert({ ...row, version: 1, created_at: now, updated_at: now });

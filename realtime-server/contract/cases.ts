@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { email, intId, latitude, longitude } from './common';
+import { email, intId, latitude, longitude, text } from './common';
 import { CASE_STATUSES, type CaseStatus } from './enums';
 
-const caseType = z.string().trim().max(40).nullish().transform((v) => v || null);
-const description = z.string().trim().max(2000);
-const patientName = z.string().trim().min(1, 'required').max(200);
+const caseType = text().trim().max(40).nullish().transform((v) => v || null);
+const description = text().trim().max(2000);
+const patientName = text().trim().min(1, 'required').max(200);
 
 /**
  * Case-creation payload of SPEC.md §3 (POST /live-location) and the case form of

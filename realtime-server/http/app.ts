@@ -8,7 +8,11 @@ import { createGeocoder, type Geocoder } from '../services/geocodeService';
 import type { ServiceContext } from '../services/context';
 import { DomainError, badRequest, notFound } from '../services/errors';
 import { authenticate } from './middleware/auth';
+import { limitBodyDepth } from './middleware/bodyDepth';
+import { accessGuard } from '../policies/accessGuard';
 import { errorHandler, requestLogger } from './middleware/errors';
+import { rateLimits } from './middleware/rateLimit';
+import { securityHeaders } from './middleware/security';
 import { mountOutboxAndGeocode } from './routes/admin';
 import { mountAmbulances } from './routes/ambulances';
 import { mountAuth } from './routes/auth';
@@ -20,22 +24,27 @@ import { mountUsers } from './routes/users';
 
 const API_PREFIXES = ['/api/', '/live-location', '/socket.io'];
 
-/** The Koa app: errors → logging → body → auth → routes, then the built SPA. Does not listen. */
+/** The Koa app: security headers → errors → logging → body → auth → routes, then the built SPA. Does not listen. */
 export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {}) {
   const app = new Koa({ proxy: false });
   const router = new Router();
+  // First on the router: every route's entry in policies/permissions.ts `access` is checked before the route runs.
+  router.use(accessGuard);
   const deps = { svc, geocoder: opts.geocoder ?? createGeocoder(svc) };
   for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountAmbulances, mountUsers, mountPublic, mountOutboxAndGeocode]) {
     mount(router, deps);
   }
 
+  // Made now, so that a bad TRUSTED_PROXY stops the start rather than a request.
+  rateLimits(svc);
+  if (svc.config.signinCode === 'email' && !svc.config.smtpUrl) {
+    svc.log.warn('SIGNIN_CODE=email without SMTP_URL: sign-in codes wait in the outbox and nobody receives them');
+  }
+
+  // Security headers first: every answer carries them, errors and 404s included.
+  app.use(securityHeaders(svc.config));
   app.use(errorHandler(svc.log));
   app.use(requestLogger(svc.log));
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    await next();
-  });
   app.use(bodyParser({
     enableTypes: ['json'],
     jsonLimit: '1mb',
@@ -44,6 +53,7 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
       throw err?.status === 413 ? new DomainError(413, 'Request body is too large') : badRequest('Request body is not valid JSON');
     },
   }));
+  app.use(limitBodyDepth());
   app.use(authenticate(svc));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

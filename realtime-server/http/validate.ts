@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { MAX_ID } from '../contract/common';
 import { badRequest, notFound } from '../services/errors';
 
 /** Parses input with a contract schema; a failure is a 400 naming the field and nothing is written. */
@@ -13,7 +14,8 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
 
 /** A numeric route id; anything else is the resource's "not found". */
 export function routeId(raw: string, notFoundMessage: string): number {
-  const id = /^\d{1,12}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound(notFoundMessage);
+  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  // Beyond a database integer (PostgreSQL `integer`) no row can exist: the same "not found".
+  if (!Number.isSafeInteger(id) || id <= 0 || id > MAX_ID) throw notFound(notFoundMessage);
   return id;
 }

@@ -15,11 +15,13 @@ const STOP_WAIT_MS = 3000;
  * silence). Query parameters of SMTP_URL (e.g. `?greetingTimeout=5000`) take precedence.
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** A link with the value of its `t=` token replaced by `…` (the link's path and the rest stay readable). */
+export const redactLinkToken = (link: string) => link.replace(/([?&]t=)[^&#]*/g, '$1…');
 const backoffMs = (attempt: number) => Math.min(10 * 60_000, 2000 * 2 ** (attempt - 1));
 
 /**
  * Sends queued mail through SMTP_URL with retries and exponential backoff. Without SMTP_URL
- * mail stays queued (admins read it in the outbox) and its links are logged once.
+ * mail stays queued (admins read it in the outbox) and is logged once, its link tokens redacted.
  */
 export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) {
   const mailer = transport ?? (ctx.config.smtpUrl ? nodemailer.createTransport({ url: ctx.config.smtpUrl, ...SMTP_TIMEOUTS }) : null);
@@ -34,7 +36,13 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) 
       if (logged.has(id)) continue;
       logged.add(id);
       const m = await outboxRepository.findById(ctx.db, id);
-      if (m) ctx.log.info({ outboxId: id, kind: m.kind, to: m.to_address, links: JSON.parse(m.links) }, 'mail queued (no SMTP_URL set; see the outbox)');
+      // Tokens never reach the log: a link's `t=` is redacted; admins read the full links in the outbox.
+      if (m) {
+        ctx.log.info(
+          { outboxId: id, kind: m.kind, to: m.to_address, links: (JSON.parse(m.links) as string[]).map(redactLinkToken) },
+          'mail queued (no SMTP_URL set): an admin reads it with its full links in GET /api/outbox or the admin Outbox screen',
+        );
+      }
     }
   }
 
@@ -45,8 +53,16 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) 
       const m = (await outboxRepository.findById(ctx.db, id))!;
       try {
         // nodemailer honours `signal` (its bundled types do not list it yet): stop() aborts a send in progress.
-        const mail = { from: ctx.config.mailFrom, to: m.to_address, subject: m.subject, text: m.body_text, signal: aborter.signal };
+        // The outbox id travels in a header and a stable Message-ID: a copy sent again after a
+        // crash between the SMTP server's acceptance and markSent (at-least-once; RELIABILITY.md)
+        // is recognisable as the same message, and receivers that dedupe by Message-ID drop it.
+        const mail = {
+          from: ctx.config.mailFrom, to: m.to_address, subject: m.subject, text: m.body_text, signal: aborter.signal,
+          headers: { 'X-Lifeline-Outbox-Id': String(id) },
+          messageId: `<outbox-${id}.${Date.parse(m.created_at)}@${/@([\w.-]+)/.exec(ctx.config.mailFrom)?.[1] ?? 'lifeline.local'}>`,
+        };
         await mailer!.sendMail(mail);
+        // Marked at once: the window in which a crash resends an accepted message is this one statement.
         await outboxRepository.markSent(ctx.db, id);
         ctx.log.info({ outboxId: id, kind: m.kind }, 'mail sent');
       } catch (err) {

@@ -4,9 +4,8 @@ const STAFF: readonly Role[] = ['operator', 'admin'];
 const ADMIN: readonly Role[] = ['admin'];
 
 /**
- * Who may do what: the one table every route and socket handler checks. Public routes
- * (sign-in, health, config, the patient's location share, tracking links) have no entry
- * here; they check their own link or token.
+ * What each staff role may do. `access` below says, for every route and socket event,
+ * which of these permissions (and which link-token holders) it needs.
  */
 export const permissions = {
   'profile.read': { roles: STAFF, denied: 'Sign in as staff to see a profile' },
@@ -30,8 +29,103 @@ export const permissions = {
   'tracking.initiate': { roles: STAFF, denied: 'Only staff can send tracking links' },
   'outbox.read': { roles: ADMIN, denied: 'Only admins can read the outbox' },
   'geocode.read': { roles: STAFF, denied: 'Only staff can look up place names' },
+  'live.connect': { roles: STAFF, denied: 'Only staff can follow every live event' },
 } as const satisfies Record<string, { roles: readonly Role[]; denied: string }>;
 
 export type Permission = keyof typeof permissions;
 
 export const may = (role: Role, permission: Permission) => permissions[permission].roles.includes(role);
+
+/**
+ * Everyone who can reach the server: no credentials; the holder of a tracking link's viewer
+ * token (watch one ambulance); the holder of a driver link's token (watch it and send its
+ * positions); a signed-in operator; a signed-in admin.
+ */
+export const PRINCIPALS = ['anonymous', 'viewer', 'driver', 'operator', 'admin'] as const;
+export type Principal = (typeof PRINCIPALS)[number];
+export type LinkPrincipal = 'viewer' | 'driver';
+
+/**
+ * One entry per REST route (`METHOD /path` as the router declares it) and per socket event
+ * (`socket:event`; `socket:connect` is the handshake). An entry is either
+ * - `anyone`: no credentials needed (sign-in, health, the patient's location link, whose
+ *   secret is the case id itself: it answers 410 once the case is no longer active), or
+ * - `permission`: the signed-in staff roles of that permission (401 without a session, 403
+ *   for another role), and/or
+ * - `links`: the link-token holders the handler accepts (`?t=` on REST, `auth` on sockets);
+ *   the handler checks the token itself so that every bad link gets the same answer.
+ * The router checks every request against its route's entry before the route's own
+ * middleware runs (`accessGuard`); a route without an entry is refused. `policies/roles.test.ts`
+ * walks every route and event here × every principal, and fails for a route the router
+ * serves that is missing here.
+ */
+export interface AccessRule {
+  anyone?: true;
+  permission?: Permission;
+  links?: readonly LinkPrincipal[];
+}
+
+export const access = {
+  'GET /api/health': { anyone: true },
+  'GET /api/config': { anyone: true },
+  'POST /api/auth/signin': { anyone: true },
+  /** SIGNIN_CODE=email's second step: the challenge and the mailed code are the credentials. */
+  'POST /api/auth/signin/verify': { anyone: true },
+  'POST /api/auth/signout': { permission: 'session.end' },
+  'GET /api/auth/profile': { permission: 'profile.read' },
+
+  'GET /api/cases': { permission: 'case.read' },
+  'GET /api/cases/:id': { permission: 'case.read' },
+  'POST /api/cases': { permission: 'case.create' },
+  'PUT /api/cases/:id': { permission: 'case.update' },
+  'DELETE /api/cases/:id': { permission: 'case.delete' },
+  'GET /api/cases/:id/timeline': { permission: 'case.timeline' },
+  'POST /live-location': { permission: 'case.create' },
+  'POST /api/tracking/initiate': { permission: 'tracking.initiate' },
+
+  'GET /api/ambulances': { permission: 'ambulance.read' },
+  'POST /api/ambulances': { permission: 'ambulance.create' },
+  'PUT /api/ambulances/:id': { permission: 'ambulance.update' },
+  'DELETE /api/ambulances/:id': { permission: 'ambulance.delete' },
+  'GET /api/ambulances/:id/trail': { permission: 'ambulance.read' },
+  /** Staff with a bearer session, or `?t=` with this ambulance's driver token while its case is active. */
+  'POST /api/ambulances/:id/position': { permission: 'ambulance.position', links: ['driver'] },
+
+  'GET /api/users/operators': { permission: 'user.list' },
+  'GET /api/users/by-email': { permission: 'user.lookup' },
+  'POST /api/users': { permission: 'user.create' },
+  'PUT /api/users/:id': { permission: 'user.update' },
+  'DELETE /api/users/:id': { permission: 'user.delete' },
+
+  'GET /api/outbox': { permission: 'outbox.read' },
+  'GET /api/geocode/reverse': { permission: 'geocode.read' },
+
+  /** The patient's share link: the case id is the secret; only while the case is active (410 after). */
+  'POST /api/location/:caseId': { anyone: true },
+  /** `?t=` with a viewer or driver token of an active case holding this ambulance; every bad link is the same 404. */
+  'GET /api/track/:ambulanceId': { links: ['viewer', 'driver'] },
+
+  /** Staff sessions (rooms `staff`, admins also `admins`) and link holders (their ambulance's and case's rooms). */
+  'socket:connect': { permission: 'live.connect', links: ['viewer', 'driver'] },
+  /** The only event a client sends: a driver link's position for its own ambulance. */
+  'socket:ambulance.position': { links: ['driver'] },
+} as const satisfies Record<string, AccessRule>;
+
+export type AccessKey = keyof typeof access;
+
+/** The principals an entry admits. */
+export function principalsOf(rule: AccessRule): Principal[] {
+  if (rule.anyone) return [...PRINCIPALS];
+  const roles: readonly Role[] = rule.permission ? permissions[rule.permission].roles : [];
+  return PRINCIPALS.filter((p) => (p === 'operator' || p === 'admin' ? roles.includes(p) : rule.links?.includes(p as LinkPrincipal) ?? false));
+}
+
+/** Whether a principal may call a route or send a socket event (false for a key with no entry). */
+export const mayCall = (key: string, principal: Principal) => {
+  const rule = (access as Record<string, AccessRule>)[key];
+  return rule ? principalsOf(rule).includes(principal) : false;
+};
+
+/** The entry of a route, with HEAD read as GET; undefined when none is declared. */
+export const ruleFor = (method: string, path: string): AccessRule | undefined =>
+  (access as Record<string, AccessRule>)[`${method === 'HEAD' ? 'GET' : method} ${path}`];

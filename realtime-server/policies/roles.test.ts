@@ -1,88 +1,154 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../http/app';
 import { expectError, expectNoWrite } from '../testing/assertions';
+import { dispatchCase, trackingTokens } from '../testing/dispatchHelpers';
 import { startTestServer, type TestServer } from '../testing/testServer';
-import { type Permission, permissions } from './permissions';
+import { type AccessRule, PRINCIPALS, type Principal, access, mayCall, permissions, principalsOf } from './permissions';
 
 /**
- * The server's role matrix (SPEC.md §6, issue 2): which routes need no sign-in, which any
- * staff member may call, which only admins. Every route the router knows must be listed
- * here, so a new route cannot ship without a decision.
+ * The server's access matrix (SPEC.md §6, issue 5): every REST route the router serves and
+ * every socket event × every principal (anonymous, viewer-token holder, driver-token holder,
+ * operator, admin), read from the one table in `permissions.ts`. A route or socket event
+ * missing from that table fails here; every refusal is checked to change nothing.
  */
 const NO_TOKEN = 'Authentication required';
 const BAD_TOKEN = 'Your session has expired or was revoked; please sign in again';
+const LINK_NOT_FOUND = 'Tracking link not found or expired';
+const ONLY_WATCH = 'A tracking link can only watch; use the driver link to send positions';
+const ONLY_DRIVER = 'Only a driver link may send positions';
 
 let s: TestServer;
-/** Rows the requests below point at, made in beforeAll. */
+/** Rows and tokens the requests below point at, made in beforeAll. */
 const f = {
   caseId: '', // active, ambulance 1: tracking, timeline, update
   spareCaseId: '', // active, no ambulance: deleted by the admin
+  linkCaseId: '', // active, ambulance 6: the viewer and driver tokens below, the patient's share link
   keptOperatorId: 0, // edited by the admin
   spareOperatorId: 0, // deleted by the admin
+  viewer: '',
+  driver: '',
+};
+
+/**
+ * What the README's endpoint table says about each route ("who"), restated here on purpose so
+ * that a change to `access` that contradicts the documentation fails:
+ * anyone, staff (operator and admin), admin, or link holders (with or without staff).
+ */
+type Who = 'anyone' | 'staff' | 'admin' | 'viewer+driver' | 'staff+driver';
+const WHO: Record<Who, Principal[]> = {
+  anyone: [...PRINCIPALS],
+  staff: ['operator', 'admin'],
+  admin: ['admin'],
+  'viewer+driver': ['viewer', 'driver'],
+  'staff+driver': ['driver', 'operator', 'admin'],
 };
 
 interface Entry {
-  /** Who may call it: anyone, any signed-in staff member, or admins only. */
-  access: 'public' | 'staff' | 'admin';
-  /** The permission whose refusal text an operator gets (admin routes). */
-  permission?: Permission;
+  who: Who;
   /**
-   * The request every test sends: the path with fixture ids and a valid body, so that a
-   * missing refusal would show up as a write; `ok` is what a permitted caller gets.
+   * The request every test sends: the path with fixture ids and a valid body (so that a
+   * missing refusal would show up as a write); `n` counts calls, for unique values.
    */
   url?: () => string;
-  body?: () => unknown;
-  ok?: number;
+  body?: (n: number) => unknown;
+  /** What a permitted caller gets with this request (the guard lets it through; the handler answers). */
+  ok: number;
+  /** A refusal other than the default (401 without a session, 403 for a role without the permission). */
+  refused?: (p: Principal, via: Via) => [number, string];
 }
 
-const caseBody = (ambulance?: number) => ({ to: 'patient@example.com', status: 'active', patientName: 'Asha Rao', description: 'Patient: Asha Rao, Type: Stroke', ambulance_id: ambulance });
+const caseBody = () => ({ to: 'patient@example.com', status: 'active', patientName: 'Asha Rao', description: 'Patient: Asha Rao, Type: Stroke' });
 const operatorBody = (n: string) => ({ name: `Role Test ${n}`, email: `role.${n}@lifeline.test`, role: 'operator', shift: 1, gender: 0, phone: '555 0300' });
 
 const MATRIX: Record<string, Entry> = {
-  'GET /api/health': { access: 'public' },
-  'GET /api/config': { access: 'public' },
-  'POST /api/auth/signin': { access: 'public' },
-  'POST /api/location/:caseId': { access: 'public' }, // the patient's share link
-  'GET /api/track/:ambulanceId': { access: 'public' }, // holds a viewer token instead
+  'GET /api/health': { who: 'anyone', ok: 200 },
+  'GET /api/config': { who: 'anyone', ok: 200 },
+  'POST /api/auth/signin': { who: 'anyone', body: () => ({ email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' }), ok: 200 },
+  // Without SIGNIN_CODE=email there is no challenge to answer: admitted, and told the code is not valid.
+  'POST /api/auth/signin/verify': { who: 'anyone', body: () => ({ challenge: 'no-such-challenge', code: '123456' }), ok: 401 },
+  'POST /api/location/:caseId': { who: 'anyone', url: () => `/api/location/${f.linkCaseId}`, body: (n) => ({ latitude: 17.4 + n / 1000, longitude: 78.5 }), ok: 200 },
+  'GET /api/track/:ambulanceId': {
+    who: 'viewer+driver', url: () => '/api/track/6', ok: 200,
+    refused: () => [404, LINK_NOT_FOUND], // the same answer for every bad or missing link
+  },
+  'POST /api/ambulances/:id/position': {
+    who: 'staff+driver', url: () => '/api/ambulances/6/position', body: (n) => ({ latitude: 17.4, longitude: 78.5 + n / 1000 }), ok: 200,
+    refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
+  },
 
-  'POST /api/auth/signout': { access: 'staff', ok: 200 },
-  'GET /api/auth/profile': { access: 'staff', ok: 200 },
-  'GET /api/cases': { access: 'staff', ok: 200 },
-  'GET /api/cases/:id': { access: 'staff', url: () => `/api/cases/${f.caseId}`, ok: 200 },
-  'POST /api/cases': { access: 'staff', body: () => caseBody(4), ok: 201 },
-  'PUT /api/cases/:id': { access: 'staff', url: () => `/api/cases/${f.caseId}`, body: () => ({ description: 'Patient: Asha Rao, Type: Stroke, conscious' }), ok: 200 },
-  'POST /live-location': { access: 'staff', body: () => ({ ...caseBody(), license_plate: 3 }), ok: 201 },
-  'POST /api/tracking/initiate': { access: 'staff', body: () => ({ caseId: f.caseId, ambulanceId: 1, patientEmail: 'patient@example.com', driverEmail: 'driver1@lifeline.test' }), ok: 200 },
-  'GET /api/ambulances': { access: 'staff', ok: 200 },
-  'GET /api/ambulances/:id/trail': { access: 'staff', url: () => '/api/ambulances/1/trail', ok: 200 },
-  'PUT /api/ambulances/:id': { access: 'staff', url: () => '/api/ambulances/5', body: () => ({ status: 'maintenance' }), ok: 200 },
-  // Staff, or the holder of that ambulance's driver link (`?t=`, tested with the tracking links).
-  'POST /api/ambulances/:id/position': { access: 'staff', url: () => '/api/ambulances/6/position', body: () => ({ latitude: 17.4, longitude: 78.5 }), ok: 200 },
-  'GET /api/geocode/reverse': { access: 'staff', url: () => '/api/geocode/reverse?lat=17.385&lon=78.4867', ok: 200 },
-  'GET /api/users/by-email': { access: 'staff', url: () => '/api/users/by-email?email=admin%40lifeline.test', ok: 200 },
+  'POST /api/auth/signout': { who: 'staff', ok: 200 },
+  'GET /api/auth/profile': { who: 'staff', ok: 200 },
+  'GET /api/cases': { who: 'staff', ok: 200 },
+  'GET /api/cases/:id': { who: 'staff', url: () => `/api/cases/${f.caseId}`, ok: 200 },
+  'POST /api/cases': { who: 'staff', body: () => caseBody(), ok: 201 },
+  'PUT /api/cases/:id': { who: 'staff', url: () => `/api/cases/${f.caseId}`, body: (n) => ({ description: `Patient: Asha Rao, Type: Stroke, note ${n}` }), ok: 200 },
+  'POST /live-location': { who: 'staff', body: () => caseBody(), ok: 201 },
+  'POST /api/tracking/initiate': { who: 'staff', body: () => ({ caseId: f.caseId, ambulanceId: 1, patientEmail: 'patient@example.com', driverEmail: 'driver1@lifeline.test' }), ok: 200 },
+  'GET /api/ambulances': { who: 'staff', ok: 200 },
+  'GET /api/ambulances/:id/trail': { who: 'staff', url: () => '/api/ambulances/1/trail', ok: 200 },
+  'PUT /api/ambulances/:id': { who: 'staff', url: () => '/api/ambulances/5', body: (n) => ({ status: n % 2 ? 'maintenance' : 'available' }), ok: 200 },
+  'GET /api/geocode/reverse': { who: 'staff', url: () => '/api/geocode/reverse?lat=17.385&lon=78.4867', ok: 200 },
+  'GET /api/users/by-email': { who: 'staff', url: () => '/api/users/by-email?email=admin%40lifeline.test', ok: 200 },
 
-  'GET /api/users/operators': { access: 'admin', permission: 'user.list', ok: 200 },
-  'POST /api/users': { access: 'admin', permission: 'user.create', body: () => operatorBody('new'), ok: 201 },
-  'PUT /api/users/:id': { access: 'admin', permission: 'user.update', url: () => `/api/users/${f.keptOperatorId}`, body: () => operatorBody('kept'), ok: 200 },
-  'DELETE /api/users/:id': { access: 'admin', permission: 'user.delete', url: () => `/api/users/${f.spareOperatorId}`, ok: 200 },
-  'POST /api/ambulances': { access: 'admin', permission: 'ambulance.create', body: () => ({ license_plate: 'TS09 ZZ 9999', status: 'available' }), ok: 201 },
-  'DELETE /api/ambulances/:id': { access: 'admin', permission: 'ambulance.delete', url: () => '/api/ambulances/8', ok: 200 },
-  'DELETE /api/cases/:id': { access: 'admin', permission: 'case.delete', url: () => `/api/cases/${f.spareCaseId}`, ok: 200 },
-  'GET /api/outbox': { access: 'admin', permission: 'outbox.read', ok: 200 },
-  'GET /api/cases/:id/timeline': { access: 'admin', permission: 'case.timeline', url: () => `/api/cases/${f.caseId}/timeline`, ok: 200 },
+  'GET /api/users/operators': { who: 'admin', ok: 200 },
+  'POST /api/users': { who: 'admin', body: (n) => operatorBody(`new${n}`), ok: 201 },
+  'PUT /api/users/:id': { who: 'admin', url: () => `/api/users/${f.keptOperatorId}`, body: () => operatorBody('kept'), ok: 200 },
+  'DELETE /api/users/:id': { who: 'admin', url: () => `/api/users/${f.spareOperatorId}`, ok: 200 },
+  'POST /api/ambulances': { who: 'admin', body: (n) => ({ license_plate: `TS09 ZZ ${9000 + n}`, status: 'available' }), ok: 201 },
+  'DELETE /api/ambulances/:id': { who: 'admin', url: () => '/api/ambulances/8', ok: 200 },
+  'DELETE /api/cases/:id': { who: 'admin', url: () => `/api/cases/${f.spareCaseId}`, ok: 200 },
+  'GET /api/outbox': { who: 'admin', ok: 200 },
+  'GET /api/cases/:id/timeline': { who: 'admin', url: () => `/api/cases/${f.caseId}/timeline`, ok: 200 },
 };
 
-const keys = (access: Entry['access']) => Object.keys(MATRIX).filter((key) => MATRIX[key].access === access);
+/** Socket events, with what the README says about them. */
+const SOCKET_WHO: Record<string, Who> = {
+  'socket:connect': 'staff+driver', // and viewers: checked below with the table
+  'socket:ambulance.position': 'viewer+driver', // narrowed to driver below
+};
 
+const table = access as Record<string, AccessRule>;
+const restKeys = Object.keys(table).filter((k) => !k.startsWith('socket:'));
+const socketKeys = Object.keys(table).filter((k) => k.startsWith('socket:'));
+
+/**
+ * How a principal presents itself: link holders put their token in `?t=` (as the links do),
+ * and are also tried with it as a bearer token; staff send their session as a bearer token.
+ */
+type Via = 'none' | 'query' | 'bearer';
+const viasOf = (p: Principal): Via[] => (p === 'anonymous' ? ['none'] : p === 'viewer' || p === 'driver' ? ['query', 'bearer'] : ['bearer']);
+
+/** The default refusal of a route whose entry names a staff permission. */
+function defaultRefusal(key: string, p: Principal, via: Via): [number, string] {
+  const rule = table[key];
+  if ((p === 'operator' || p === 'admin') && rule.permission) return [403, permissions[rule.permission].denied];
+  return [401, via === 'bearer' ? BAD_TOKEN : NO_TOKEN];
+}
+
+async function credentials(p: Principal): Promise<string | undefined> {
+  if (p === 'operator' || p === 'admin') return s.signIn(p);
+  if (p === 'viewer') return f.viewer;
+  if (p === 'driver') return f.driver;
+  return undefined;
+}
+
+const calls: Record<string, number> = {};
 /** Evaluated inside each test, once the fixtures exist. */
-const call = (key: string, token?: string) => {
+async function call(key: string, p: Principal, via: Via) {
   const [method, path] = key.split(' ');
   const e = MATRIX[key];
-  return s.api(method, e.url?.() ?? path, { token, body: e.body?.() });
-};
+  const n = (calls[key] = (calls[key] ?? 0) + 1);
+  const secret = await credentials(p);
+  let url = e.url?.() ?? path;
+  if (via === 'query') url += `${url.includes('?') ? '&' : '?'}t=${encodeURIComponent(secret!)}`;
+  return { send: () => s.api(method, url, { token: via === 'bearer' ? secret : undefined, body: e.body?.(n) }) };
+}
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
   const admin = await s.signIn('admin');
   const post = async (path: string, body: unknown) => {
     const res = await s.api('POST', path, { token: admin, body });
@@ -93,45 +159,88 @@ beforeAll(async () => {
   f.spareCaseId = (await post('/api/cases', caseBody())).case.id;
   f.keptOperatorId = (await post('/api/users', operatorBody('kept'))).user.id;
   f.spareOperatorId = (await post('/api/users', operatorBody('spare'))).user.id;
+  f.linkCaseId = await dispatchCase(s, admin, 6);
+  ({ viewer: f.viewer, driver: f.driver } = await trackingTokens(s, admin, f.linkCaseId, 6));
 });
 afterAll(() => s?.dispose());
 
-describe('the matrix covers every route', () => {
-  it('lists every method and path the router serves, and nothing it does not', () => {
+describe('the table covers every route and socket event', () => {
+  it('has an entry for every method and path the router serves, and none it does not serve', () => {
     const { router } = createApp(s.ctx);
     const served = new Set<string>();
     for (const layer of router.stack) {
       for (const method of layer.methods) if (method !== 'HEAD') served.add(`${method} ${layer.path}`);
     }
-    expect([...served].sort()).toEqual(Object.keys(MATRIX).sort());
+    expect([...served].sort()).toEqual([...restKeys].sort());
+    expect(Object.keys(MATRIX).sort()).toEqual([...restKeys].sort());
   });
 
-  it('names a real permission with an admin-only role set for every admin route', () => {
-    for (const key of keys('admin')) {
-      const { permission } = MATRIX[key];
-      expect({ key, roles: permission && permissions[permission].roles }).toEqual({ key, roles: ['admin'] });
+  it('has an entry for every event a client may send on any kind of socket, plus the handshake', async () => {
+    const admin = await s.signIn('admin');
+    const sockets = [await s.socket({ token: admin }), await s.socket({ trackToken: f.viewer }), await s.socket({ driverToken: f.driver })];
+    try {
+      const reserved = new Set(['connect', 'connect_error', 'disconnect', 'disconnecting', 'error', 'newListener', 'removeListener']);
+      const handled = new Set<string>();
+      for (const server of s.io.of('/').sockets.values()) {
+        for (const name of server.eventNames()) if (typeof name === 'string' && !reserved.has(name)) handled.add(`socket:${name}`);
+      }
+      expect(['socket:connect', ...handled].sort()).toEqual([...socketKeys].sort());
+    } finally {
+      for (const sock of sockets) sock.disconnect();
+    }
+  });
+
+  it('agrees with the README about who may call each route', () => {
+    for (const key of restKeys) expect({ key, principals: principalsOf(table[key]) }).toEqual({ key, principals: WHO[MATRIX[key].who] });
+    expect(principalsOf(table['socket:connect'])).toEqual(['viewer', 'driver', 'operator', 'admin']);
+    expect(principalsOf(table['socket:ambulance.position'])).toEqual(['driver']);
+    expect(Object.keys(SOCKET_WHO).sort()).toEqual([...socketKeys].sort());
+  });
+
+  it('names only real permissions, and `anyone` entries need nothing else', () => {
+    for (const [key, rule] of Object.entries(table)) {
+      if (rule.permission) expect({ key, known: rule.permission in permissions }).toEqual({ key, known: true });
+      if (rule.anyone) expect({ key, rule }).toEqual({ key, rule: { anyone: true } });
+      expect({ key, empty: principalsOf(rule).length === 0 }).toEqual({ key, empty: false });
+    }
+  });
+
+  it('refuses an undeclared route: mayCall is false for every principal, and the router answers 403 before its handler runs', async () => {
+    for (const p of PRINCIPALS) expect(mayCall('GET /api/not-declared', p)).toBe(false);
+    const { app, router } = createApp(s.ctx);
+    let ran = false;
+    router.get('/api/not-declared', (ctx) => { ran = true; ctx.body = { ok: true }; });
+    const server = http.createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const admin = await s.signIn('admin');
+      const res = await fetch(`http://127.0.0.1:${port}/api/not-declared`, { headers: { authorization: `Bearer ${admin}` } });
+      expect({ status: res.status, body: await res.json(), ran }).toEqual({ status: 403, body: { error: 'No access rule is declared for this route' }, ran: false });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
 
-describe('admin-only routes', () => {
-  it.each(keys('admin'))('%s: 403 for an operator, and nothing changes', async (key) => {
-    const token = await s.signIn('operator');
-    const res = await expectNoWrite(s.ctx.db, () => call(key, token));
-    expectError(res, 403, permissions[MATRIX[key].permission!].denied);
-  });
-});
+/** Every (route, principal, way of presenting itself) the table refuses. */
+const refusals = restKeys.flatMap((key) =>
+  PRINCIPALS.flatMap((p) => viasOf(p)
+    .filter((via) => !mayCall(key, p) || (via === 'bearer' && (p === 'viewer' || p === 'driver') && !table[key].anyone))
+    .map((via) => [key, p, via] as [string, Principal, Via])));
 
-describe('staff and admin routes without a live session', () => {
-  it.each([...keys('staff'), ...keys('admin')])('%s: 401 with no token, or with a token that is not a session, and nothing changes', async (key) => {
-    expectError(await expectNoWrite(s.ctx.db, () => call(key)), 401, NO_TOKEN);
-    expectError(await expectNoWrite(s.ctx.db, () => call(key, 'not-a-session-token')), 401, BAD_TOKEN);
+describe('refused callers change nothing', () => {
+  it.each(refusals)('%s as %s (%s): refused with the documented status and text', async (key, p, via) => {
+    const { send } = await call(key, p, via);
+    const res = await expectNoWrite(s.ctx.db, send);
+    const [status, error] = MATRIX[key].refused?.(p, via) ?? defaultRefusal(key, p, via);
+    expectError(res, status, error);
   });
 
   it('401 once the session is signed out', async () => {
     const token = await s.signIn('operator');
     expect((await s.api('POST', '/api/auth/signout', { token })).status).toBe(200);
-    expectError(await expectNoWrite(s.ctx.db, () => call('GET /api/cases', token)), 401, BAD_TOKEN);
+    expectError(await expectNoWrite(s.ctx.db, () => s.api('GET', '/api/cases', { token })), 401, BAD_TOKEN);
   });
 });
 
@@ -164,20 +273,67 @@ describe('what an operator may change on an ambulance', () => {
   });
 });
 
+describe('socket events', () => {
+  const open: Socket<any, any>[] = [];
+  afterAll(() => { for (const sock of open) sock.disconnect(); });
+
+  const authOf = async (p: Principal): Promise<Record<string, unknown>> =>
+    p === 'viewer' ? { trackToken: f.viewer } : p === 'driver' ? { driverToken: f.driver } : p === 'anonymous' ? {} : { token: await s.signIn(p) };
+
+  async function connectAs(p: Principal) {
+    const sock = await s.socket(await authOf(p));
+    open.push(sock);
+    return sock;
+  }
+
+  it.each(PRINCIPALS.map((p) => [p]))('socket:connect as %s: as the table says, and a refusal changes nothing', async (p) => {
+    const auth = await authOf(p);
+    if (mayCall('socket:connect', p)) {
+      const sock = await s.socket(auth);
+      open.push(sock);
+      expect(sock.connected).toBe(true);
+    } else {
+      const err = await expectNoWrite(s.ctx.db, () => s.socket(auth).then(() => undefined, (e: Error) => e));
+      expect(err?.message).toBe('unauthorized');
+    }
+  });
+
+  it('socket:connect refuses a link token offered in the wrong slot or as a staff token', async () => {
+    for (const auth of [{ token: f.viewer }, { token: f.driver }, { driverToken: f.viewer }, { trackToken: 'x'.repeat(43) }]) {
+      const err = await expectNoWrite(s.ctx.db, () => s.socket(auth).then(() => undefined, (e: Error) => e));
+      expect({ auth: Object.keys(auth), message: err?.message }).toEqual({ auth: Object.keys(auth), message: 'unauthorized' });
+    }
+  });
+
+  it.each(PRINCIPALS.filter((p) => mayCall('socket:connect', p)).map((p) => [p]))(
+    'socket:ambulance.position as %s: acknowledged as the table says, and a refusal changes nothing',
+    async (p) => {
+      const sock = await connectAs(p);
+      const send = () => sock.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.41, longitude: 78.49 });
+      if (mayCall('socket:ambulance.position', p)) {
+        expect(await send()).toMatchObject({ ok: true });
+      } else {
+        expect(await expectNoWrite(s.ctx.db, send)).toEqual({ ok: false, error: ONLY_DRIVER });
+      }
+    },
+  );
+
+  it('an event no entry declares is ignored: no answer and no write', async () => {
+    const sock = await connectAs('admin');
+    const res = await expectNoWrite(s.ctx.db, () => sock.timeout(300).emitWithAck('case.deleted' as any, { id: f.caseId }).then(() => 'answered', () => 'ignored'));
+    expect(res).toBe('ignored');
+    expect(await s.ctx.db('cases').where({ id: f.caseId }).first()).toBeDefined();
+  });
+});
+
+/** Every (route, principal) the table admits, each presenting itself the usual way. */
+const admitted = restKeys.flatMap((key) => PRINCIPALS.filter((p) => mayCall(key, p)).map((p) => [key, p] as [string, Principal]));
+
 // Last: these calls succeed and change the data the refusals above were checked against.
-describe('permitted callers get through', () => {
-  it.each(keys('staff'))('%s: an operator gets the success status', async (key) => {
-    const res = await call(key, await s.signIn('operator'));
-    expect({ key, status: res.status, body: res.status === MATRIX[key].ok ? 'ok' : res.body }).toEqual({ key, status: MATRIX[key].ok, body: 'ok' });
-  });
-
-  it.each(keys('admin'))('%s: an admin gets the success status', async (key) => {
-    const res = await call(key, await s.signIn('admin'));
-    expect({ key, status: res.status, body: res.status === MATRIX[key].ok ? 'ok' : res.body }).toEqual({ key, status: MATRIX[key].ok, body: 'ok' });
-  });
-
-  it.each(keys('public'))('%s: answers without a token and never 401 or 403', async (key) => {
-    const res = await call(key);
-    expect([401, 403]).not.toContain(res.status);
+describe('admitted callers get through', () => {
+  it.each(admitted)('%s as %s: the success status', async (key, p) => {
+    const { send } = await call(key, p, viasOf(p)[0]);
+    const res = await send();
+    expect({ key, p, status: res.status, body: res.status === MATRIX[key].ok ? 'ok' : res.body }).toEqual({ key, p, status: MATRIX[key].ok, body: 'ok' });
   });
 });

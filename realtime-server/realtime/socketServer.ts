@@ -1,6 +1,8 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { type ClientToServerEvents, type ServerToClientEvents, positionSchema, rooms } from '../contract';
+import { type Principal, mayCall } from '../policies/permissions';
+import { secureEngineResponses, socketOriginAllowed } from '../http/middleware/security';
 import { authService } from '../services/authService';
 import { ambulanceService } from '../services/ambulanceService';
 import type { ServiceContext } from '../services/context';
@@ -15,6 +17,9 @@ export type SocketIdentity =
   | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string };
 
 type LifelineSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
+
+/** The socket's principal in policies/permissions.ts `access`. */
+const principalOf = (who: SocketIdentity): Principal => (who.kind === 'staff' ? who.role : who.kind);
 
 const sessionRoom = (id: number) => `session:${id}`;
 /** Sockets holding a case's tracking links; used only to disconnect them. */
@@ -43,12 +48,20 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>(httpServer, {
     maxHttpBufferSize: 64 * 1024,
     serveClient: false,
+    // A browser's handshake must come from an allowed origin (a page elsewhere cannot use a stolen tab's socket).
+    allowRequest: (req, callback) => {
+      const ok = socketOriginAllowed(req, ctx.config.allowedOrigins);
+      if (!ok) ctx.log.warn({ origin: req.headers.origin }, 'socket handshake refused: origin not allowed (ALLOWED_ORIGINS)');
+      callback(null, ok);
+    },
   });
+  secureEngineResponses(httpServer, ctx.config);
 
   io.use(async (socket, next) => {
     try {
       const identity = await identify(ctx, (socket.handshake.auth ?? {}) as Record<string, unknown>);
       if (!identity) return next(new Error('unauthorized'));
+      if (!mayCall('socket:connect', principalOf(identity))) return next(new Error('unauthorized'));
       socket.data = identity;
       next();
     } catch (err) {
@@ -71,7 +84,8 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
 
     socket.on('ambulance.position', async (raw, ack) => {
       const reply = typeof ack === 'function' ? ack : () => {};
-      if (who.kind !== 'driver') return reply({ ok: false, error: 'Only a driver link may send positions' });
+      // The table admits driver links only (`who.kind === 'staff'` narrows the type for what follows).
+      if (!mayCall('socket:ambulance.position', principalOf(who)) || who.kind === 'staff') return reply({ ok: false, error: 'Only a driver link may send positions' });
       const parsed = positionSchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];

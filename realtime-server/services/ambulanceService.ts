@@ -7,6 +7,7 @@ import type { AmbulanceRow, Db } from '../../db/repositories/types';
 import { presentAmbulance, presentPosition } from '../presenters/presentAmbulance';
 import { badRequest, conflict, forbidden, notFound } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
+import { unassignAmbulance } from './caseService';
 
 /** Clock skew we tolerate on a device's fix time. */
 const FUTURE_SKEW_MS = 30_000;
@@ -15,6 +16,16 @@ async function findAmbulance(db: Db, id: number): Promise<AmbulanceRow> {
   const row = Number.isSafeInteger(id) && id > 0 ? await ambulanceRepository.findById(db, id) : undefined;
   if (!row) throw notFound('Ambulance details not found');
   return row;
+}
+
+/**
+ * The ambulance for a write, its row locked until the transaction ends: a status change, a
+ * deletion and a dispatch claiming it (a conditional update of the same row) apply one after
+ * the other on PostgreSQL, whose pool runs transactions at once.
+ */
+async function findAmbulanceForUpdate(trx: Knex.Transaction, id: number): Promise<AmbulanceRow> {
+  if (Number.isSafeInteger(id) && id > 0) await ambulanceRepository.lock(trx, id);
+  return findAmbulance(trx, id);
 }
 
 async function assertPlateFree(trx: Knex.Transaction, plate: string, selfId?: number) {
@@ -52,7 +63,7 @@ export const ambulanceService = {
    */
   update: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: number, input: AmbulanceUpdateInput) =>
     inTransaction(ctx, async (trx, record) => {
-      const before = await findAmbulance(trx, id);
+      const before = await findAmbulanceForUpdate(trx, id);
       // The ambulance form sends the plate with the status; only an actual change is refused.
       const editsPlate = input.license_plate !== undefined && input.license_plate !== before.license_plate;
       const editsEmail = input.email !== undefined && input.email !== before.driver_email;
@@ -82,12 +93,16 @@ export const ambulanceService = {
       return ambulance;
     }),
 
-  remove: (ctx: ServiceContext, id: number) =>
+  /** Deletes an ambulance no active case holds; closed cases naming it are unassigned on their timelines. */
+  remove: (ctx: ServiceContext, id: number, actor: Actor = { type: 'system' }) =>
     inTransaction(ctx, async (trx, record) => {
-      const before = await findAmbulance(trx, id);
+      // Cases first, then the ambulance: the order a case update takes them in, so the two never deadlock.
+      await caseRepository.lockReferencingAmbulance(trx, id);
+      const before = await findAmbulanceForUpdate(trx, id);
       if (await onActiveCase(trx, id)) {
         throw conflict(`Ambulance ${before.license_plate} is on an active case; close or reassign the case first`);
       }
+      await unassignAmbulance(trx, record, id, actor);
       await ambulanceRepository.delete(trx, id);
       record({ type: 'ambulance.deleted', id });
     }),
@@ -98,7 +113,7 @@ export const ambulanceService = {
    */
   recordPosition: (ctx: ServiceContext, id: number, input: PositionInput, from: PositionSource) =>
     inTransaction(ctx, async (trx, record) => {
-      await findAmbulance(trx, id);
+      await findAmbulanceForUpdate(trx, id);
       if (from.type === 'driver') {
         // Checked in the write's own transaction: once the case closes, not one more position.
         const c = await caseRepository.findById(trx, from.caseId);

@@ -25,6 +25,15 @@ async function findCase(trx: Db, id: string): Promise<CaseRow> {
   return row;
 }
 
+/**
+ * The case for a write, its row locked until the transaction ends, so that concurrent writes
+ * of one case (PostgreSQL's pool runs them at once) apply one after the other.
+ */
+async function findCaseForUpdate(trx: Knex.Transaction, id: string): Promise<CaseRow> {
+  if (UUID.test(id)) await caseRepository.lock(trx, id);
+  return findCase(trx, id);
+}
+
 /** Takes an ambulance for a case: only one that exists and is available right now. */
 async function claimAmbulance(trx: Knex.Transaction, id: number, record: Record) {
   const ambulance = await ambulanceRepository.findById(trx, id);
@@ -40,6 +49,54 @@ async function releaseAmbulance(trx: Knex.Transaction, id: number, record: Recor
   if (await ambulanceRepository.release(trx, id)) {
     record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, id))!) });
   }
+}
+
+/**
+ * Before an ambulance is deleted: the cases that still name it (none active; the caller
+ * checked) lose the reference as recorded changes (a new version, a timeline entry, an
+ * event), never through the foreign key's silent ON DELETE SET NULL, which left clients
+ * holding the same version with other contents and the timeline disagreeing with the row.
+ */
+export async function unassignAmbulance(trx: Knex.Transaction, record: Record, ambulanceId: number, actor: Actor) {
+  for (const c of await caseRepository.referencingAmbulance(trx, ambulanceId)) {
+    await caseRepository.update(trx, c.id, { ambulance_id: null });
+    await caseEventRepository.insert(trx, {
+      caseId: c.id, action: 'updated', actor: timelineActor(actor), before: { ambulance_id: ambulanceId }, after: { ambulance_id: null },
+    });
+    record({ type: 'case.updated', case: presentCase((await caseRepository.findById(trx, c.id))!) });
+  }
+}
+
+/** A staff member's reads of one patient's location are recorded at most this often. */
+export const LOCATION_VIEW_EVERY_MS = 10 * 60_000;
+
+/**
+ * Audit of reads: each case with a shared patient location that a staff member has fetched
+ * gets a 'location.viewed' timeline entry (actor: that staff member; after: which shared
+ * position it was), at most one per staff member and case every LOCATION_VIEW_EVERY_MS.
+ * Live pushes over the socket are not recorded one by one (see README). The staff member's
+ * row is locked for the check and the insert, so concurrent fetches record once; the cases'
+ * rows are share-locked, so a concurrent delete stays the last entry of a timeline.
+ */
+async function recordLocationViews(ctx: ServiceContext, viewer: Actor & { type: 'user' }, rows: CaseRow[]) {
+  const located = rows.filter((r) => r.location_at != null && r.latitude != null && r.longitude != null);
+  if (located.length === 0) return;
+  await ctx.db.transaction(async (trx) => {
+    await trx('users').where({ id: viewer.id }).forUpdate().first('id');
+    const since = new Date(Date.now() - LOCATION_VIEW_EVERY_MS).toISOString();
+    const recent = await caseEventRepository.recentlyBy(trx, 'location.viewed', viewer.id, located.map((r) => r.id), since);
+    const due = located.filter((r) => !recent.has(r.id));
+    if (due.length === 0) return;
+    const existing = new Set<string>();
+    for (let i = 0; i < due.length; i += 500) {
+      const ids: string[] = await trx('cases').whereIn('id', due.slice(i, i + 500).map((r) => r.id)).forShare().pluck('id');
+      for (const id of ids) existing.add(id);
+    }
+    for (const r of due) {
+      if (!existing.has(r.id)) continue; // deleted meanwhile
+      await caseEventRepository.insert(trx, { caseId: r.id, action: 'location.viewed', actor: { type: 'user', id: viewer.id }, after: { location_updated_at: r.location_at } });
+    }
+  });
 }
 
 /** The ambulance an active case holds, or null. */
@@ -82,9 +139,18 @@ export const caseService = {
       return dto;
     }),
 
-  list: async (ctx: ServiceContext) => (await caseRepository.list(ctx.db)).map(presentCase),
+  /** Every case; read by a staff member (`viewer`), the patients' locations it shows go on the timelines. */
+  async list(ctx: ServiceContext, viewer?: Actor & { type: 'user' }) {
+    const rows = await caseRepository.list(ctx.db);
+    if (viewer) await recordLocationViews(ctx, viewer, rows);
+    return rows.map(presentCase);
+  },
 
-  get: (ctx: ServiceContext, id: string) => findCase(ctx.db, id).then(presentCase),
+  async get(ctx: ServiceContext, id: string, viewer?: Actor & { type: 'user' }) {
+    const row = await findCase(ctx.db, id);
+    if (viewer) await recordLocationViews(ctx, viewer, [row]);
+    return presentCase(row);
+  },
 
   async timeline(ctx: ServiceContext, id: string) {
     await findCase(ctx.db, id);
@@ -97,7 +163,7 @@ export const caseService = {
    */
   update: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: string, input: CaseUpdateInput) =>
     inTransaction(ctx, async (trx, record) => {
-      const before = await findCase(trx, id);
+      const before = await findCaseForUpdate(trx, id);
       const status = input.status ?? before.status;
       const ambulanceId = input.ambulanceId === undefined ? before.ambulance_id : input.ambulanceId;
       const heldBefore = heldAmbulance(before.status, before.ambulance_id);
@@ -106,7 +172,8 @@ export const caseService = {
         if (heldBefore != null) await releaseAmbulance(trx, heldBefore, record);
         if (heldAfter != null) await claimAmbulance(trx, heldAfter, record);
       } else if (ambulanceId != null && ambulanceId !== before.ambulance_id) {
-        // Named on a case that does not hold ambulances: it must still exist.
+        // Named on a case that does not hold ambulances: it must still exist (locked, so that it is not deleted meanwhile).
+        await ambulanceRepository.lock(trx, ambulanceId);
         if (!(await ambulanceRepository.findById(trx, ambulanceId))) throw unprocessable(`Ambulance ${ambulanceId} does not exist`);
       }
       const next: CaseFields = {
@@ -138,7 +205,7 @@ export const caseService = {
   /** Deletes a case and frees its ambulance; the timeline keeps a record of the deletion. */
   remove: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: string) =>
     inTransaction(ctx, async (trx, record) => {
-      const before = await findCase(trx, id);
+      const before = await findCaseForUpdate(trx, id);
       const held = heldAmbulance(before.status, before.ambulance_id);
       if (held != null) await releaseAmbulance(trx, held, record);
       await trackTokenRepository.revokeForCase(trx, id);
@@ -151,11 +218,11 @@ export const caseService = {
   /** The patient's shared position: only while the case is active. */
   shareLocation: (ctx: ServiceContext, id: string, input: ShareLocationInput) =>
     inTransaction(ctx, async (trx, record) => {
-      const before = await findCase(trx, id);
+      const before = await findCaseForUpdate(trx, id);
       if (before.status !== 'active') throw gone('This case is no longer active');
       const at = new Date().toISOString();
       const position = { latitude: round8(input.latitude), longitude: round8(input.longitude), accuracy: input.accuracy ?? null, at };
-      await caseRepository.setLocation(trx, id, position);
+      if (!(await caseRepository.setLocation(trx, id, position))) throw gone('This case is no longer active');
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'location', actor: { type: 'patient' },
         before: before.location_at ? { latitude: before.latitude, longitude: before.longitude, accuracy: before.location_accuracy } : null,

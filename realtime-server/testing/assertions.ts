@@ -1,8 +1,12 @@
 import type { Knex } from 'knex';
 import { expect } from 'vitest';
 
-/** Every table of a SQLite database, including knex's own, without SQLite's internal ones. */
+/** Every table of the database (SQLite, or the current schema on Postgres), including knex's own, without SQLite's internal ones. */
 export async function tableNames(db: Knex): Promise<string[]> {
+  if (db.client.config.client === 'pg') {
+    const { rows } = await db.raw('select tablename as name from pg_tables where schemaname = current_schema()');
+    return (rows as { name: string }[]).map((r) => r.name).sort();
+  }
   const rows: { name: string }[] = await db('sqlite_master').where({ type: 'table' }).whereNot('name', 'like', 'sqlite_%').select('name');
   return rows.map((r) => r.name).sort();
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Transporter } from 'nodemailer';
 import { loadConfig } from '../config';
@@ -19,7 +19,7 @@ export interface ApiResult<T = any> { status: number; body: T; headers: Headers 
  * A real server on an ephemeral port over a fresh SQLite file with the demo seed, with a
  * small HTTP client. Each test file starts its own.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; mailTransport?: Transporter; fetchImpl?: typeof fetch } = {}) {
+export async function startTestServer(opts: { env?: Record<string, string>; mailTransport?: Transporter; fetchImpl?: typeof fetch; /** Silent unless given (see memoryLog.ts). */ log?: Logger } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-test-'));
   const config = loadConfig({
     DATABASE_URL: path.join(dir, 'test.sqlite'),
@@ -29,7 +29,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; mail
     STATIC_DIR: path.join(dir, 'web'),
     ...opts.env,
   });
-  const server = await startServer(config, { log: pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl });
+  const server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl });
   const sockets: Socket[] = [];
 
   async function api<T = any>(method: string, urlPath: string, o: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> {

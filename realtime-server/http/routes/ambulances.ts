@@ -1,10 +1,13 @@
 import type { Context } from 'koa';
-import { ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
+import { type AmbulanceDto, ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
 import { type PositionSource, ambulanceService } from '../../services/ambulanceService';
 import { forbidden, unauthorized } from '../../services/errors';
 import { TRAIL_MS, TRAIL_POINTS, trackingService } from '../../services/trackingService';
 import { positionRepository } from '../../../db/repositories/positionRepository';
 import { type AppState, actorOf, authorize } from '../middleware/auth';
+import { linkRateLimit } from '../middleware/rateLimit';
+import { noStore } from '../middleware/security';
+import { idempotency, writeContext } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount, RouteDeps } from './types';
 
@@ -29,10 +32,10 @@ export const mountAmbulances: Mount = (router, deps) => {
   router.get('/api/ambulances', authorize('ambulance.read'), async (ctx) => {
     ctx.body = { ambulances: await ambulanceService.list(svc) };
   });
-  router.post('/api/ambulances', authorize('ambulance.create'), async (ctx) => {
+  router.post('/api/ambulances', authorize('ambulance.create'), idempotency(svc, (a: AmbulanceDto) => ({ status: 201, body: { ambulance: a } })), async (ctx) => {
     const input = validate(ambulanceCreateSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = { ambulance: await ambulanceService.create(svc, input) };
+    ctx.body = { ambulance: await ambulanceService.create(writeContext(ctx, svc), input) };
   });
   router.put('/api/ambulances/:id', authorize('ambulance.update'), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
@@ -41,7 +44,7 @@ export const mountAmbulances: Mount = (router, deps) => {
   });
   router.delete('/api/ambulances/:id', authorize('ambulance.delete'), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
-    await ambulanceService.remove(svc, id);
+    await ambulanceService.remove(svc, id, actorOf(ctx));
     ctx.body = { success: true, id };
   });
   router.get('/api/ambulances/:id/trail', authorize('ambulance.read'), async (ctx) => {
@@ -49,7 +52,9 @@ export const mountAmbulances: Mount = (router, deps) => {
     await ambulanceService.findAmbulance(svc.db, id);
     ctx.body = { positions: await positionRepository.trail(svc.db, id, new Date(Date.now() - TRAIL_MS).toISOString(), TRAIL_POINTS) };
   });
-  router.post('/api/ambulances/:id/position', async (ctx) => {
+  // A driver link (`?t=`) is counted per token; a staff member's bearer call is not.
+  const driverLinkLimit = linkRateLimit(svc, (ctx) => ((ctx.state as AppState).principal || typeof ctx.query.t !== 'string' || !ctx.query.t ? undefined : `driver:${ctx.query.t}`));
+  router.post('/api/ambulances/:id/position', noStore, driverLinkLimit, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const source = await positionSource(ctx, deps, id);
     const input = validate(positionSchema, ctx.request.body);

@@ -1,23 +1,24 @@
-import { caseCreateSchema, caseUpdateSchema } from '../../contract';
+import { type CaseDto, caseCreateSchema, caseUpdateSchema } from '../../contract';
 import { caseService } from '../../services/caseService';
 import { actorOf, authorize } from '../middleware/auth';
+import { idempotency, writeContext } from '../middleware/idempotency';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
 export const mountCases: Mount = (router, { svc }) => {
   router.get('/api/cases', authorize('case.read'), async (ctx) => {
-    ctx.body = { cases: await caseService.list(svc) };
+    ctx.body = { cases: await caseService.list(svc, actorOf(ctx)) };
   });
   router.get('/api/cases/:id', authorize('case.read'), async (ctx) => {
-    ctx.body = { case: await caseService.get(svc, ctx.params.id) };
+    ctx.body = { case: await caseService.get(svc, ctx.params.id, actorOf(ctx)) };
   });
   router.get('/api/cases/:id/timeline', authorize('case.timeline'), async (ctx) => {
     ctx.body = { timeline: await caseService.timeline(svc, ctx.params.id) };
   });
-  router.post('/api/cases', authorize('case.create'), async (ctx) => {
+  router.post('/api/cases', authorize('case.create'), idempotency(svc, (c: CaseDto) => ({ status: 201, body: { case: c } })), async (ctx) => {
     const input = validate(caseCreateSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = { case: await caseService.create(svc, actorOf(ctx), input, { notifyPatient: false }) };
+    ctx.body = { case: await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: false }) };
   });
   router.put('/api/cases/:id', authorize('case.update'), async (ctx) => {
     const input = validate(caseUpdateSchema, ctx.request.body);

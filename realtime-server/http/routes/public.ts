@@ -1,16 +1,21 @@
 import { shareLocationSchema } from '../../contract';
 import { caseService } from '../../services/caseService';
 import { trackingService } from '../../services/trackingService';
+import { linkRateLimit } from '../middleware/rateLimit';
+import { noStore } from '../middleware/security';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
 
 /** The two calls that need no sign-in: the patient's location share and a tracking link. */
 export const mountPublic: Mount = (router, { svc }) => {
-  router.post('/api/location/:caseId', async (ctx) => {
+  // Counted per link: the case id is the location link's secret, the `t` token the tracking link's.
+  const locationLimit = linkRateLimit(svc, (ctx) => `location:${ctx.params.caseId}`);
+  const trackLimit = linkRateLimit(svc, (ctx) => (typeof ctx.query.t === 'string' && ctx.query.t ? `track:${ctx.query.t}` : undefined));
+  router.post('/api/location/:caseId', noStore, locationLimit, async (ctx) => {
     const input = validate(shareLocationSchema, ctx.request.body);
     ctx.body = await caseService.shareLocation(svc, ctx.params.caseId, input);
   });
-  router.get('/api/track/:ambulanceId', async (ctx) => {
+  router.get('/api/track/:ambulanceId', noStore, trackLimit, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const token = typeof ctx.query.t === 'string' ? ctx.query.t : '';
     const id = routeId(ctx.params.ambulanceId, trackingService.LINK_NOT_FOUND);

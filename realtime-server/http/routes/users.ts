@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { email, userWriteSchema } from '../../contract';
+import { type UserDto, email, userWriteSchema } from '../../contract';
 import { userRepository } from '../../../db/repositories/userRepository';
 import { presentUser } from '../../presenters/presentUser';
 import { notFound } from '../../services/errors';
 import { userService } from '../../services/userService';
 import { authorize } from '../middleware/auth';
+import { idempotency, writeContext } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
 
@@ -20,10 +21,10 @@ export const mountUsers: Mount = (router, { svc }) => {
     if (!user) throw notFound('No staff account with this email');
     ctx.body = { id: user.id };
   });
-  router.post('/api/users', authorize('user.create'), async (ctx) => {
+  router.post('/api/users', authorize('user.create'), idempotency(svc, (u: UserDto) => ({ status: 201, body: { user: u } })), async (ctx) => {
     const input = validate(userWriteSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = { user: await userService.create(svc, input) };
+    ctx.body = { user: await userService.create(writeContext(ctx, svc), input) };
   });
   router.put('/api/users/:id', authorize('user.update'), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

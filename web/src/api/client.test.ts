@@ -38,6 +38,15 @@ describe('apiFetch', () => {
     expect(init.headers).toMatchObject({ Authorization: 'Bearer tok', 'Content-Type': 'application/json' });
   });
 
+  it('sends Idempotency-Key only when given one', async () => {
+    const { apiFetch, fetchMock } = await setup(() => json(201, {}));
+    await apiFetch('/live-location', { method: 'POST', body: {}, idempotencyKey: 'form-1' });
+    await apiFetch('/live-location', { method: 'POST', body: {} });
+    const headersOf = (i: number) => (fetchMock.mock.calls[i] as unknown as [string, RequestInit])[1].headers;
+    expect(headersOf(0)).toMatchObject({ 'Idempotency-Key': 'form-1' });
+    expect(headersOf(1)).not.toHaveProperty('Idempotency-Key');
+  });
+
   it('leaves the bearer out when auth is false', async () => {
     const { apiFetch, fetchMock } = await setup(() => json(200, {}));
     await apiFetch('/api/auth/signin', { method: 'POST', body: {}, auth: false });

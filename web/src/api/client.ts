@@ -21,6 +21,11 @@ export interface ApiFetchOptions {
   /** Send the session's bearer token (default true). */
   auth?: boolean;
   signal?: AbortSignal;
+  /**
+   * Sent as `Idempotency-Key`: one per form submission (e.g. `crypto.randomUUID()`), reused
+   * for its retries, so a retry after a lost answer replays the first answer instead of writing twice.
+   */
+  idempotencyKey?: string;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -47,9 +52,10 @@ function errorText(body: unknown): string | undefined {
  * A 401 on an authenticated call ends the session.
  */
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
-  const { method = 'GET', body, auth = true, signal } = options;
+  const { method = 'GET', body, auth = true, signal, idempotencyKey } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
   if (auth) {
     const token = getSession()?.token;
     if (token) headers.Authorization = `Bearer ${token}`;

@@ -1,13 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { applyStaffEvents } from './cachePatches';
-import { type ConnectionState, openSocket, watchConnection } from './socket';
+import { connectLiveCache } from './liveCache';
+import { type ConnectionState, openSocket } from './socket';
 
 const LiveContext = createContext<ConnectionState>('connecting');
 
 /**
- * One socket per signed-in tab. Events patch the query cache; on every reconnect the
- * cache is refetched so nothing missed while offline stays missing.
+ * One socket per signed-in tab, wired to the query cache by `connectLiveCache`: events patch
+ * the cache (newer versions only) and every connect refetches it, so nothing missed while
+ * offline stays missing and no late answer overwrites a newer row.
  */
 export function LiveProvider({ token, children }: { token: string; children: ReactNode }) {
   const qc = useQueryClient();
@@ -15,18 +16,9 @@ export function LiveProvider({ token, children }: { token: string; children: Rea
 
   useEffect(() => {
     const socket = openSocket({ token });
-    let connectedBefore = false;
-    const stopWatching = watchConnection(socket, (s) => {
-      setState(s);
-      if (s === 'live') {
-        if (connectedBefore) void qc.invalidateQueries();
-        connectedBefore = true;
-      }
-    });
-    const stopPatching = applyStaffEvents(socket, qc);
+    const disconnect = connectLiveCache(socket, qc, setState);
     return () => {
-      stopPatching();
-      stopWatching();
+      disconnect();
       socket.disconnect();
     };
   }, [token, qc]);

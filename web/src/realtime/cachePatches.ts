@@ -1,6 +1,6 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { type AmbulanceDto, type CaseDto, type CaseLocationEvent, type PositionDto, pointWkb } from '../api/contract';
-import { queries } from '../api/queries';
+
+/** Pure patches of the cached lists; `liveCache.ts` applies them to the query cache. */
 
 type Versioned = { id: string | number; version: number };
 
@@ -37,27 +37,4 @@ export function patchPositions(list: AmbulanceDto[] | undefined, positions: Posi
     if (held && held > p.recorded_at) return a;
     return { ...a, location: { placeName: null, latitude: p.latitude, longitude: p.longitude, updated_at: p.recorded_at } };
   });
-}
-
-/** Applies staff events to the query cache so every screen updates without reload. */
-export function applyStaffEvents(socket: import('./socket').LiveSocket, qc: QueryClient): () => void {
-  const casesKey = queries.cases().queryKey;
-  const ambulancesKey = queries.ambulances().queryKey;
-  const handlers: Partial<{ [K in keyof import('../api/contract').ServerToClientEvents]: import('../api/contract').ServerToClientEvents[K] }> = {
-    'case.created': (c) => qc.setQueryData(casesKey, (l) => upsert(l, c, true)),
-    'case.updated': (c) => qc.setQueryData(casesKey, (l) => upsert(l, c)),
-    'case.deleted': ({ id }) => qc.setQueryData(casesKey, (l) => removeById(l, id)),
-    'case.location': (l) => qc.setQueryData(casesKey, (list) => patchCaseLocation(list, l)),
-    'ambulance.created': (a) => qc.setQueryData(ambulancesKey, (l) => upsert(l, a)),
-    'ambulance.updated': (a) => qc.setQueryData(ambulancesKey, (l) => upsert(l, a)),
-    'ambulance.deleted': ({ id }) => qc.setQueryData(ambulancesKey, (l) => removeById(l, id)),
-    'ambulance.position': ({ positions }) => qc.setQueryData(ambulancesKey, (l) => patchPositions(l, positions)),
-    'user.created': () => qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
-    'user.updated': () => qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
-    'user.deleted': () => qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
-  };
-  for (const [event, fn] of Object.entries(handlers)) socket.on(event as any, fn as any);
-  return () => {
-    for (const [event, fn] of Object.entries(handlers)) socket.off(event as any, fn as any);
-  };
 }

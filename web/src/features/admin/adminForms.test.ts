@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TimelineEntryDto } from '../../api/queries';
 import { ambulanceBody, emptyAmbulanceForm } from './ambulances/ambulanceForm';
 import { editCaseBody } from './cases/editCaseForm';
-import { actorText, changesOf } from './cases/timelineText';
+import { actionText, actorText, changesOf } from './cases/timelineText';
 import { emptyOperatorForm, genderListText, missingFields, operatorBody, shiftText } from './operators/operatorForm';
 import { linkLabel } from './outbox/outboxText';
 
@@ -53,6 +53,14 @@ describe('case timeline text', () => {
     expect(actorText(entry({}), (id) => (id === 2 ? 'Operator' : undefined))).toBe('Operator');
     expect(actorText(entry({ actor_id: 9 }), () => undefined)).toBe('Staff #9');
     expect(actorText(entry({ actor_type: 'patient', actor_id: null }), () => undefined)).toBe('Patient');
+  });
+  it('audit entries: a staff read of the location and its deletion by retention', () => {
+    expect(actionText('location.viewed')).toBe('Location viewed');
+    expect(actionText('location.redacted')).toBe('Location deleted');
+    expect(actionText('updated')).toBe('updated');
+    const viewed = changesOf(entry({ action: 'location.viewed', after: '{"location_updated_at":"2026-01-01T10:30:00Z"}' }), () => undefined);
+    expect(viewed).toEqual([{ field: 'Position shared', before: undefined, after: expect.stringMatching(/2026/) }]);
+    expect(actorText(entry({ action: 'location.redacted', actor_type: 'system', actor_id: null }), () => undefined)).toBe('System');
   });
 });
 

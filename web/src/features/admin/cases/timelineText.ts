@@ -1,10 +1,18 @@
 import type { TimelineEntryDto } from '../../../api/queries';
+import { formatDateTime } from '../../../domain/caseRules';
 
 const FIELD_LABELS: Record<string, string> = {
   status: 'Status', patient_name: 'Patient', patient_email: 'Email', description: 'Description',
   case_type: 'Type', ambulance_id: 'Ambulance', closed_at: 'Closed at', latitude: 'Latitude',
-  longitude: 'Longitude', accuracy: 'Accuracy',
+  longitude: 'Longitude', accuracy: 'Accuracy', location_updated_at: 'Position shared', reason: 'Reason', redacted: 'Redacted',
 };
+
+/** What an entry's action is called on the timeline. */
+const ACTION_LABELS: Record<string, string> = {
+  'location.viewed': 'Location viewed',
+  'location.redacted': 'Location deleted',
+};
+export const actionText = (action: string) => ACTION_LABELS[action] ?? action;
 
 function parse(json: string | null): Record<string, unknown> | null {
   if (!json) return null;
@@ -30,6 +38,7 @@ export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string |
     if (v === null || v === undefined || v === '') return '—';
     if (key === 'ambulance_id' && typeof v === 'number') return plateOf(v) ?? `#${v}`;
     if (typeof v === 'number') return String(Math.round(v * 1e6) / 1e6);
+    if (key === 'location_updated_at' && typeof v === 'string') return formatDateTime(v);
     const text = typeof v === 'string' ? v : JSON.stringify(v);
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
   };

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dispatchCase, driverOf, initiateTracking, waitFor } from '../testing/dispatchHelpers';
+import { startSmtpListener, type SmtpListener } from '../testing/smtpListener';
+import { startTestServer, type TestServer } from '../testing/testServer';
+
+/**
+ * Safe e-mail (issue 5): markup and a `javascript:` link typed into a case reach the patient's
+ * and the driver's e-mails as plain text: single-part text/plain, no HTML part, the
+ * characters exactly as typed (not escaped, not interpreted). The browser side is
+ * web/e2e/hostile-text.spec.ts.
+ */
+const MARKUP = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
+const NAME = `${MARKUP} Rao`;
+const DESCRIPTION = `${MARKUP} javascript:alert(1) [open](javascript:alert(1))`;
+
+let smtp: SmtpListener;
+let s: TestServer;
+beforeAll(async () => {
+  smtp = await startSmtpListener();
+  s = await startTestServer({ env: { SMTP_URL: smtp.url } });
+});
+afterAll(async () => {
+  await s?.dispose();
+  await smtp?.close();
+});
+
+it('the share-location, tracking and driver e-mails are text only and carry the typed text literally', async () => {
+  const operator = await s.signIn('operator');
+  const caseId = await dispatchCase(s, operator, 1, { to: 'hostile@example.com', patientName: NAME, description: DESCRIPTION });
+  expect((await initiateTracking(s, operator, caseId, 1)).status).toBe(200);
+  await waitFor(() => smtp.received.length >= 3, 'the three e-mails', 5000);
+
+  for (const m of smtp.received) {
+    expect(m.headers['content-type']).toMatch(/^text\/plain; charset=utf-8/i);
+    expect(m.raw).not.toMatch(/multipart\/|text\/html|Content-Disposition: attachment/i);
+    expect(m.text).not.toMatch(/&lt;|&gt;|&quot;|&amp;/);
+    // Nothing of the typed text reaches a header (the subject names the plate and case only).
+    expect(m.subject).not.toContain('<');
+  }
+  const patient = smtp.received.filter((m) => m.to.includes('hostile@example.com'));
+  expect(patient).toHaveLength(2);
+  for (const m of patient) expect(m.text).toContain(`Hello ${NAME},\n`);
+  const [driver] = smtp.received.filter((m) => m.to.includes(driverOf(1)));
+  expect(driver.text).toContain(`Patient: ${NAME}\n`);
+  expect(driver.text).toContain(`Emergency: ${DESCRIPTION}\n`);
+
+  // The admin's outbox holds the same text, and no HTML body.
+  const outbox = (await s.api('GET', '/api/outbox', { token: await s.signIn('admin') })).body.messages.filter((m: any) => m.case_id === caseId);
+  expect(outbox).toHaveLength(3);
+  for (const m of outbox) expect(Object.keys(m).filter((k) => /html/i.test(k))).toEqual([]);
+});

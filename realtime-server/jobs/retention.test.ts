@@ -1,0 +1,203 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkInvariants } from '../reliability/invariants';
+import { dbSnapshot } from '../testing/assertions';
+import { dispatchCase, expectStatus, updateCase, waitFor } from '../testing/dispatchHelpers';
+import { startTestServer, type TestServer } from '../testing/testServer';
+import { REDACTED, runRetention, startRetentionJob } from './retention';
+
+/**
+ * Retention (issue 5): patient positions and ambulance position history are deleted
+ * RETENTION_DAYS (default 30) after their case was closed or resolved (or deleted), by a job
+ * that runs at start and hourly. Rows are backdated to put them on either side of the line.
+ */
+const DAY = 24 * 3600_000;
+const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+
+let s: TestServer;
+let operator: string;
+let admin: string;
+beforeAll(async () => {
+  s = await startTestServer({ env: { RETENTION_DAYS: '30', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
+  operator = await s.signIn('operator');
+  admin = await s.signIn('admin');
+});
+afterAll(() => s?.dispose());
+
+const share = async (caseId: string, latitude: number, longitude: number) =>
+  expectStatus(await s.api('POST', `/api/location/${caseId}`, { body: { latitude, longitude, accuracy: 7 } }), 200, 'share');
+
+/** A case on `ambulance` with two shared positions, then (optionally) ended and backdated: created `createdDaysAgo`, ended `endedDaysAgo`. */
+async function located(ambulance: number, end: 'closed' | 'resolved' | 'pending' | 'active' | 'deleted', createdDaysAgo: number, endedDaysAgo?: number) {
+  const id = await dispatchCase(s, operator, ambulance);
+  await share(id, 17.401, 78.401);
+  await share(id, 17.402, 78.402);
+  if (end === 'deleted') {
+    expectStatus(await s.api('DELETE', `/api/cases/${id}`, { token: admin }), 200, 'delete');
+    await s.ctx.db('case_events').where({ case_id: id, action: 'deleted' }).update({ created_at: ago(endedDaysAgo!) });
+    return id;
+  }
+  if (end !== 'active') expectStatus(await updateCase(s, operator, id, { status: end }), 200, end);
+  // As if it had happened then: the row and its timeline agree on the times.
+  const ended = endedDaysAgo === undefined ? undefined : ago(endedDaysAgo);
+  await s.ctx.db('cases').where({ id }).update({ created_at: ago(createdDaysAgo), ...(ended === undefined ? {} : { closed_at: ended }) });
+  if (ended !== undefined) {
+    const closing = await s.ctx.db('case_events').where({ case_id: id, action: 'updated' }).orderBy('id', 'desc').first();
+    await s.ctx.db('case_events').where({ id: closing.id }).update({ created_at: ended, after: JSON.stringify({ ...JSON.parse(closing.after), closed_at: ended }) });
+  }
+  return id;
+}
+
+const caseRow = (id: string) => s.ctx.db('cases').where({ id }).first();
+const timeline = (id: string) => s.ctx.db('case_events').where({ case_id: id }).orderBy('id');
+const position = (ambulance: number, daysAgo: number) => ({
+  ambulance_id: ambulance, latitude: 17.3, longitude: 78.3, accuracy: null, heading: null, speed: null,
+  recorded_at: ago(daysAgo), received_at: ago(daysAgo), source: 'driver',
+});
+
+describe('runRetention', () => {
+  const c: Record<string, string> = {};
+  const p: Record<string, number> = {};
+
+  beforeAll(async () => {
+    c.closedLong = await located(1, 'closed', 45, 31);
+    c.resolvedLong = await located(2, 'resolved', 45, 31);
+    c.closedRecently = await located(3, 'closed', 38, 29);
+    c.activeOld = await located(4, 'active', 60);
+    c.pendingOld = await located(5, 'pending', 60);
+    c.deletedLong = await located(6, 'deleted', 45, 31);
+    c.deletedRecently = await located(7, 'deleted', 10, 5);
+    const insert = async (name: string, row: ReturnType<typeof position>) => {
+      const [r] = await s.ctx.db('ambulance_positions').insert(row).returning('id');
+      p[name] = typeof r === 'object' ? r.id : r;
+    };
+    await insert('noCaseOld', position(8, 40)); // deleted
+    await insert('duringLongClosed', position(1, 40)); // during closedLong (45 → 31 days ago): deleted
+    await insert('duringRecentlyClosed', position(3, 35)); // during closedRecently (38 → 29): kept
+    await insert('beforeRecentlyClosed', position(3, 40)); // before closedRecently was created: deleted
+    await insert('duringActive', position(4, 50)); // during activeOld: kept
+    await insert('duringPending', position(5, 50)); // during pendingOld (not closed): kept
+    await insert('recent', position(8, 10)); // younger than the retention: kept
+    await s.ctx.db('geocode_cache').insert([
+      { key: '17.40100,78.40100', display_name: 'Old Street', created_at: ago(31) },
+      { key: '17.50000,78.50000', display_name: 'New Street', created_at: ago(1) },
+    ]);
+  });
+
+  it('clears the patient position of cases closed or resolved more than RETENTION_DAYS ago, and says so on their timeline', async () => {
+    const before = { recently: await caseRow(c.closedRecently), active: await caseRow(c.activeOld), pending: await caseRow(c.pendingOld) };
+    const result = await runRetention(s.ctx);
+    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 3, placesDeleted: 1 });
+    for (const id of [c.closedLong, c.resolvedLong]) {
+      const row = await caseRow(id);
+      expect(row).toMatchObject({ latitude: null, longitude: null, location_accuracy: null, location_at: null });
+      const entries = await timeline(id);
+      expect(entries.at(-1)).toMatchObject({ action: 'location.redacted', actor_type: 'system', actor_id: null, before: null });
+      expect(JSON.parse(entries.at(-1).after)).toEqual({ reason: 'retention: closed more than 30 days ago' });
+    }
+    // On the other side of the line: unchanged, row for row.
+    expect(await caseRow(c.closedRecently)).toEqual(before.recently);
+    expect(await caseRow(c.activeOld)).toEqual(before.active);
+    expect(await caseRow(c.pendingOld)).toEqual(before.pending);
+  });
+
+  it("keeps that a share happened and when, without its coordinates, in the cleared cases' timelines", async () => {
+    for (const id of [c.closedLong, c.resolvedLong, c.deletedLong]) {
+      const shares = (await timeline(id)).filter((e) => e.action === 'location');
+      expect(shares).toHaveLength(2);
+      expect(shares.map((e) => [e.actor_type, e.before && JSON.parse(e.before), JSON.parse(e.after)]))
+        .toEqual([['patient', null, REDACTED], ['patient', REDACTED, REDACTED]]);
+      for (const e of shares) expect(e.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    }
+    for (const id of [c.closedRecently, c.activeOld, c.pendingOld, c.deletedRecently]) {
+      const shares = (await timeline(id)).filter((e) => e.action === 'location');
+      expect(shares.map((e) => JSON.parse(e.after))).toEqual([
+        { latitude: 17.401, longitude: 78.401, accuracy: 7 }, { latitude: 17.402, longitude: 78.402, accuracy: 7 },
+      ]);
+    }
+  });
+
+  it("a case deleted more than RETENTION_DAYS ago: the copy its 'deleted' entry keeps loses the coordinates too", async () => {
+    const [old] = (await timeline(c.deletedLong)).filter((e) => e.action === 'deleted');
+    expect(JSON.parse(old.before)).toMatchObject({ id: c.deletedLong, latitude: null, longitude: null, location_accuracy: null, location_updated_at: null, wkb: null, patientName: 'Pat Doe' });
+    const [recent] = (await timeline(c.deletedRecently)).filter((e) => e.action === 'deleted');
+    expect(JSON.parse(recent.before)).toMatchObject({ latitude: 17.402, longitude: 78.402, wkb: expect.any(String) });
+  });
+
+  it('deletes ambulance position history older than RETENTION_DAYS unless a case it belongs to is open or closed more recently', async () => {
+    const left = new Set(await s.ctx.db('ambulance_positions').pluck('id'));
+    const kept = Object.entries(p).filter(([, id]) => left.has(id)).map(([name]) => name).sort();
+    expect(kept).toEqual(['duringActive', 'duringPending', 'duringRecentlyClosed', 'recent']);
+  });
+
+  it('deletes place names cached for coordinates that long ago', async () => {
+    expect(await s.ctx.db('geocode_cache').orderBy('key').pluck('display_name')).toEqual(['New Street']);
+  });
+
+  it('is idempotent: a second pass changes nothing', async () => {
+    const before = await dbSnapshot(s.ctx.db);
+    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0 });
+    expect(await dbSnapshot(s.ctx.db)).toEqual(before);
+  });
+
+  it('leaves the data consistent: the timeline still replays to every case (reliability invariants)', async () => {
+    expect((await checkInvariants(s.ctx.db)).violations).toEqual([]);
+  });
+
+  it('passes running at once (several nodes) clear and record each case once', async () => {
+    const a = await located(2, 'closed', 50, 40);
+    const b = await located(3, 'resolved', 50, 33);
+    const results = await Promise.all([runRetention(s.ctx), runRetention(s.ctx), runRetention(s.ctx)]);
+    expect(results.reduce((n, r) => n + r.casesCleared, 0)).toBe(2);
+    for (const id of [a, b]) {
+      expect((await timeline(id)).filter((e) => e.action === 'location.redacted')).toHaveLength(1);
+      expect(await caseRow(id)).toMatchObject({ latitude: null, location_at: null });
+    }
+  });
+
+  it('honours RETENTION_DAYS: with 60 days, a case closed 40 days ago keeps its position', async () => {
+    const id = await located(6, 'closed', 50, 40);
+    expect(await runRetention({ db: s.ctx.db, config: { ...s.ctx.config, retentionDays: 60 } })).toMatchObject({ casesCleared: 0 });
+    expect(Number((await caseRow(id)).latitude)).toBe(17.402);
+    await runRetention(s.ctx);
+    expect((await caseRow(id)).latitude).toBeNull();
+  });
+});
+
+describe('the retention job', () => {
+  it('runs on a timer: rows that age past the line are cleared without a restart', async () => {
+    const job = startRetentionJob(s.ctx, 50);
+    try {
+      await job.ready;
+      const id = await located(5, 'closed', 50, 45);
+      await waitFor(async () => (await caseRow(id)).location_at === null, 'the timer pass', 5000);
+      expect((await timeline(id)).filter((e) => e.action === 'location.redacted')).toHaveLength(1);
+    } finally {
+      await job.stop();
+    }
+  });
+
+  it('runs once when the server starts, before it takes requests', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-retention-'));
+    const env = { DATABASE_URL: path.join(dir, 'db.sqlite'), RETENTION_DAYS: '30' };
+    let first: TestServer | undefined = await startTestServer({ env });
+    let second: TestServer | undefined;
+    try {
+      const token = await first.signIn('operator');
+      const id = await dispatchCase(first, token, 1);
+      expectStatus(await first.api('POST', `/api/location/${id}`, { body: { latitude: 17.4, longitude: 78.4 } }), 200, 'share');
+      expectStatus(await updateCase(first, token, id, { status: 'closed' }), 200, 'close');
+      await first.ctx.db('cases').where({ id }).update({ closed_at: ago(31) });
+      await first.dispose();
+      first = undefined;
+      second = await startTestServer({ env });
+      expect(await second.ctx.db('cases').where({ id }).first()).toMatchObject({ latitude: null, longitude: null, location_at: null });
+    } finally {
+      await first?.dispose();
+      await second?.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,155 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { dispatchCase, expectStatus, trackingTokens, updateCase, waitFor } from '../testing/dispatchHelpers';
+import { memoryLog } from '../testing/memoryLog';
+import { startSmtpListener } from '../testing/smtpListener';
+import { sleep, startTestServer, type TestServer } from '../testing/testServer';
+
+/**
+ * Tokens never appear in logs (issue 5): a server logging at `debug` into memory is taken
+ * through sign-in with a mailed code, dispatch, tracking links, driver positions over REST
+ * and socket, link viewing, bad links, sign-out and the outbox (queued without SMTP_URL, and
+ * sent or refused by a real SMTP listener). No bearer token, link token, sign-in challenge
+ * or sign-in code may appear in any line.
+ */
+const LIMITS = { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' };
+const servers: TestServer[] = [];
+afterAll(async () => { for (const s of servers) await s.dispose(); });
+
+/** The secrets seen by clients during a run, by what they are. */
+type Secrets = { what: string; value: string }[];
+
+/** Signs in with the mailed code; returns the session token and records every secret on the way. */
+async function signInWithCode(s: TestServer, who: 'admin' | 'operator', secrets: Secrets): Promise<string> {
+  const body = who === 'admin'
+    ? { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' }
+    : { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' };
+  const first = await s.api('POST', '/api/auth/signin', { body });
+  expect(first.status).toBe(202);
+  const { challenge } = first.body;
+  secrets.push({ what: `${who} sign-in challenge`, value: challenge });
+  const mail = await waitFor(() => s.ctx.db('outbox').where({ kind: 'signin-code', to_address: body.email }).orderBy('id', 'desc').first(), 'the code e-mail');
+  const code = /\b(\d{6})\b/.exec(mail.body_text)![1];
+  secrets.push({ what: `${who} sign-in code`, value: code });
+  // A wrong code first: its refusal is logged like any request, without the code.
+  const wrong = code === '000000' ? '111111' : '000000';
+  expect((await s.api('POST', '/api/auth/signin/verify', { body: { challenge, code: wrong } })).status).toBe(401);
+  const res = await s.api('POST', '/api/auth/signin/verify', { body: { challenge, code } });
+  expect(res.status).toBe(200);
+  secrets.push({ what: `${who} session token`, value: res.body.token });
+  return res.body.token;
+}
+
+/** Everything a day of dispatching does with tokens. */
+async function exercise(s: TestServer, secrets: Secrets) {
+  const admin = await signInWithCode(s, 'admin', secrets);
+  const operator = await signInWithCode(s, 'operator', secrets);
+  expectStatus(await s.api('GET', '/api/auth/profile', { token: operator }), 200, 'profile');
+
+  const caseId = await dispatchCase(s, operator, 1);
+  const links = await trackingTokens(s, operator, caseId, 1);
+  secrets.push({ what: 'viewer token', value: links.viewer }, { what: 'driver token', value: links.driver });
+
+  expectStatus(await s.api('POST', `/api/location/${caseId}`, { body: { latitude: 17.41, longitude: 78.47 } }), 200, 'share');
+  expectStatus(await s.api('GET', `/api/track/1?t=${links.viewer}`), 200, 'track');
+  expectStatus(await s.api('GET', `/api/track/1?t=${links.driver}`), 200, 'track as driver');
+  expectStatus(await s.api('POST', `/api/ambulances/1/position?t=${links.driver}`, { body: { latitude: 17.4, longitude: 78.5 } }), 200, 'driver position');
+  expectStatus(await s.api('POST', `/api/ambulances/1/position?t=${links.viewer}`, { body: { latitude: 17.4, longitude: 78.5 } }), 403, 'viewer position');
+  expectStatus(await s.api('GET', `/api/track/2?t=${links.viewer}`), 404, 'wrong ambulance');
+  expectStatus(await s.api('GET', '/api/cases', { token: admin }), 200, 'cases');
+  expectStatus(await s.api('GET', '/api/outbox', { token: admin }), 200, 'outbox');
+  expectStatus(await s.api('GET', '/api/cases', { token: `${operator}x` }), 401, 'bad bearer');
+  expectStatus(await s.api('GET', '/api/cases', { headers: { authorization: `Basic ${operator}` } }), 401, 'basic');
+
+  const staff = await s.socket({ token: operator });
+  const viewer = await s.socket({ trackToken: links.viewer });
+  const driver = await s.socket({ driverToken: links.driver });
+  expect(await driver.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.42, longitude: 78.51 })).toMatchObject({ ok: true });
+  expect(await viewer.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.42, longitude: 78.51 })).toMatchObject({ ok: false });
+  await s.socket({ trackToken: `${links.viewer}x` }).then((x) => x.disconnect(), () => undefined);
+
+  // Closing the case kills the links; using them after is logged as a refusal only.
+  expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
+  expectStatus(await s.api('GET', `/api/track/1?t=${links.viewer}`), 404, 'dead link');
+  expectStatus(await s.api('POST', `/api/ambulances/1/position?t=${links.driver}`, { body: { latitude: 17.4, longitude: 78.5 } }), 403, 'dead driver link');
+
+  expectStatus(await s.api('POST', '/api/auth/signout', { token: operator }), 200, 'sign out');
+  for (const sock of [staff, viewer, driver]) sock.disconnect();
+  return { caseId };
+}
+
+function expectNoSecret(lines: string[], secrets: Secrets) {
+  expect(secrets.length).toBeGreaterThanOrEqual(8);
+  for (const { what, value } of secrets) {
+    // Codes are short: only a standalone run of these 6 digits counts (not part of a time or an id).
+    const pattern = /^\d{6}$/.test(value) ? new RegExp(`(?<![0-9])${value}(?![0-9])`) : null;
+    const hits = lines.filter((l) => (pattern ? pattern.test(l) : l.includes(value)));
+    expect({ what, hits }).toEqual({ what, hits: [] });
+  }
+}
+
+describe('tokens never appear in logs', () => {
+  it('without SMTP_URL: the outbox logs each message once with its id, kind, recipient and links, tokens redacted', async () => {
+    const mem = memoryLog('debug');
+    const s = await startTestServer({ log: mem.log, env: { ...LIMITS, SIGNIN_CODE: 'email' } });
+    servers.push(s);
+    const secrets: Secrets = [];
+    const { caseId } = await exercise(s, secrets);
+    // Every queued message is logged once by the worker.
+    const outbox = await s.ctx.db('outbox').orderBy('id');
+    const queued = () => mem.entries().filter((e) => typeof e.outboxId === 'number' && String(e.msg).startsWith('mail queued'));
+    await waitFor(() => queued().length >= outbox.length, 'the outbox log lines');
+
+    expect(queued().map((e) => e.outboxId).sort()).toEqual(outbox.map((m) => m.id).sort());
+    for (const e of queued()) {
+      const m = outbox.find((o) => o.id === e.outboxId)!;
+      expect(e).toMatchObject({ kind: m.kind, to: m.to_address });
+      expect(e.msg).toMatch(/GET \/api\/outbox|Outbox/);
+      expect(e.links).toEqual((JSON.parse(m.links) as string[]).map((l) => l.replace(/([?&]t=)[^&#]*/, '$1…')));
+    }
+    const driverMail = queued().find((e) => e.kind === 'tracking-driver')!;
+    expect(driverMail.links).toEqual(['http://lifeline.test/driver/1?t=…', 'http://lifeline.test/track/1?t=…']);
+    expect(queued().find((e) => e.kind === 'share-location')!.links).toEqual([`http://lifeline.test/location/${caseId}`]);
+    expect(queued().find((e) => e.kind === 'signin-code')!.links).toEqual([]);
+
+    // Requests were logged at debug (the test would prove nothing otherwise), without query strings.
+    const requests = mem.entries().filter((e) => e.msg === 'request');
+    expect(requests.length).toBeGreaterThan(20);
+    expect(requests.some((e) => e.path === '/api/track/1')).toBe(true);
+    expectNoSecret(mem.lines, secrets);
+  });
+
+  it('with SMTP_URL: sending, refusals by the mail server and retries log no token', async () => {
+    const smtp = await startSmtpListener({ rejectRcpt: true });
+    const mem = memoryLog('debug');
+    const s = await startTestServer({ log: mem.log, env: { ...LIMITS, SIGNIN_CODE: 'email', SMTP_URL: smtp.url } });
+    servers.push(s);
+    try {
+      const secrets: Secrets = [];
+      // The first sign-in's code mail is refused (logged as a retry), then the server accepts.
+      const pending = signInWithCodeAfterRefusal(s, smtp, secrets);
+      await pending;
+      await exercise(s, secrets);
+      await waitFor(async () => (await s.ctx.db('outbox').whereNot({ status: 'sent' })).length === 0, 'every mail sent', 20_000);
+      expect(mem.entries().some((e) => e.msg === 'mail sent')).toBe(true);
+      expect(mem.entries().some((e) => String(e.msg).includes('will retry'))).toBe(true);
+      // What the SMTP listener received holds the tokens (they are meant for the recipients)...
+      expect(smtp.received.some((m) => secrets.some((x) => x.what === 'driver token' && m.text.includes(x.value)))).toBe(true);
+      // ...the log does not.
+      expectNoSecret(mem.lines, secrets);
+    } finally {
+      await smtp.close();
+    }
+  }, 40_000);
+});
+
+/** Signs the admin in while the SMTP server refuses recipients for a moment, so the retry path is logged. */
+async function signInWithCodeAfterRefusal(s: TestServer, smtp: Awaited<ReturnType<typeof startSmtpListener>>, secrets: Secrets) {
+  const first = await s.api('POST', '/api/auth/signin', { body: { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' } });
+  expect(first.status).toBe(202);
+  secrets.push({ what: 'refused sign-in challenge', value: first.body.challenge });
+  await waitFor(() => smtp.state.rcptRejected > 0, 'the SMTP refusal');
+  await sleep(50);
+  smtp.state.rejectRcpt = false;
+  const mail = await s.ctx.db('outbox').where({ kind: 'signin-code' }).orderBy('id', 'desc').first();
+  secrets.push({ what: 'refused sign-in code', value: /\b(\d{6})\b/.exec(mail.body_text)![1] });
+}

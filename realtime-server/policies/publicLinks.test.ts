@@ -1,0 +1,208 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoWrite } from '../testing/assertions';
+import { dispatchCase, expectStatus, trackingTokens, updateCase } from '../testing/dispatchHelpers';
+import { type ApiResult, startTestServer, type TestServer } from '../testing/testServer';
+
+/**
+ * The public links (issue 5): a wrong, random, other-case, other-letter-case, expired or
+ * closed-case token or case id always gets the same answer, so a link cannot be probed;
+ * every answer is `no-store` and sends no referrer.
+ *
+ * - `GET /api/track/{ambulanceId}?t=`: one 404 body for every bad link.
+ * - `POST /api/location/{caseId}`: one 404 body for every id that names no case; a case
+ *   that exists but is no longer active (closed, resolved, pending) gets 410 (the documented
+ *   exception: the holder of the id learns only that the emergency is over).
+ * - `POST /api/ambulances/{id}/position?t=`: one 403 body for every token that is not a live driver link.
+ * - The socket handshake: one `unauthorized` for every bad link token.
+ */
+const LINK_NOT_FOUND = { error: 'Tracking link not found or expired' };
+const CASE_NOT_FOUND = { error: 'Case not found' };
+const CASE_OVER = { error: 'This case is no longer active' };
+const NOT_A_DRIVER_LINK = { error: 'This link is not valid for sending positions' };
+
+let s: TestServer;
+let operator: string;
+let admin: string;
+/** Live links of case A (ambulance 1) and case B (ambulance 2). */
+let A: { id: string; viewer: string; driver: string };
+let B: { id: string; viewer: string; driver: string };
+/** Dead links: closed, resolved, reassigned (revoked), deleted, pending. */
+const dead: Record<'closed' | 'resolved' | 'reassigned' | 'deleted' | 'pending', { id: string; ambulance: number; viewer: string; driver: string }> = {} as any;
+
+const swapCase = (t: string) => [...t].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
+const randomToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+
+async function linkCase(ambulance: number) {
+  const id = await dispatchCase(s, operator, ambulance);
+  return { id, ambulance, ...(await trackingTokens(s, operator, id, ambulance)) };
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { LINK_LIMIT_PER_MIN: '100000', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000' } });
+  operator = await s.signIn('operator');
+  admin = await s.signIn('admin');
+  A = await linkCase(1);
+  B = await linkCase(2);
+  dead.closed = await linkCase(3);
+  expectStatus(await updateCase(s, operator, dead.closed.id, { status: 'closed' }), 200, 'close');
+  dead.resolved = await linkCase(4);
+  expectStatus(await updateCase(s, operator, dead.resolved.id, { status: 'resolved' }), 200, 'resolve');
+  dead.reassigned = await linkCase(5);
+  expectStatus(await updateCase(s, operator, dead.reassigned.id, { ambulance_id: 7 }), 200, 'reassign');
+  dead.deleted = await linkCase(8);
+  expectStatus(await s.api('DELETE', `/api/cases/${dead.deleted.id}`, { token: admin }), 200, 'delete');
+  dead.pending = await linkCase(6);
+  expectStatus(await updateCase(s, operator, dead.pending.id, { status: 'pending' }), 200, 'pending');
+});
+afterAll(() => s?.dispose());
+
+/** Same status, byte-identical body and the privacy headers. */
+function expectSameAnswer(answers: [string, ApiResult][], status: number, body: unknown) {
+  const bodies = new Set<string>();
+  for (const [what, res] of answers) {
+    expect({ what, status: res.status, body: res.body }).toEqual({ what, status, body });
+    expect({ what, cache: res.headers.get('cache-control'), referrer: res.headers.get('referrer-policy') })
+      .toEqual({ what, cache: 'no-store', referrer: 'no-referrer' });
+    bodies.add(`${res.headers.get('content-type')} ${res.headers.get('content-length')} ${JSON.stringify(res.body)}`);
+  }
+  expect(bodies.size).toBe(1);
+}
+
+describe('GET /api/track/{ambulanceId}?t=: every bad link gets the same 404', () => {
+  const track = (id: number | string, t?: string) => s.api('GET', `/api/track/${id}${t === undefined ? '' : `?t=${encodeURIComponent(t)}`}`);
+
+  it('a live link answers 200, no-store, no referrer', async () => {
+    const res = await track(1, A.viewer);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('wrong, random, other-case, other-letter-case, expired and closed-case tokens, and bad ids', async () => {
+    const answers: [string, ApiResult][] = [];
+    const probe = async (what: string, id: number | string, t?: string) => {
+      answers.push([what, await expectNoWrite(s.ctx.db, () => track(id, t))]);
+    };
+    await probe('no token', 1);
+    await probe('empty token', 1, '');
+    await probe('wrong token', 1, 'x'.repeat(43));
+    await probe('random token', 1, randomToken());
+    await probe('a truncated live token', 1, A.viewer.slice(0, -1));
+    await probe('a live token with one more character', 1, `${A.viewer}A`);
+    await probe('the live token in the other letter case', 1, swapCase(A.viewer));
+    await probe('another case\'s viewer token', 1, B.viewer);
+    await probe('another case\'s driver token', 1, B.driver);
+    await probe('a live token for another ambulance', 2, A.viewer);
+    await probe('a live token for an unknown ambulance', 99, A.viewer);
+    await probe('a live token with a non-numeric ambulance id', 'abc', A.viewer);
+    await probe('a live token with a huge ambulance id', '99999999999999999999', A.viewer);
+    for (const [kind, link] of Object.entries(dead)) {
+      await probe(`${kind} case's viewer token`, link.ambulance, link.viewer);
+      await probe(`${kind} case's driver token`, link.ambulance, link.driver);
+    }
+    await probe('the reassigned case\'s token on its new ambulance', 7, dead.reassigned.viewer);
+    expectSameAnswer(answers, 404, LINK_NOT_FOUND);
+  });
+
+  it('a token given as t[]= or twice is not a token', async () => {
+    const answers: [string, ApiResult][] = [
+      ['t twice', await s.api('GET', `/api/track/1?t=${A.viewer}&t=${A.viewer}`)],
+      ['t[]', await s.api('GET', `/api/track/1?t[]=${A.viewer}`)],
+      ['T', await s.api('GET', `/api/track/1?T=${A.viewer}`)],
+    ];
+    expectSameAnswer(answers, 404, LINK_NOT_FOUND);
+  });
+});
+
+describe('POST /api/location/{caseId}: one 404 for every id that names no case, 410 once a case is over', () => {
+  const share = (id: string) => s.api('POST', `/api/location/${encodeURIComponent(id)}`, { body: { latitude: 17.4, longitude: 78.5 } });
+
+  it('a live case answers 200, no-store, no referrer', async () => {
+    const res = await share(A.id);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('wrong, random, other-letter-case, truncated and deleted case ids: the same 404, nothing written', async () => {
+    const answers: [string, ApiResult][] = [];
+    for (const [what, id] of [
+      ['random UUIDv4', crypto.randomUUID()],
+      ['nil UUID', '00000000-0000-0000-0000-000000000000'],
+      ['the live id in upper case', A.id.toUpperCase()],
+      ['the live id truncated', A.id.slice(0, -1)],
+      ['the live id with a trailing character', `${A.id}0`],
+      ['the live id with braces', `{${A.id}}`],
+      ['not a UUID', 'not-a-uuid'],
+      ['a number', '12'],
+      ['a viewer token', A.viewer],
+      ['a deleted case', dead.deleted.id],
+      ['a deleted case in upper case', dead.deleted.id.toUpperCase()],
+      ['a closed case in upper case', dead.closed.id.toUpperCase()],
+    ] as const) {
+      answers.push([what, await expectNoWrite(s.ctx.db, () => share(id))]);
+    }
+    expectSameAnswer(answers, 404, CASE_NOT_FOUND);
+  });
+
+  it('closed, resolved, pending and reassigned-then-closed cases: the same 410, nothing written', async () => {
+    const answers: [string, ApiResult][] = [];
+    for (const kind of ['closed', 'resolved', 'pending'] as const) {
+      answers.push([kind, await expectNoWrite(s.ctx.db, () => share(dead[kind].id))]);
+    }
+    expectSameAnswer(answers, 410, CASE_OVER);
+  });
+
+  it('a bad body gets the same 400 whatever the id: the answer never says whether the case exists', async () => {
+    const bad = { latitude: 'x', longitude: 78.5 };
+    const answers: [string, ApiResult][] = [];
+    for (const [what, id] of [['live', A.id], ['unknown', crypto.randomUUID()], ['closed', dead.closed.id], ['deleted', dead.deleted.id], ['not a UUID', 'abc']]) {
+      answers.push([what, await expectNoWrite(s.ctx.db, () => s.api('POST', `/api/location/${id}`, { body: bad }))]);
+    }
+    expectSameAnswer(answers, 400, { error: 'latitude: Invalid input: expected number, received string' });
+  });
+});
+
+describe('POST /api/ambulances/{id}/position?t=: one 403 for every token that is not a live driver link', () => {
+  const send = (id: number, t: string) => s.api('POST', `/api/ambulances/${id}/position?t=${encodeURIComponent(t)}`, { body: { latitude: 17.4, longitude: 78.5 } });
+
+  it('wrong, random, other-letter-case, expired, closed, deleted and pending-case tokens', async () => {
+    const answers: [string, ApiResult][] = [];
+    const probe = async (what: string, id: number, t: string) => { answers.push([what, await expectNoWrite(s.ctx.db, () => send(id, t))]); };
+    await probe('wrong token', 1, 'y'.repeat(43));
+    await probe('random token', 1, randomToken());
+    await probe('the live driver token in the other letter case', 1, swapCase(A.driver));
+    await probe('a truncated live driver token', 1, A.driver.slice(0, -1));
+    await probe('a session token', 1, operator);
+    for (const [kind, link] of Object.entries(dead)) await probe(`${kind} case's driver token`, link.ambulance, link.driver);
+    expectSameAnswer(answers, 403, NOT_A_DRIVER_LINK);
+  });
+});
+
+describe('the socket handshake: one refusal for every bad link token', () => {
+  it('wrong, random, other-letter-case, expired, closed, deleted, pending, and tokens in the wrong slot', async () => {
+    const attempts: Record<string, unknown>[] = [
+      { trackToken: 'x'.repeat(43) }, { driverToken: randomToken() },
+      { trackToken: swapCase(A.viewer) }, { driverToken: swapCase(A.driver) },
+      { driverToken: A.viewer }, { token: A.viewer }, { token: A.driver },
+      ...Object.values(dead).flatMap((l) => [{ trackToken: l.viewer }, { driverToken: l.driver }]),
+    ];
+    for (const auth of attempts) {
+      const err = await expectNoWrite(s.ctx.db, () => s.socket(auth).then(() => undefined, (e: Error) => e));
+      expect({ auth: Object.keys(auth), message: err?.message }).toEqual({ auth: Object.keys(auth), message: 'unauthorized' });
+    }
+  });
+});
+
+describe('the public pages themselves', () => {
+  it('/track/{id}?t= and /location/{caseId} are served with no referrer, so the token never leaves in a Referer (tiles, links)', async () => {
+    fs.mkdirSync(s.config.staticDir, { recursive: true });
+    fs.writeFileSync(path.join(s.config.staticDir, 'index.html'), '<!doctype html><title>Lifeline</title>');
+    for (const url of [`/track/1?t=${A.viewer}`, `/driver/1?t=${A.driver}`, `/location/${A.id}`]) {
+      const res = await s.api('GET', url);
+      expect({ url, status: res.status, referrer: res.headers.get('referrer-policy') }).toEqual({ url, status: 200, referrer: 'no-referrer' });
+    }
+  });
+});

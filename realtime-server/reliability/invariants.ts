@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+
+/**
+ * The invariants "nothing lost, nothing doubled" rests on, read straight from the database
+ * (any dialect). Each answers a list of violations, empty when the data is sound; the race
+ * property test and the crash script check them after every run and every restart.
+ */
+
+const CASE_FIELDS = ['status', 'ambulance_id', 'patient_name', 'patient_email', 'description', 'case_type', 'closed_at'] as const;
+const ACTORS = new Set(['user', 'patient', 'driver', 'system']);
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const json = (v: string | null) => (v ? JSON.parse(v) : null);
+const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null) || (a != null && b != null && String(a) === String(b));
+
+export interface InvariantReport {
+  violations: string[];
+  /** What was looked at, for the figures. */
+  counted: { ambulances: number; cases: number; activeCases: number; events: number; deletedCases: number };
+}
+
+/** Every invariant over one consistent read (a single transaction). */
+export async function checkInvariants(db: Knex): Promise<InvariantReport> {
+  return db.transaction(async (trx) => {
+    const ambulances: { id: number; status: string; license_plate: string }[] = await trx('ambulances').select('id', 'status', 'license_plate');
+    const cases: any[] = await trx('cases').select('*');
+    const events: any[] = await trx('case_events').orderBy('id').select('*');
+    const violations: string[] = [];
+    const ambulanceIds = new Set(ambulances.map((a) => Number(a.id)));
+
+    // 1. An ambulance is busy if and only if exactly one active case holds it.
+    const holders = new Map<number, string[]>();
+    for (const c of cases) {
+      if (c.status !== 'active' || c.ambulance_id == null) continue;
+      const id = Number(c.ambulance_id);
+      holders.set(id, [...(holders.get(id) ?? []), c.id]);
+    }
+    for (const a of ambulances) {
+      const held = holders.get(Number(a.id)) ?? [];
+      if (held.length > 1) violations.push(`ambulance ${a.id} is held by ${held.length} active cases (${held.join(', ')})`);
+      if (a.status === 'busy' && held.length !== 1) violations.push(`ambulance ${a.id} is busy but ${held.length} active cases hold it`);
+      if (a.status !== 'busy' && held.length > 0) violations.push(`ambulance ${a.id} is ${a.status} but active case ${held[0]} holds it`);
+    }
+
+    // 2. No case references a deleted ambulance.
+    for (const c of cases) {
+      if (c.ambulance_id != null && !ambulanceIds.has(Number(c.ambulance_id))) violations.push(`case ${c.id} references deleted ambulance ${c.ambulance_id}`);
+    }
+
+    // 3. Every state change has a timeline entry with its actor and time: replaying a case's
+    //    timeline gives its current fields, and its version counts its changes.
+    const byCase = new Map<string, any[]>();
+    for (const e of events) {
+      if (!ACTORS.has(e.actor_type)) violations.push(`event ${e.id} has no valid actor (${e.actor_type})`);
+      if (e.actor_type === 'user' && e.actor_id == null) violations.push(`event ${e.id} by a user names no user`);
+      if (!ISO.test(e.created_at ?? '')) violations.push(`event ${e.id} has no valid time (${e.created_at})`);
+      byCase.set(e.case_id, [...(byCase.get(e.case_id) ?? []), e]);
+    }
+    const caseIds = new Set(cases.map((c) => c.id));
+    for (const c of cases) {
+      const timeline = byCase.get(c.id) ?? [];
+      if (timeline[0]?.action !== 'created') {
+        violations.push(`case ${c.id} has no 'created' entry first`);
+        continue;
+      }
+      if (timeline.filter((e) => e.action === 'created').length !== 1) violations.push(`case ${c.id} has several 'created' entries`);
+      const changes = timeline.filter((e) => e.action === 'updated' || e.action === 'location').length;
+      if (Number(c.version) !== 1 + changes) violations.push(`case ${c.id} is at version ${c.version} but its timeline holds ${changes} changes`);
+      const replay: Record<string, unknown> = { closed_at: null, ...json(timeline[0].after) };
+      let location: any = null;
+      for (const e of timeline.slice(1)) {
+        if (e.action === 'updated') Object.assign(replay, json(e.after));
+        if (e.action === 'location') location = json(e.after);
+        if (e.action === 'deleted') violations.push(`case ${c.id} exists after its 'deleted' entry`);
+      }
+      for (const f of CASE_FIELDS) {
+        if (!same(replay[f], c[f])) violations.push(`case ${c.id}: ${f} is ${JSON.stringify(c[f])} but its timeline says ${JSON.stringify(replay[f])}`);
+      }
+      if (location && (!same(Number(location.latitude), Number(c.latitude)) || !same(Number(location.longitude), Number(c.longitude)))) {
+        violations.push(`case ${c.id}: its location differs from the last one on its timeline`);
+      }
+    }
+    let deletedCases = 0;
+    for (const [caseId, timeline] of byCase) {
+      if (caseIds.has(caseId)) continue;
+      deletedCases += 1;
+      if (timeline.at(-1)?.action !== 'deleted') violations.push(`case ${caseId} is gone but its timeline does not end with 'deleted'`);
+    }
+
+    return {
+      violations,
+      counted: {
+        ambulances: ambulances.length,
+        cases: cases.length,
+        activeCases: cases.filter((c) => c.status === 'active').length,
+        events: events.length,
+        deletedCases,
+      },
+    };
+  });
+}

@@ -1,0 +1,383 @@
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type QueryClient, QueryObserver } from '@tanstack/react-query';
+import pino from 'pino';
+import { io } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../../realtime-server/config';
+import { type RunningServer, startServer } from '../../../realtime-server/server';
+import type { AmbulanceDto, CaseDto } from '../api/contract';
+import { queries } from '../api/queries';
+import { createQueryClient } from '../api/queryClient';
+import { saveSession } from '../auth/session';
+import { connectLiveCache } from './liveCache';
+import type { ConnectionState, LiveSocket } from './socket';
+
+/**
+ * The web's live cache, in Node: the same `connectLiveCache`, a real @tanstack/react-query
+ * QueryClient with the app's own query factories (apiFetch with the operator's token), a
+ * real socket.io-client and a real server. A TCP proxy between them plays the network.
+ */
+
+const realFetch = globalThis.fetch;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function memoryStorage(initial: Record<string, string>): Storage {
+  const items = new Map(Object.entries(initial));
+  return {
+    get length() { return items.size; },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, String(value)),
+  };
+}
+
+async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** The browser session the app's apiFetch reads its bearer token from. */
+function signInAs(token: string) {
+  vi.stubGlobal('localStorage', memoryStorage({}));
+  saveSession({ token, expiresAt: new Date(Date.now() + 3600_000).toISOString(), user: { id: 2, email: 'operator@lifeline.test', role: 'operator', username: 'Operator' } });
+}
+
+const byId = <T extends { id: string | number }>(list: T[] | undefined) => [...(list ?? [])].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+const idsAndVersions = (list: { id: string | number; version: number }[] | undefined) => byId(list).map((x) => `${x.id}@${x.version}`);
+
+describe('connectLiveCache against a scripted socket (the refetch race, deterministic)', () => {
+  /** What the scripted server answers; with `hold`, fetches wait in `pending` until answered. */
+  let data: { cases: CaseDto[]; ambulances: AmbulanceDto[] };
+  let hold: boolean;
+  let pending: { url: string; resolve: (body: unknown) => void }[];
+  let qc: QueryClient;
+  let socket: EventEmitter;
+  let unhook: () => void;
+  const observers: (() => void)[] = [];
+
+  const caseDto = (id: string, version: number, extra: Partial<CaseDto> = {}) => ({ id, version, status: 'active', description: `v${version}`, ...extra }) as CaseDto;
+  const ambulanceDto = (id: number, version: number, at: string | null) =>
+    ({ id, version, status: 'available', license_plate: `P${id}`, location: at ? { placeName: null, latitude: 1, longitude: 1, updated_at: at } : null }) as AmbulanceDto;
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  const bodyFor = (url: string) => (url === '/api/cases' ? { cases: data.cases } : url === '/api/ambulances' ? { ambulances: data.ambulances } : {});
+
+  function setup(initial: typeof data, opts: { hold?: boolean } = {}) {
+    data = initial;
+    hold = Boolean(opts.hold);
+    pending = [];
+    signInAs('tok');
+    vi.stubGlobal('fetch', (url: string) => new Promise((resolve) => {
+      if (!hold) return resolve(json(bodyFor(url)));
+      pending.push({ url, resolve: (body) => resolve(json(body)) });
+    }));
+    qc = createQueryClient();
+    socket = new EventEmitter();
+    unhook = connectLiveCache(socket as unknown as LiveSocket, qc);
+    for (const q of [queries.cases(), queries.ambulances()]) observers.push(new QueryObserver(qc, q as any).subscribe(() => {}));
+  }
+  /** Answers every held fetch of `url` with `body`. */
+  async function answer(url: string, body: unknown) {
+    await waitFor(() => pending.some((f) => f.url === url), `a fetch of ${url}`, 2000);
+    for (const f of pending.filter((x) => x.url === url)) {
+      pending.splice(pending.indexOf(f), 1);
+      f.resolve(body);
+    }
+    await sleep(20);
+  }
+  /** Lets every fetch run to its end (nothing held, nothing on its way). */
+  async function settle() {
+    hold = false;
+    for (const f of pending.splice(0)) f.resolve(bodyFor(f.url));
+    await waitFor(() => qc.isFetching() === 0, 'the fetches to end', 2000);
+    await sleep(20);
+  }
+  const cases = () => qc.getQueryData<CaseDto[]>(queries.cases().queryKey);
+  const ambulances = () => qc.getQueryData<AmbulanceDto[]>(queries.ambulances().queryKey);
+
+  afterEach(() => {
+    unhook?.();
+    observers.splice(0).forEach((stop) => stop());
+    qc?.clear();
+    vi.unstubAllGlobals();
+  });
+
+  it('a refetch answered with an older snapshot keeps the updates, deletions and creations heard meanwhile', async () => {
+    setup({ cases: [caseDto('a', 1), caseDto('b', 1)], ambulances: [] });
+    socket.emit('connect');
+    await settle();
+    expect(idsAndVersions(cases())).toEqual(['a@1', 'b@1']);
+    // A reconnect: the lists are refetched; while the answer is on its way, events come.
+    hold = true;
+    socket.emit('disconnect');
+    socket.emit('connect');
+    await waitFor(() => pending.some((f) => f.url === '/api/cases'), 'the refetch', 2000);
+    socket.emit('case.updated', caseDto('a', 2));
+    socket.emit('case.deleted', { id: 'b' });
+    socket.emit('case.created', caseDto('c', 1));
+    expect(idsAndVersions(cases())).toEqual(['a@2', 'c@1']);
+    // The snapshot was read before those commits.
+    await answer('/api/cases', { cases: [caseDto('a', 1), caseDto('b', 1)] });
+    expect(idsAndVersions(cases())).toEqual(['a@2', 'c@1']);
+    // A snapshot newer than what was heard wins as a whole.
+    data.cases = [caseDto('a', 5), caseDto('c', 1), caseDto('d', 1)];
+    socket.emit('disconnect');
+    socket.emit('connect');
+    await settle();
+    expect(idsAndVersions(cases())).toEqual(['a@5', 'c@1', 'd@1']);
+  });
+
+  it('drops a late event older than the cached row, and never brings a deleted row back', async () => {
+    setup({ cases: [caseDto('a', 3), caseDto('b', 1)], ambulances: [ambulanceDto(1, 4, '2026-01-01T00:00:10.000Z')] });
+    socket.emit('connect');
+    await settle();
+    socket.emit('case.updated', caseDto('a', 2, { description: 'stale' }));
+    expect(cases()!.find((c) => c.id === 'a')).toMatchObject({ version: 3, description: 'v3' });
+    socket.emit('case.deleted', { id: 'b' });
+    socket.emit('case.updated', caseDto('b', 2));
+    socket.emit('case.created', caseDto('b', 1));
+    expect(idsAndVersions(cases())).toEqual(['a@3']);
+    socket.emit('ambulance.updated', ambulanceDto(1, 3, null));
+    expect(ambulances()![0].version).toBe(4);
+    // A newer row whose position is older than the one heard keeps the newer position.
+    socket.emit('ambulance.position', { positions: [{ ambulanceId: 1, latitude: 9, longitude: 9, accuracy: null, heading: null, speed: null, recorded_at: '2026-01-01T00:00:30.000Z' }] });
+    socket.emit('ambulance.updated', { ...ambulanceDto(1, 5, '2026-01-01T00:00:20.000Z'), status: 'maintenance' });
+    expect(ambulances()![0]).toMatchObject({ version: 5, status: 'maintenance', location: { latitude: 9, updated_at: '2026-01-01T00:00:30.000Z' } });
+  });
+
+  it('fetches again when a fetch left before the socket connected (it may have missed an event)', async () => {
+    setup({ cases: [], ambulances: [] }, { hold: true });
+    await waitFor(() => pending.some((f) => f.url === '/api/cases'), 'the first fetch', 2000);
+    socket.emit('connect'); // while the first fetch is on its way
+    await answer('/api/cases', { cases: [caseDto('a', 1)] });
+    await answer('/api/cases', { cases: [caseDto('a', 2)] });
+    expect(idsAndVersions(cases())).toEqual(['a@2']);
+    await settle();
+  });
+});
+
+/** A TCP proxy playing the network between the client and the server: `cut` resets every connection and refuses new ones. */
+async function startNetwork(targetPort: () => number) {
+  const open = new Set<net.Socket>();
+  let down = false;
+  const srv = net.createServer((client) => {
+    if (down) return client.destroy();
+    const upstream = net.connect(targetPort(), '127.0.0.1');
+    open.add(client);
+    open.add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    cut() {
+      down = true;
+      for (const s of open) s.destroy();
+      open.clear();
+    },
+    restore() { down = false; },
+    close: () => new Promise<void>((r) => { for (const s of open) s.destroy(); srv.close(() => r()); }),
+  };
+}
+
+describe('a staff client with the live cache against a real server', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-live-'));
+  let server: RunningServer;
+  let port = 0;
+  let network: Awaited<ReturnType<typeof startNetwork>>;
+  let operator = '';
+  let admin = '';
+  let qc: QueryClient;
+  let socket: LiveSocket;
+  let unhook: () => void;
+  const states: ConnectionState[] = [];
+  const stops: (() => void)[] = [];
+
+  async function boot() {
+    const config = loadConfig({
+      DATABASE_URL: path.join(dir, 'live.sqlite'), PORT: String(port), GEOCODER_URL: 'off', PUBLIC_URL: 'http://lifeline.test',
+      STATIC_DIR: path.join(dir, 'web'), LINK_LIMIT_PER_MIN: '1000000',
+    });
+    server = await startServer(config, { log: pino({ level: 'silent' }) });
+    port = server.port;
+  }
+
+  /** Another client's call, straight to the server (not through the client's network). */
+  async function other(method: string, urlPath: string, token: string | undefined, body?: unknown) {
+    const send = () => realFetch(`${server.url}${urlPath}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // A kept-alive connection to the server before its restart fails once; the request never reached it.
+    const res = await send().catch(send);
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+  const dispatch = async (ambulanceId?: number) => {
+    const res = await other('POST', '/live-location', operator, { to: 'p@example.com', status: 'active', patientName: 'Live Patient', description: 'Fall', ...(ambulanceId ? { license_plate: ambulanceId } : {}) });
+    if (res.status !== 201) throw new Error(`dispatch: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.case as CaseDto;
+  };
+  const serverLists = async () => ({
+    cases: (await other('GET', '/api/cases', operator)).body.cases as CaseDto[],
+    ambulances: (await other('GET', '/api/ambulances', operator)).body.ambulances as AmbulanceDto[],
+  });
+  const cacheLists = () => ({
+    cases: qc.getQueryData<CaseDto[]>(queries.cases().queryKey),
+    ambulances: qc.getQueryData<AmbulanceDto[]>(queries.ambulances().queryKey),
+  });
+  const freeAmbulances = async () => (await serverLists()).ambulances.filter((a) => a.status === 'available').map((a) => a.id);
+  const activeCases = async () => (await serverLists()).cases.filter((c) => c.status === 'active');
+
+  /** The cache equals the server: the same ids at the same versions, then the same rows. */
+  async function expectConverged(what: string) {
+    await waitFor(async () => {
+      const s = await serverLists();
+      const c = cacheLists();
+      return idsAndVersions(c.cases).join() === idsAndVersions(s.cases).join() && idsAndVersions(c.ambulances).join() === idsAndVersions(s.ambulances).join();
+    }, `the cache to equal the server (${what})`).catch(async (err) => {
+      const s = await serverLists();
+      const c = cacheLists();
+      throw new Error(`${err.message}\n cache cases ${idsAndVersions(c.cases).join()}\n server cases ${idsAndVersions(s.cases).join()}\n cache ambulances ${idsAndVersions(c.ambulances).join()}\n server ambulances ${idsAndVersions(s.ambulances).join()}\n states ${states.join()}`);
+    });
+    const s = await serverLists();
+    const c = cacheLists();
+    expect(byId(c.cases)).toEqual(byId(s.cases));
+    expect(byId(c.ambulances)).toEqual(byId(s.ambulances));
+    return s;
+  }
+
+  let plates = 0;
+  /** What other staff, patients and drivers do while this client is away. */
+  async function changesByOthers(round: number) {
+    const free = await freeAmbulances();
+    const fresh = await dispatch(free[0]);
+    await dispatch();
+    const active = (await activeCases()).filter((c) => c.id !== fresh.id);
+    if (active[0]) await other('PUT', `/api/cases/${active[0].id}`, operator, { status: 'closed' });
+    if (active[1]) await other('DELETE', `/api/cases/${active[1].id}`, admin);
+    const stillFree = (await freeAmbulances()).filter((id) => id !== free[0]);
+    if (active[2] && stillFree[0]) await other('PUT', `/api/cases/${active[2].id}`, operator, { ambulance_id: stillFree[0] });
+    await other('POST', `/api/location/${fresh.id}`, undefined, { latitude: 17.41, longitude: 78.47, accuracy: 9 });
+    const created = await other('POST', '/api/ambulances', admin, { license_plate: `LIVE ${++plates}`, status: 'available' });
+    if (created.status !== 201) throw new Error(`ambulance create: ${created.status} ${JSON.stringify(created.body)}`);
+    const spare = (await freeAmbulances()).filter((id) => id !== created.body.ambulance.id);
+    if (spare[0]) await other('PUT', `/api/ambulances/${spare[0]}`, operator, { status: 'maintenance' });
+    if (spare[1]) await other('DELETE', `/api/ambulances/${spare[1]}`, admin);
+    // Positions only while away: their live events carry no version (RELIABILITY.md).
+    for (const id of (await serverLists()).ambulances.slice(0, 3).map((a) => a.id)) {
+      await other('POST', `/api/ambulances/${id}/position`, operator, { latitude: 17.38 + round / 1000, longitude: 78.48 });
+    }
+  }
+
+  beforeAll(async () => {
+    port = 0;
+    await boot();
+    network = await startNetwork(() => port);
+    operator = (await other('POST', '/api/auth/signin', undefined, { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' })).body.token;
+    admin = (await other('POST', '/api/auth/signin', undefined, { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' })).body.token;
+    signInAs(operator);
+    // The app's apiFetch calls same-origin paths; here the origin is the client's side of the network.
+    vi.stubGlobal('fetch', (input: string, init?: RequestInit) => realFetch(input.startsWith('/') ? network.url + input : input, init));
+    qc = createQueryClient();
+    for (const q of [queries.cases(), queries.ambulances()]) stops.push(new QueryObserver(qc, q as any).subscribe(() => {}));
+    // openSocket's options, with this origin spelled out (Node has no page origin).
+    socket = io(network.url, { auth: { token: operator }, transports: ['websocket'], reconnectionDelayMax: 5000 }) as LiveSocket;
+    unhook = connectLiveCache(socket, qc, (s) => states.push(s));
+    await waitFor(() => states.includes('live'), 'the socket to go live');
+    for (let i = 1; i <= 3; i++) await dispatch(i);
+    await expectConverged('at start');
+  }, 60_000);
+
+  afterAll(async () => {
+    unhook?.();
+    stops.forEach((stop) => stop());
+    socket?.disconnect();
+    qc?.clear();
+    vi.unstubAllGlobals();
+    await network?.close();
+    await server?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function away(ms: number, opts: { restart?: boolean } = {}) {
+    const wentLive = states.lastIndexOf('live');
+    network.cut();
+    await waitFor(() => states.lastIndexOf('reconnecting') > wentLive, 'the client to notice the disconnection', 10_000);
+    const until = Date.now() + ms;
+    await changesByOthers(1);
+    if (opts.restart) {
+      await server.close();
+      await boot(); // the same port and database file
+      await changesByOthers(2);
+    }
+    // Long absences: more changes along the way.
+    for (let round = 3; Date.now() < until - 20_000; round++) {
+      await sleep(15_000);
+      await changesByOthers(round);
+    }
+    await sleep(Math.max(0, until - Date.now()));
+    const lostAt = states.length;
+    network.restore();
+    await waitFor(() => states.slice(lostAt).includes('live'), 'the socket to reconnect', 30_000);
+    const s = await expectConverged(`after ${ms / 1000} s away${opts.restart ? ' across a server restart' : ''}`);
+    // Live again: a change by another client arrives as an event.
+    const active = s.cases.find((c) => c.status === 'active');
+    if (active) await other('PUT', `/api/cases/${active.id}`, operator, { description: `seen live after ${ms} ms` });
+    await dispatch();
+    await expectConverged('after a change heard live');
+  }
+
+  it('a client away for 5 s ends with exactly the server state', async () => {
+    await away(5000);
+  }, 90_000);
+
+  it('a client away across a server restart ends with exactly the server state', async () => {
+    await away(3000, { restart: true });
+  }, 120_000);
+
+  it.skipIf(!process.env.LONG_TESTS)('a client away for 3 minutes ends with exactly the server state (LONG_TESTS=1)', async () => {
+    await away(180_000);
+  }, 400_000);
+
+  it('an old event delivered late does not overwrite a newer row or bring back a deleted one', async () => {
+    // An old answer: the first version of a case that has changed since.
+    const old = await dispatch();
+    const changed = await other('PUT', `/api/cases/${old.id}`, operator, { description: 'newer than the late event' });
+    expect(changed.status).toBe(200);
+    const victim = await dispatch();
+    await other('DELETE', `/api/cases/${victim.id}`, admin);
+    const s = await expectConverged('before the late events');
+    const ambulance = s.ambulances[0];
+    server.io.to('staff').emit('case.updated', old);
+    server.io.to('staff').emit('case.created', victim);
+    server.io.to('staff').emit('case.updated', { ...victim, version: victim.version + 10 });
+    server.io.to('staff').emit('ambulance.updated', { ...ambulance, version: ambulance.version - 1, status: 'maintenance' });
+    await sleep(500);
+    const c = cacheLists();
+    expect(c.cases!.find((x) => x.id === old.id)).toMatchObject({ version: changed.body.case.version, description: 'newer than the late event' });
+    expect(c.cases!.some((x) => x.id === victim.id)).toBe(false);
+    expect(c.ambulances!.find((a) => a.id === ambulance.id)).toEqual(ambulance);
+    await expectConverged('after the late events');
+  }, 60_000);
+});
