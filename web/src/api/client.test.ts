@@ -75,3 +75,12 @@ describe('apiFetch', () => {
     expect(localStorage.getItem('userToken')).toBeNull();
   });
 });
+
+describe('newIdempotencyKey', () => {
+  it('makes a fresh 128-bit hex key each time', async () => {
+    const { newIdempotencyKey } = await import('./client');
+    const a = newIdempotencyKey();
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+    expect(newIdempotencyKey()).not.toBe(a);
+  });
+});

@@ -75,3 +75,13 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
   }
   return data as T;
 }
+
+/**
+ * A fresh Idempotency-Key for one form submission: a retry of that submission replays the
+ * first answer instead of writing twice. getRandomValues works on plain-http origins too,
+ * where crypto.randomUUID does not exist.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}

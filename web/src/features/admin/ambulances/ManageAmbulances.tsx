@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { apiFetch } from '../../../api/client';
+import { apiFetch, newIdempotencyKey } from '../../../api/client';
 import type { AmbulanceDto } from '../../../api/contract';
 import { queries } from '../../../api/queries';
 import { useSession } from '../../../auth/useSession';
@@ -39,6 +39,7 @@ export function ManageAmbulances() {
       apiFetch<{ ambulance: AmbulanceDto }>(id == null ? '/api/ambulances' : `/api/ambulances/${id}`, {
         method: id == null ? 'POST' : 'PUT',
         body: ambulanceBody(form, !isAdmin),
+        idempotencyKey: id == null ? newIdempotencyKey() : undefined,
       }),
     onSuccess: (_r, { id }) => {
       toast(id == null ? 'Ambulance added successfully' : 'Ambulance updated successfully', 'success');

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { apiFetch } from '../../../api/client';
+import { apiFetch, newIdempotencyKey } from '../../../api/client';
 import type { UserDto } from '../../../api/contract';
 import { queries } from '../../../api/queries';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
@@ -32,7 +32,7 @@ export function OperatorsPage() {
 
   const save = useMutation({
     mutationFn: ({ id, form }: { id: number | null; form: OperatorForm }) =>
-      apiFetch<{ user: UserDto }>(id == null ? '/api/users' : `/api/users/${id}`, { method: id == null ? 'POST' : 'PUT', body: operatorBody(form) }),
+      apiFetch<{ user: UserDto }>(id == null ? '/api/users' : `/api/users/${id}`, { method: id == null ? 'POST' : 'PUT', body: operatorBody(form), idempotencyKey: id == null ? newIdempotencyKey() : undefined }),
     onSuccess: (_r, { id }) => {
       toast(id == null ? 'Operator added successfully' : 'Operator updated successfully', 'success');
       close();
