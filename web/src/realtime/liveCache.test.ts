@@ -15,6 +15,7 @@ import { createQueryClient } from '../api/queryClient';
 import { saveSession } from '../auth/session';
 import { connectLiveCache } from './liveCache';
 import type { ConnectionState, LiveSocket } from './socket';
+import { memoryStorage } from '../testing/memoryStorage';
 
 /**
  * The web's live cache, in Node: the same `connectLiveCache`, a real @tanstack/react-query
@@ -25,17 +26,6 @@ import type { ConnectionState, LiveSocket } from './socket';
 const realFetch = globalThis.fetch;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function memoryStorage(initial: Record<string, string>): Storage {
-  const items = new Map(Object.entries(initial));
-  return {
-    get length() { return items.size; },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
-}
 
 async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;

@@ -2,18 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TrackResponse } from '../../api/contract';
 import { GEOLOCATION_OPTIONS, isPoorAccuracy, readSavedLocation, saveLocation, shouldSend } from './locationShare';
 import { TRAIL_LIMIT, applyCaseLocation, applyPositions } from './useTrackedPosition';
+import { memoryStorage } from '../../testing/memoryStorage';
 
-function memoryStorage(initial: Record<string, string> = {}): Storage {
-  const items = new Map(Object.entries(initial));
-  return {
-    get length() { return items.size; },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
-}
 
 describe('the local copy of a shared location', () => {
   it('asks the browser for a fresh, high-accuracy fix within 10 s', () => {
