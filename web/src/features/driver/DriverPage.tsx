@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { ApiError } from '../../api/client';
 import { type LatLon, type TrackResponse, distanceMeters, formatDistance } from '../../api/contract';
 import type { ConnectionState, LiveSocket } from '../../realtime/socket';
-import { AlertIcon, AmbulanceIcon, CheckIcon, PinIcon, PublicHeader, StopIcon, formatClock } from '../public/PublicChrome';
+import { AlertIcon, AmbulanceIcon, CheckIcon, ErrorPanel, PinIcon, PublicHeader, StopIcon, formatClock } from '../public/PublicChrome';
 import { linkGone, useTrackedPosition } from '../public/useTrackedPosition';
 import type { DriverFix } from './positionQueue';
 import { useDriverStream } from './useDriverStream';
@@ -156,15 +156,7 @@ function DriverConsole({ ambulanceId, token, data, socket, connection, linkClose
             )}
           </>
         )}
-        {phase.kind === 'error' && (
-          <div className="ll-status ll-status--error" role="alert" data-testid="driver-geo-error">
-            <AlertIcon className="ll-status-icon" />
-            <div>
-              <p className="ll-status-title">{phase.message}</p>
-              {phase.hint && <p className="ll-status-detail">{phase.hint}</p>}
-            </div>
-          </div>
-        )}
+        {phase.kind === 'error' && <ErrorPanel message={phase.message} hint={phase.hint} testId="driver-geo-error" />}
         {!closed && pending > 0 && (
           <p className="ll-queue" data-testid="driver-queue">
             {pending === 1 ? '1 position' : `${pending} positions`} waiting to be sent; they go in order once the connection is back.

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { useMiniToast } from './MiniToast';
-import { AlertIcon, CheckIcon, PinIcon, PublicHeader, StopIcon, formatClock } from './PublicChrome';
+import { AlertIcon, CheckIcon, ErrorPanel, PinIcon, PublicHeader, StopIcon, formatClock } from './PublicChrome';
 import {
   type SavedLocation, currentPosition, geolocationSupported, isGeolocationError, isPoorAccuracy, readSavedLocation, saveLocation, sendLocation,
 } from './locationShare';
@@ -181,15 +181,7 @@ export function LocationSharePage({ caseId }: { caseId: string }) {
               </div>
             </div>
           )}
-          {phase.kind === 'error' && (
-            <div className="ll-status ll-status--error" role="alert">
-              <AlertIcon className="ll-status-icon" />
-              <div>
-                <p className="ll-status-title">{phase.message}</p>
-                {phase.hint && <p className="ll-status-detail">{phase.hint}</p>}
-              </div>
-            </div>
-          )}
+          {phase.kind === 'error' && <ErrorPanel message={phase.message} hint={phase.hint} />}
 
           <p className="ll-note">
             Your location is sent only to the emergency team handling this case

@@ -61,3 +61,16 @@ export function formatClock(value: string | number | null | undefined): string {
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
+
+/** The error panel of the public phone pages: what went wrong and, when known, what to do. */
+export function ErrorPanel({ message, hint, testId }: { message: string; hint?: string | null; testId?: string }) {
+  return (
+    <div className="ll-status ll-status--error" role="alert" data-testid={testId}>
+      <AlertIcon className="ll-status-icon" />
+      <div>
+        <p className="ll-status-title">{message}</p>
+        {hint && <p className="ll-status-detail">{hint}</p>}
+      </div>
+    </div>
+  );
+}
