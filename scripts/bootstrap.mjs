@@ -96,7 +96,6 @@ function runTests() {
   const pg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
   const skipped = [];
   if (!pg) skipped.push('the Postgres suites (db/postgres.test.ts and the Postgres runs of the race and fuzz tests): set DATABASE_URL=postgres://... to run them');
-  else if (process.env.FUZZ_PG !== '1') skipped.push('the Postgres run of the fuzz test: FUZZ_PG=1 (see RELIABILITY.md, Open findings)');
   if (!process.env.LONG_TESTS) skipped.push('the 3-minute reconnect test: LONG_TESTS=1 (npm run test:crash runs the long checks)');
   fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
   const counts = { passed: 0, failed: 0, skipped: 0 };

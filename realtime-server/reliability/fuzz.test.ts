@@ -19,7 +19,7 @@ import { startTestServer, type TestServer } from '../testing/testServer';
  * stack trace, `{error}` with a useful text on a 4xx, no row changed on a 4xx; the server
  * still answers health afterwards. After a write, every stored string must be text any
  * database keeps (no NUL or other control characters, no broken unicode). With
- * DATABASE_URL=postgres://… and FUZZ_PG=1 the same fuzz runs on PostgreSQL too (a third of the time).
+ * DATABASE_URL=postgres://… the same fuzz runs on PostgreSQL too (a third of the time).
  *
  * FUZZ_RUNS (default 40) is the number of inputs per route and caller; the whole file is
  * also bounded in time (FUZZ_SECONDS, default 45) so that `npm test` stays within a minute
@@ -28,10 +28,7 @@ import { startTestServer, type TestServer } from '../testing/testServer';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const BUDGET_MS = Number(process.env.FUZZ_SECONDS ?? 45) * 1000;
 const SOCKET_RUNS = Math.max(50, RUNS * 12);
-// The Postgres run is opt-in (FUZZ_PG=1) until an intermittent finding is explained: once in a CI
-// run a refused GET saw ambulance_positions/ambulances rows change between its before and after
-// snapshots on Postgres only (see RELIABILITY.md, "Open findings"). SQLite runs in every `npm test`.
-const PG_URL = isPostgresUrl(process.env.DATABASE_URL ?? '') && process.env.FUZZ_PG === '1' ? process.env.DATABASE_URL! : '';
+const PG_URL = isPostgresUrl(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : '';
 
 // ---------------------------------------------------------------- what is sent
 
@@ -262,6 +259,17 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
     /** Fixture rows and credentials the generated requests may point at. */
     const f = { caseId: '', closedCaseId: '', viewer: '', driver: '', operatorId: 0, demoOperatorId: 0, admin: '', operator: '' };
     const timeLeft = () => opts.budgetMs - (Date.now() - started);
+    /**
+     * fast-check's `interruptAfterTimeLimit` abandons an async run in flight when the time is up,
+     * but its request goes on on the server. Each run therefore starts only once the one before
+     * it (abandoned or not) has finished, so a late write is never blamed on the next request.
+     */
+    let inflight: Promise<unknown> = Promise.resolve();
+    const oneAtATime = <A extends unknown[]>(run: (...a: A) => Promise<void>) => (...a: A): Promise<void> => {
+      const p = inflight.then(() => run(...a));
+      inflight = p.catch(() => undefined);
+      return p;
+    };
 
     /**
      * Write detection. On SQLite (one connection) `total_changes()` counts every row written:
@@ -361,6 +369,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
 
     afterAll(async () => {
       if (!s) return;
+      await inflight;
       const byStatus = Object.entries(tried.byStatus).map(([k, v]) => `${k}:${v}`).join(' ');
       console.info(`fuzz (${name}): ${tried.http} HTTP requests (${byStatus}), ${tried.socket} socket payloads in ${Math.round((Date.now() - started) / 1000)} s`);
       await s.dispose();
@@ -397,7 +406,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
       it('a driver socket: every payload is acknowledged with ok or a useful error, and a refusal writes nothing', async () => {
         const driver = emitter(() => s.socket({ driverToken: f.driver }));
         try {
-          await assertProperty(fc.asyncProperty(payload, async (p) => {
+          await assertProperty(fc.asyncProperty(payload, oneAtATime(async (p) => {
             await settle();
             const ack = await driver.emit(p);
             const what = JSON.stringify(p)?.slice(0, 300) ?? String(p);
@@ -408,8 +417,9 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
               }
               await expectUnchanged(fail);
             }
-          }), { numRuns: SOCKET_RUNS, interruptAfterTimeLimit: Math.max(2000, timeLeft() / 8), markInterruptAsFailure: false });
+          })), { numRuns: SOCKET_RUNS, interruptAfterTimeLimit: Math.max(2000, timeLeft() / 8), markInterruptAsFailure: false });
         } finally {
+          await inflight;
           driver.close();
         }
       }, 120_000);
@@ -417,14 +427,15 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
       it('staff and viewer sockets: every payload is refused and writes nothing', async () => {
         const sockets = [emitter(() => s.socket({ token: f.operator })), emitter(() => s.socket({ trackToken: f.viewer }))];
         try {
-          await assertProperty(fc.asyncProperty(fc.constantFrom(0, 1), payload, async (i, p) => {
+          await assertProperty(fc.asyncProperty(fc.constantFrom(0, 1), payload, oneAtATime(async (i, p) => {
             await settle();
             const ack = await sockets[i].emit(p);
             const fail = (why: string): never => { throw new Error(`${why}: ${JSON.stringify(ack)}`); };
             if (ack !== 'dropped') expect(ack).toEqual({ ok: false, error: 'Only a driver link may send positions' });
             await expectUnchanged(fail);
-          }), { numRuns: Math.max(20, opts.runs * 2), interruptAfterTimeLimit: Math.max(1000, timeLeft() / 16), markInterruptAsFailure: false });
+          })), { numRuns: Math.max(20, opts.runs * 2), interruptAfterTimeLimit: Math.max(1000, timeLeft() / 16), markInterruptAsFailure: false });
         } finally {
+          await inflight;
           for (const sock of sockets) sock.close();
         }
       }, 60_000);
@@ -465,7 +476,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
                 fc.constantFrom('', ' ', 'a'.repeat(201), 'key-1', '\tkey'),
               ), { freq: 6 }),
             });
-            await assertProperty(fc.asyncProperty(request, async (r) => {
+            await assertProperty(fc.asyncProperty(request, oneAtATime(async (r) => {
               let p = route.path;
               // The demo operator signs in for the next routes: its account is not edited or deleted here.
               const params = r.params.map((v) => (route.path.startsWith('/api/users/') && v === String(f.demoOperatorId) ? String(f.operatorId) : v));
@@ -477,7 +488,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
               const bearer = route.path === '/api/auth/signout' && token ? await s.signIn(as as 'operator' | 'admin') : token;
               await settle();
               await check(req, await send(req, bearer));
-            }), { numRuns: opts.runs, interruptAfterTimeLimit: budget, markInterruptAsFailure: false });
+            })), { numRuns: opts.runs, interruptAfterTimeLimit: budget, markInterruptAsFailure: false });
           }
         }, 150_000);
       }
@@ -485,6 +496,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
 
     describe('afterwards', () => {
       it('the server still answers health, and a staff member still works', async () => {
+        await inflight;
         expect(await s.api('GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
         const token = await s.signIn('operator');
         expect((await s.api('GET', '/api/cases', { token })).status).toBe(200);
