@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { type ClientToServerEvents, type ServerToClientEvents, positionSchema, rooms } from '../contract';
 import { type Principal, mayCall } from '../policies/permissions';
+import { linkCallRefusal, linkCounterKey } from '../http/middleware/rateLimit';
 import { secureEngineResponses, socketOriginAllowed } from '../http/middleware/security';
 import { authService } from '../services/authService';
 import { ambulanceService } from '../services/ambulanceService';
@@ -14,7 +15,7 @@ import { PositionCoalescer } from './positionCoalescer';
 /** Who a socket is, decided once at the handshake. */
 export type SocketIdentity =
   | { kind: 'staff'; userId: number; role: 'admin' | 'operator'; sessionId: number; expiresAt: string }
-  | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string };
+  | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string; limitKey: string };
 
 type LifelineSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
 
@@ -38,7 +39,8 @@ async function identify(ctx: ServiceContext, auth: Record<string, unknown>): Pro
     if (!t) continue;
     const grant = await trackingService.resolveGrant(ctx, t);
     const wanted = kind === 'trackToken' ? 'viewer' : 'driver';
-    return grant && grant.kind === wanted ? { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id } : undefined;
+    // The link's calls are counted under the same key as its REST calls.
+    return grant && grant.kind === wanted ? { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id, limitKey: linkCounterKey(`${wanted}:${t}`) } : undefined;
   }
   return undefined;
 }
@@ -91,6 +93,8 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
         const issue = parsed.error.issues[0];
         return reply({ ok: false, error: `${issue.path.join('.') || 'position'}: ${issue.message}` });
       }
+      const refusal = await linkCallRefusal(ctx, who.limitKey);
+      if (refusal) return reply({ ok: false, error: refusal });
       try {
         reply(await ambulanceService.recordPosition(ctx, who.ambulanceId, parsed.data, { type: 'driver', caseId: who.caseId }));
       } catch (err) {

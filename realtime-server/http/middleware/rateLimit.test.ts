@@ -166,6 +166,22 @@ describe('sign-in attempts per account (SIGNIN_LIMIT_ACCOUNT=3)', () => {
       expectTooMany(await expectNoWrite(s.ctx.db, () => post(`?t=${driver}`)), LINK_REFUSED, 60);
       for (let i = 0; i < 6; i++) expect((await post('', operator)).status).toBe(200);
     });
+
+    it('a driver socket counts with the same link: REST and socket positions share the 4 a minute', async () => {
+      const { driver } = await trackingTokens(s, operator, await dispatchCase(s, operator, 6), 6);
+      const post = () => s.api('POST', `/api/ambulances/6/position?t=${driver}`, { body: { latitude: 17.39, longitude: 78.48 } });
+      const sock = await s.socket({ driverToken: driver });
+      try {
+        const emit = (i: number) => sock.timeout(3000).emitWithAck('ambulance.position', { latitude: 17.39 + i / 1000, longitude: 78.48 });
+        for (let i = 0; i < 2; i++) expect((await post()).status).toBe(200);
+        for (let i = 0; i < 2; i++) expect(await emit(i)).toMatchObject({ ok: true });
+        const refused = await expectNoWrite(s.ctx.db, () => emit(9));
+        expect(refused).toEqual({ ok: false, error: expect.stringMatching(LINK_REFUSED) });
+        expectTooMany(await post(), LINK_REFUSED, 60);
+      } finally {
+        sock.disconnect();
+      }
+    });
   });
 });
 

@@ -122,3 +122,22 @@ export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: Context) => stri
   if (key) await take(ctx, svc, rateLimits(svc).link, hashed(key), linkRefusal);
   await next();
 };
+
+/** The counter key of a link call (`driver:<token>`), hashed: safe to keep in a socket's data. */
+export const linkCounterKey = (name: string) => hashed(name);
+
+/**
+ * The same per-link count for a call that is not HTTP (a driver socket's position): the
+ * refusal's text when over the limit, otherwise undefined. A socket counts under the same
+ * key as the link's REST calls, so switching transport gains nothing.
+ */
+export async function linkCallRefusal(svc: ServiceContext, counterKey: string): Promise<string | undefined> {
+  try {
+    await rateLimits(svc).link.consume(counterKey);
+    return undefined;
+  } catch (res) {
+    if (res instanceof RateLimiterRes) return linkRefusal(res.msBeforeNext);
+    svc.log.warn({ err: res }, 'rate limiter unavailable; call let through');
+    return undefined;
+  }
+}
