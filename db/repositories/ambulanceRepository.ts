@@ -1,4 +1,4 @@
-import { type AmbulanceRow, type Db, nowIso } from './types';
+import { type AmbulanceRow, type Db, nowIso, rowLocks } from './types';
 
 export const plateKey = (plate: string) => plate.toUpperCase().replace(/[\s-]+/g, '');
 
@@ -17,7 +17,6 @@ export interface LatestPosition {
 }
 
 /** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */
-const rowLocks = (db: Db) => db.client.config.client !== 'better-sqlite3';
 
 const withKey = (f: AmbulanceFields) => (f.license_plate ? { ...f, plate_key: plateKey(f.license_plate) } : f);
 const bump = (db: Db) => ({ updated_at: nowIso(), version: db.raw('version + 1') });

@@ -1,4 +1,4 @@
-import { type CaseRow, type Db, nowIso } from './types';
+import { type CaseRow, type Db, nowIso, rowLocks } from './types';
 
 export interface CaseFields {
   description?: string;
@@ -11,7 +11,6 @@ export interface CaseFields {
 }
 
 /** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */
-const rowLocks = (db: Db) => db.client.config.client !== 'better-sqlite3';
 
 const withPlate = (db: Db) =>
   db<CaseRow>('cases')
@@ -31,6 +30,15 @@ export const caseRepository = {
     if (rowLocks(db)) await db('cases').where({ ambulance_id: ambulanceId }).forUpdate().select('id');
   },
   /** Every case naming an ambulance, whatever its status. */
+  /** Which of these cases still exist, each held (FOR SHARE) against deletion until the transaction ends. */
+  async existingHeld(db: Db, ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const q = db('cases').whereIn('id', ids.slice(i, i + 500));
+      for (const id of await (rowLocks(db) ? q.forShare() : q).pluck('id')) found.add(id);
+    }
+    return found;
+  },
   referencingAmbulance: (db: Db, ambulanceId: number) => db<CaseRow>('cases').where({ ambulance_id: ambulanceId }),
   async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at'>) {
     const now = nowIso();

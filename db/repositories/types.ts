@@ -44,3 +44,6 @@ export interface TrackTokenRow {
   id: number; token_hash: string; kind: 'viewer' | 'driver'; case_id: string; ambulance_id: number;
   created_at: string; revoked_at: string | null;
 }
+
+/** Row locks (FOR UPDATE / FOR SHARE) where the engine has them; SQLite serialises writers on its one connection instead. */
+export const rowLocks = (db: Db) => db.client.config.client !== 'better-sqlite3';

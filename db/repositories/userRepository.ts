@@ -1,4 +1,4 @@
-import { type Db, type UserRow, nowIso } from './types';
+import { type Db, type UserRow, nowIso, rowLocks } from './types';
 
 export type UserFields = Pick<UserRow, 'name' | 'email' | 'phone' | 'address' | 'role' | 'shift' | 'gender' | 'location'> & { active?: boolean };
 
@@ -9,6 +9,8 @@ const derived = (f: UserFields) => ({
 
 export const userRepository = {
   findById: (db: Db, id: number) => db<UserRow>('users').where({ id }).first(),
+  /** Locks the user's row until the transaction ends (serialises that user's writes on Postgres). */
+  lock: async (db: Db, id: number) => { if (rowLocks(db)) await db('users').where({ id }).forUpdate().select('id'); },
   findByEmail: (db: Db, email: string) => db<UserRow>('users').where({ email: email.toLowerCase() }).first(),
   findForSignIn: (db: Db, email: string, nameKey: string, phoneDigits: string) =>
     db<UserRow>('users')

@@ -6,6 +6,7 @@ import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository, type CaseFields } from '../../db/repositories/caseRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
+import { userRepository } from '../../db/repositories/userRepository';
 import type { CaseRow, Db } from '../../db/repositories/types';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentCase, presentCaseLocation } from '../presenters/presentCase';
@@ -82,16 +83,12 @@ async function recordLocationViews(ctx: ServiceContext, viewer: Actor & { type: 
   const located = rows.filter((r) => r.location_at != null && r.latitude != null && r.longitude != null);
   if (located.length === 0) return;
   await ctx.db.transaction(async (trx) => {
-    await trx('users').where({ id: viewer.id }).forUpdate().first('id');
+    await userRepository.lock(trx, viewer.id);
     const since = new Date(Date.now() - LOCATION_VIEW_EVERY_MS).toISOString();
     const recent = await caseEventRepository.recentlyBy(trx, 'location.viewed', viewer.id, located.map((r) => r.id), since);
     const due = located.filter((r) => !recent.has(r.id));
     if (due.length === 0) return;
-    const existing = new Set<string>();
-    for (let i = 0; i < due.length; i += 500) {
-      const ids: string[] = await trx('cases').whereIn('id', due.slice(i, i + 500).map((r) => r.id)).forShare().pluck('id');
-      for (const id of ids) existing.add(id);
-    }
+    const existing = await caseRepository.existingHeld(trx, due.map((r) => r.id));
     for (const r of due) {
       if (!existing.has(r.id)) continue; // deleted meanwhile
       await caseEventRepository.insert(trx, { caseId: r.id, action: 'location.viewed', actor: { type: 'user', id: viewer.id }, after: { location_updated_at: r.location_at } });
