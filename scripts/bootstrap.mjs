@@ -68,14 +68,17 @@ function newestMtime(p) {
 /** Rebuilds dist/web when any web source, the contract or the build config is newer than the last build. */
 function ensureWebBuild() {
   const stamp = path.join(root, 'dist', 'web', '.build-stamp');
-  const sources = ['web', 'realtime-server/contract', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
+  const sources = ['web', 'realtime-server/contract', 'vite.config.ts', 'vite.location.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
   const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
   if (built > 0 && Math.max(...sources.map(newestMtime)) <= built) return;
   say('building the web app (vite build) ...');
-  const status = run(bin('vite'), ['build', '--logLevel', 'warn']);
-  if (status !== 0) {
-    console.error('The web build failed.');
-    process.exit(status);
+  // The SPA first (it empties dist/web), then the public location page's own entry beside it.
+  for (const config of ['vite.config.ts', 'vite.location.config.ts']) {
+    const status = run(bin('vite'), ['build', '--config', config, '--logLevel', 'warn']);
+    if (status !== 0) {
+      console.error(`The web build failed (${config}).`);
+      process.exit(status);
+    }
   }
   fs.writeFileSync(stamp, new Date().toISOString());
 }
