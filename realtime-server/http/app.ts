@@ -19,6 +19,7 @@ import { mountAuth } from './routes/auth';
 import { mountCases } from './routes/cases';
 import { mountDispatch } from './routes/dispatch';
 import { mountHealth } from './routes/health';
+import { mountMetrics } from './routes/metrics';
 import { mountPublic } from './routes/public';
 import { mountUsers } from './routes/users';
 
@@ -31,7 +32,7 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   // First on the router: every route's entry in policies/permissions.ts `access` is checked before the route runs.
   router.use(accessGuard);
   const deps = { svc, geocoder: opts.geocoder ?? createGeocoder(svc) };
-  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountAmbulances, mountUsers, mountPublic, mountOutboxAndGeocode]) {
+  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountAmbulances, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics]) {
     mount(router, deps);
   }
 
@@ -65,7 +66,17 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   return { app, router };
 }
 
-/** Serves the built web app; every other GET falls back to index.html for client-side routes. */
+/**
+ * The HTML a client route starts from: the patient's /location/{caseId} has its own small
+ * page (location.html, built by vite.location.config.ts); every other path, and a build that
+ * has no location page, gets the SPA's index.html.
+ */
+function spaHtml(dir: string, urlPath: string): string {
+  const location = path.join(dir, 'location.html');
+  return urlPath.startsWith('/location/') && fs.existsSync(location) ? location : path.join(dir, 'index.html');
+}
+
+/** Serves the built web app; every other GET falls back to index.html (or location.html) for client-side routes. */
 function serveSpa(dir: string): Koa.Middleware {
   const files = serve(dir, { index: 'index.html', maxage: 0 });
   return async (ctx, next) => {
@@ -75,7 +86,7 @@ function serveSpa(dir: string): Koa.Middleware {
       if (ctx.path.startsWith('/assets/')) ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
       return;
     }
-    const index = path.join(dir, 'index.html');
+    const index = spaHtml(dir, ctx.path);
     if (!fs.existsSync(index)) {
       ctx.status = 503;
       ctx.type = 'text/plain';
