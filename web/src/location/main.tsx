@@ -2,9 +2,9 @@ import { createRoot } from 'react-dom/client';
 import { LocationSharePage } from '../features/public/LocationSharePage';
 import { caseIdFromPath } from './caseIdFromPath';
 
-// The patient's page (/location/{caseId}) as its own small entry, web/location.html: the same
-// component as the SPA's route, built by vite.location.config.ts with Preact standing in for
-// React (preact/compat), and without the router, the query cache or the staff app's code.
+// The patient's page (/location/{caseId}) as its own small entry, dist/web/location.html: the
+// same component as the SPA's route, built by vite.location.config.ts with Preact standing in
+// for React (preact/compat), without the router, the query cache or the staff app's code.
 const caseId = caseIdFromPath(window.location.pathname);
 if (caseId == null) {
   window.location.replace('/'); // like the app's unknown paths: to the landing page
