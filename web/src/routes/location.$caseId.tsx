@@ -2,6 +2,9 @@ import { createFileRoute } from '@tanstack/react-router';
 import { LocationSharePage } from '../features/public/LocationSharePage';
 
 // Public and bare: rendered without MUI's providers so the page stays small (see __root).
+// A patient's link is answered by the server with the page's own small entry
+// (src/location/main.tsx, dist/web/location.html); this route is the same page for
+// navigation inside the app, the Vite dev server and a build without that entry.
 export const Route = createFileRoute('/location/$caseId')({
   staticData: { bare: true },
   component: LocationRoute,

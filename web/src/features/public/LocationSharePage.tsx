@@ -50,7 +50,9 @@ function formatTime(iso: string): string {
 /**
  * /location/{caseId}: the patient shares where they are, then keeps the dispatcher up to date
  * while the page stays open (throttled: a move of more than 10 m, or every 15 s). Plain React
- * and one small CSS file, no MUI and no map, so it opens quickly on a weak phone.
+ * and one small CSS file, no MUI and no map, so it opens quickly on a weak phone; the link a
+ * patient opens loads it through its own entry (src/location/main.tsx) on Preact's React API,
+ * so it uses nothing preact/compat lacks.
  */
 export function LocationSharePage({ caseId }: { caseId: string }) {
   const [phase, setPhase] = useState<Phase>(() => initialPhase(caseId));
