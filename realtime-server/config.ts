@@ -7,6 +7,8 @@ const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z.string().default('data/lifeline.sqlite'),
   REDIS_URL: z.string().optional(),
+  REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,60}$/, 'letters, digits, . : _ - only').default('lifeline'),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Lifeline Dispatch <dispatch@lifeline.local>'),
   PUBLIC_URL: z.string().optional(),
@@ -31,6 +33,10 @@ export type Config = {
   host: string;
   databaseUrl: string;
   redisUrl?: string;
+  /** Names every Redis key, stream and channel of this deployment (several deployments may share one Redis). */
+  redisPrefix: string;
+  /** A bearer token that may read /api/metrics besides admins (for a Prometheus scraper). */
+  metricsToken?: string;
   smtpUrl?: string;
   mailFrom: string;
   publicUrl: string;
@@ -68,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL || undefined,
+    redisPrefix: e.REDIS_PREFIX,
+    metricsToken: e.METRICS_TOKEN || undefined,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),

@@ -4,12 +4,15 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import type { Transporter } from 'nodemailer';
 import { openDatabase } from '../db/connection';
+import { outboxRepository } from '../db/repositories/outboxRepository';
 import { seedDemo } from '../db/seeds/demo';
 import type { Config } from './config';
 import { createApp } from './http/app';
 import { answerClientError } from './http/clientError';
 import { startOutboxWorker } from './jobs/outboxWorker';
 import { startRetentionJob } from './jobs/retention';
+import { createMetrics } from './metrics';
+import { openCluster } from './realtime/cluster';
 import { EventBus } from './realtime/eventBus';
 import { attachRealtime } from './realtime/socketServer';
 import type { ServiceContext } from './services/context';
@@ -34,11 +37,25 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   if (config.seed === 'demo' && (await seedDemo(db))) log.info('seeded the demo data into an empty database');
 
   const bus = new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed'));
-  const ctx: ServiceContext = { db, bus, config, log };
+  let cluster;
+  try {
+    cluster = await openCluster(config, log);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  const metrics = createMetrics();
+  const ctx: ServiceContext = { db, bus, config, log, redis: cluster.redis, metrics };
   const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });
   const httpServer = http.createServer(app.callback());
   httpServer.on('clientError', answerClientError);
-  const realtime = attachRealtime(httpServer, ctx);
+  const realtime = attachRealtime(httpServer, ctx, cluster, metrics);
+  metrics.observe({
+    rooms: () => realtime.io.of('/').adapter.rooms,
+    sockets: () => realtime.io.engine.clientsCount,
+    outboxDepth: () => outboxRepository.countByStatus(db, 'queued'),
+    db,
+  });
   const outbox = startOutboxWorker(ctx, opts.mailTransport);
   // Once at start (before taking requests) and hourly: old patient positions and position history go.
   const retention = startRetentionJob(ctx);
@@ -57,6 +74,8 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     port,
     ctx,
     io: realtime.io,
+    /** This node's id among the cluster's nodes. */
+    nodeId: cluster.nodeId,
     outbox,
     /** Stops taking work, lets the outbox pass finish, closes sockets, HTTP and the database. */
     close() {
@@ -65,6 +84,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
         await outbox.stop();
         await realtime.close();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        await cluster.close();
         await db.destroy();
       })();
       return closing;

@@ -30,6 +30,7 @@ export const permissions = {
   'outbox.read': { roles: ADMIN, denied: 'Only admins can read the outbox' },
   'geocode.read': { roles: STAFF, denied: 'Only staff can look up place names' },
   'live.connect': { roles: STAFF, denied: 'Only staff can follow every live event' },
+  'metrics.read': { roles: ADMIN, denied: 'Only admins (or the METRICS_TOKEN scraper) can read metrics' },
 } as const satisfies Record<string, { roles: readonly Role[]; denied: string }>;
 
 export type Permission = keyof typeof permissions;
@@ -63,6 +64,8 @@ export interface AccessRule {
   anyone?: true;
   permission?: Permission;
   links?: readonly LinkPrincipal[];
+  /** Also a request bearing the configured METRICS_TOKEN (a Prometheus scraper has no session). */
+  scraper?: true;
 }
 
 export const access = {
@@ -98,6 +101,8 @@ export const access = {
   'DELETE /api/users/:id': { permission: 'user.delete' },
 
   'GET /api/outbox': { permission: 'outbox.read' },
+  /** Prometheus text: admins, or `Authorization: Bearer <METRICS_TOKEN>` when that is configured. */
+  'GET /api/metrics': { permission: 'metrics.read', scraper: true },
   'GET /api/geocode/reverse': { permission: 'geocode.read' },
 
   /** The patient's share link: the case id is the secret; only while the case is active (410 after). */

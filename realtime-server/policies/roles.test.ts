@@ -101,6 +101,7 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/ambulances/:id': { who: 'admin', url: () => '/api/ambulances/8', ok: 200 },
   'DELETE /api/cases/:id': { who: 'admin', url: () => `/api/cases/${f.spareCaseId}`, ok: 200 },
   'GET /api/outbox': { who: 'admin', ok: 200 },
+  'GET /api/metrics': { who: 'admin', ok: 200 },
   'GET /api/cases/:id/timeline': { who: 'admin', url: () => `/api/cases/${f.caseId}/timeline`, ok: 200 },
 };
 

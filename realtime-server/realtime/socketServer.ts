@@ -9,6 +9,8 @@ import { ambulanceService } from '../services/ambulanceService';
 import type { ServiceContext } from '../services/context';
 import { DomainError } from '../services/errors';
 import { trackingService } from '../services/trackingService';
+import type { Metrics } from '../metrics';
+import type { Cluster, FeedPosition } from './cluster';
 import type { DomainEvent } from './eventBus';
 import { PositionCoalescer } from './positionCoalescer';
 
@@ -45,9 +47,17 @@ async function identify(ctx: ServiceContext, auth: Record<string, unknown>): Pro
   return undefined;
 }
 
-/** Socket.IO on the HTTP server: handshake auth, rooms, events after commit, coalesced positions. */
-export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
+/** How often the `staff` room gets its batch of the latest positions (SPEC: at most once a second). */
+export const STAFF_POSITION_TICK_MS = 1000;
+
+/**
+ * Socket.IO on the HTTP server: handshake auth, rooms, events after commit, coalesced positions.
+ * State changes go to rooms through the adapter (every node's sockets when clustered);
+ * positions come from the cluster's position feed and go to this node's own sockets.
+ */
+export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, cluster: Cluster, metrics?: Metrics) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>(httpServer, {
+    ...(cluster.adapter ? { adapter: cluster.adapter } : {}),
     maxHttpBufferSize: 64 * 1024,
     serveClient: false,
     // A browser's handshake must come from an allowed origin (a page elsewhere cannot use a stolen tab's socket).
@@ -105,11 +115,22 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
     });
   });
 
-  const staffPositions = new PositionCoalescer(1000, (positions) => {
-    io.to(rooms.staff).volatile.emit('ambulance.position', { positions });
+  // Each node sends positions to its own sockets only: a room hears each position once, however many nodes there are.
+  const staffPositions = new PositionCoalescer<FeedPosition>(STAFF_POSITION_TICK_MS, (batch) => {
+    io.local.to(rooms.staff).volatile.emit('ambulance.position', { positions: batch.map((b) => b.position) });
+    metrics?.emitted('ambulance.position');
+    for (const b of batch) metrics?.delivered('staff', b.at);
+  });
+  const stopFeed = cluster.onPosition((p) => {
+    staffPositions.add(p);
+    // Not volatile: a tracking page gets every position (a burst must not lose fixes); staff batches may skip a tick.
+    io.local.to(rooms.ambulance(p.position.ambulanceId)).emit('ambulance.position', { positions: [p.position] });
+    metrics?.emitted('ambulance.position');
+    metrics?.delivered('ambulance', p.at);
   });
 
   const route = (e: DomainEvent) => {
+    if (e.type !== 'ambulance.position' && e.type !== 'mail.queued') metrics?.emitted(e.type);
     switch (e.type) {
       // Whole cases only to staff; a case room (link holders) gets only its location.
       case 'case.created':
@@ -125,8 +146,7 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
       case 'ambulance.deleted':
         return io.to(rooms.staff).emit(e.type, { id: e.id });
       case 'ambulance.position':
-        staffPositions.add(e.position);
-        return io.to(rooms.ambulance(e.position.ambulanceId)).emit('ambulance.position', { positions: [e.position] });
+        return cluster.publishPosition(e.position);
       case 'user.created':
       case 'user.updated':
         return io.to(rooms.admins).emit(e.type, e.user);
@@ -147,6 +167,7 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext) {
     io,
     async close() {
       unsubscribe();
+      stopFeed();
       staffPositions.stop();
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },

@@ -1,14 +1,19 @@
 import type { Knex } from 'knex';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { Metrics } from '../metrics';
 import type { DomainEvent, EventBus } from '../realtime/eventBus';
 
-/** What every service needs: the database, the bus, config and a logger. */
+/** What every service needs: the database, the bus, config and a logger; Redis when several nodes run. */
 export interface ServiceContext {
   db: Knex;
   bus: EventBus;
   config: Config;
   log: Logger;
+  /** The cluster's command connection (REDIS_URL): shared counters such as rate limits. */
+  redis?: Redis;
+  metrics?: Metrics;
 }
 
 /** Who is acting, as recorded on the case timeline. */

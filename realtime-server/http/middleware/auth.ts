@@ -1,10 +1,19 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { type Permission, may, permissions } from '../../policies/permissions';
 import { type Principal, authService } from '../../services/authService';
 import type { Actor, ServiceContext } from '../../services/context';
 import { forbidden, unauthorized } from '../../services/errors';
 
-export interface AppState { principal?: Principal }
+export interface AppState {
+  principal?: Principal;
+  /** The request bears METRICS_TOKEN: it may read metrics, nothing else. */
+  scraper?: true;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+/** Compares two secrets in constant time (as digests, so their lengths leak nothing either). */
+const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 export const bearerToken = (header: string | undefined) => {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -15,8 +24,11 @@ export const bearerToken = (header: string | undefined) => {
 export const authenticate = (svc: ServiceContext) => async (ctx: Context, next: Next) => {
   const token = bearerToken(ctx.get('authorization'));
   if (token && token.length <= 200) {
-    const principal = await authService.authenticate(svc, token);
-    if (principal) (ctx.state as AppState).principal = principal;
+    if (svc.config.metricsToken && sameSecret(token, svc.config.metricsToken)) (ctx.state as AppState).scraper = true;
+    else {
+      const principal = await authService.authenticate(svc, token);
+      if (principal) (ctx.state as AppState).principal = principal;
+    }
   }
   await next();
 };

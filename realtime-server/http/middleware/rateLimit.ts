@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Config } from '../../config';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { redisNames } from '../../realtime/cluster';
 import type { ServiceContext } from '../../services/context';
 import { DomainError } from '../../services/errors';
 import { requestIp, trustFor } from './clientIp';
@@ -10,12 +10,18 @@ export const SIGNIN_WINDOW_SECONDS = 15 * 60;
 export const LINK_WINDOW_SECONDS = 60;
 
 /**
- * The one place the counters' store is chosen. One node keeps them in memory; for several
- * nodes (REDIS_URL) this returns a `RateLimiterRedis` with the same options (and a memory
- * `insuranceLimiter` for when Redis is down), and nothing else changes.
+ * The one place the counters' store is chosen. One node keeps them in memory; several nodes
+ * (REDIS_URL) keep them in Redis so a limit holds across nodes, with a memory limiter as
+ * insurance while Redis does not answer (each node then counts alone rather than not at all).
  */
-function createLimiter(_config: Config, opts: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
-  return new RateLimiterMemory(opts);
+function createLimiter(svc: ServiceContext, opts: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
+  if (!svc.redis) return new RateLimiterMemory(opts);
+  return new RateLimiterRedis({
+    ...opts,
+    keyPrefix: `${redisNames(svc.config.redisPrefix).limits}:${opts.keyPrefix}`,
+    storeClient: svc.redis,
+    insuranceLimiter: new RateLimiterMemory(opts),
+  });
 }
 
 export interface RateLimits {
@@ -36,9 +42,9 @@ export function rateLimits(svc: ServiceContext): RateLimits {
     const { config } = svc;
     trustFor(config);
     limits = {
-      signinAccount: createLimiter(config, { keyPrefix: 'signin-account', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
-      signinIp: createLimiter(config, { keyPrefix: 'signin-ip', points: config.limits.signinPerIp, duration: SIGNIN_WINDOW_SECONDS }),
-      link: createLimiter(config, { keyPrefix: 'link', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
+      signinAccount: createLimiter(svc, { keyPrefix: 'signin-account', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
+      signinIp: createLimiter(svc, { keyPrefix: 'signin-ip', points: config.limits.signinPerIp, duration: SIGNIN_WINDOW_SECONDS }),
+      link: createLimiter(svc, { keyPrefix: 'link', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
     };
     bySvc.set(svc, limits);
   }
