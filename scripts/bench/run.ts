@@ -1,0 +1,416 @@
+/**
+ * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,ingest,baselines]
+ *                [--ambulances A] [--viewers V] [--staff S] [--rate R] [--duration SECONDS] [--load-procs N]
+ *
+ * Starts a real server process (fresh SQLite file, production settings) and separate
+ * load-generator processes (socket.io-client and node:http), pinned to different cores when
+ * taskset works, runs the scenarios and baselines, and prints a table (and writes JSON).
+ * See BENCHMARKS.md.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Fixtures, buildFleet } from './fixtures';
+import { request } from './http';
+import { ProcMeter, ROOT, spawnNode, tasksetWorks } from './proc';
+import { type ServerHandle, freshSqlite, startServer } from './server';
+import { round, summarize } from './stats';
+
+// ---------- options ----------
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const opt = (name: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
+const num = (name: string, dflt: number) => (opt(name) === undefined ? dflt : Number(opt(name)));
+if (flag('help')) {
+  console.log(fs.readFileSync(import.meta.filename, 'utf8').split('*/')[0]);
+  process.exit(0);
+}
+const quick = flag('quick');
+const smoke = flag('smoke');
+const profile = smoke ? 'smoke' : quick ? 'quick' : 'full';
+const P = {
+  ambulances: num('ambulances', smoke ? 4 : quick ? 20 : 200),
+  viewers: num('viewers', smoke ? 20 : quick ? 500 : 10_000),
+  staff: num('staff', smoke ? 4 : quick ? 20 : 500),
+  rate: num('rate', 1),
+  duration: num('duration', smoke ? 3 : quick ? 8 : 30) * 1000,
+  loadProcs: num('load-procs', smoke ? 1 : quick ? 1 : 3),
+  dispatchers: num('dispatchers', smoke ? 1 : quick ? 2 : 4),
+  /** The tracking page's poll (SPEC: 5 s); the smoke run polls faster to see a few polls at all. */
+  pollInterval: num('poll-interval', smoke ? 1000 : 5000),
+  ingestStep: (smoke ? 1.5 : quick ? 2 : 4) * 1000,
+  socketRates: smoke ? [100] : quick ? [1000, 2500, 5000, 7500] : [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000],
+  restRates: smoke ? [100] : quick ? [500, 1000, 2000, 3000] : [500, 1000, 1500, 2000, 2500, 3000, 4000, 5000],
+};
+const scenarios = new Set((opt('scenarios') ?? 'fleet,dispatch,ingest,baselines').split(','));
+const jsonFile = opt('json');
+const SERVER_CPU = '0';
+const LOAD_CPUS = os.cpus().length >= 2 ? '1' : undefined;
+
+const log = (...a: unknown[]) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------- load processes ----------
+class LoadProc {
+  private child: ChildProcess;
+  private seq = 0;
+  private waiting = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  constructor(cpus?: string) {
+    this.child = spawnNode(path.join(ROOT, 'scripts/bench/load.ts'), [], { cpus, ipc: true });
+    this.child.stderr!.on('data', (d) => process.stderr.write(`[load ${this.child.pid}] ${d}`));
+    this.child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
+      const w = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (m.error) w?.reject(new Error(m.error));
+      else w?.resolve(m.result);
+    });
+    this.child.on('exit', (code) => {
+      for (const w of this.waiting.values()) w.reject(new Error(`load process exited (${code})`));
+      this.waiting.clear();
+    });
+  }
+  get pid() { return this.child.pid!; }
+  call<T = any>(c: Record<string, unknown>): Promise<T> {
+    const id = this.seq++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.child.send({ id, c });
+    });
+  }
+  async close() {
+    await this.call({ cmd: 'close' }).catch(() => {});
+    if (this.child.exitCode === null) await new Promise((r) => { this.child.once('exit', r); setTimeout(r, 3000); });
+  }
+}
+const spawnLoad = (n: number) => Array.from({ length: n }, () => new LoadProc(LOAD_CPUS));
+
+// ---------- fleet (+ dispatch, + polling baseline) ----------
+interface FleetResult { [k: string]: any }
+
+/** Viewers spread evenly over the ambulances; staff boards and viewers spread over the load processes. */
+async function connectFleet(url: string, fx: Fixtures, procs: LoadProc[], kind: 'lifeline' | 'sio' | 'ws' = 'lifeline') {
+  const viewersOn = new Map<number, number>();
+  const perProc: { ambId: number; token: string }[][] = procs.map(() => []);
+  for (let i = 0; i < P.viewers; i++) {
+    const a = fx.fleet[i % fx.fleet.length];
+    viewersOn.set(a.id, (viewersOn.get(a.id) ?? 0) + 1);
+    perProc[i % procs.length].push({ ambId: a.id, token: a.viewerToken });
+  }
+  const t0 = Date.now();
+  // Drivers live in the first process (with the pollers and dispatchers); viewers and staff everywhere.
+  const res = await Promise.all(procs.map((p, i) => p.call({
+    cmd: 'connect', url, kind, width: 100,
+    drivers: i === 0 ? fx.fleet.map((a) => ({ ambId: a.id, token: a.driverToken })) : [],
+    viewers: perProc[i],
+    staff: { count: Math.floor(P.staff / procs.length) + (i < P.staff % procs.length ? 1 : 0), token: fx.operatorToken },
+  })));
+  const connected = res.reduce((s, r) => s + r.connected, 0);
+  const failed = res.reduce((s, r) => s + r.failed, 0);
+  log(`${kind}: ${connected} sockets connected (${failed} failed) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (failed > 0) throw new Error(`${failed} sockets could not connect`);
+  return { viewersOn, connectSeconds: (Date.now() - t0) / 1000 };
+}
+
+async function fleetPhase(label: string, server: { url: string; pid: number }, fx: Fixtures, procs: LoadProc[], viewersOn: Map<number, number>, extra: { dispatch?: boolean; poll?: boolean } = {}) {
+  const since = Date.now() + 200;
+  await Promise.all(procs.map((p) => p.call({ cmd: 'reset', since })));
+  await sleep(250);
+  const meter = new ProcMeter(server.pid).start();
+  const driverProc = procs[0];
+  const pollTargets = fx.fleet.slice(0, Math.min(fx.fleet.length, 200)).map((a) => ({ ambId: a.id, token: a.viewerToken }));
+  const [drive, polled, dispatched, fleetPoll] = await Promise.all([
+    driverProc.call({ cmd: 'drive', rateHz: P.rate, durationMs: P.duration }),
+    extra.poll && fx.fleet[0].viewerToken ? driverProc.call({ cmd: 'poll', url: server.url, targets: pollTargets, intervalMs: P.pollInterval, durationMs: P.duration }) : undefined,
+    extra.dispatch ? procs[procs.length - 1].call({ cmd: 'dispatch', url: server.url, token: fx.operatorToken, dispatchers: P.dispatchers, durationMs: P.duration }) : undefined,
+    extra.poll ? probeFleetPolling(server.url, fx.operatorToken, P.duration) : undefined,
+  ]);
+  await sleep(1500); // deliveries in flight, and the staff room's one-second tick
+  const usage = meter.stop();
+  const reports = await Promise.all(procs.map((p) => p.call({ cmd: 'report' })));
+  const viewerLat = reports.flatMap((r) => r.viewerLat);
+  const staffLat = reports.flatMap((r) => r.staffLat);
+  const caseLat = reports.flatMap((r) => r.caseLat);
+  const received = new Map<number, number>();
+  for (const r of reports) for (const [k, v] of Object.entries(r.received as Record<string, number>)) received.set(Number(k), (received.get(Number(k)) ?? 0) + v);
+  let expected = 0, lost = 0;
+  for (const [amb, list] of Object.entries(drive.acked as Record<string, number[]>)) {
+    const want = list.length * (viewersOn.get(Number(amb)) ?? 0);
+    expected += want;
+    lost += Math.max(0, want - (received.get(Number(amb)) ?? 0));
+  }
+  const viewerMessages = reports.reduce((s, r) => s + r.viewerMessages, 0);
+  const staffMessages = reports.reduce((s, r) => s + r.staffMessages, 0);
+  const seconds = P.duration / 1000;
+  const deliveries = viewerMessages + staffMessages;
+  const out: FleetResult = {
+    label,
+    positions_sent: drive.sent, positions_acked: drive.ok + drive.notLatest, position_failures: drive.failed, position_errors: drive.errors,
+    positions_per_s: (drive.ok + drive.notLatest) / seconds,
+    ack: summarize(drive.ackLat),
+    viewer_fanout: summarize(viewerLat),
+    staff_fanout: summarize(staffLat),
+    expected_viewer_deliveries: expected,
+    lost, out_of_order: reports.reduce((s, r) => s + r.outOfOrder, 0), duplicates: reports.reduce((s, r) => s + r.duplicates, 0),
+    disconnects: reports.reduce((s, r) => s + r.disconnects, 0),
+    viewer_messages: viewerMessages, staff_messages: staffMessages, staff_positions: reports.reduce((s, r) => s + r.staffPositions, 0),
+    deliveries_per_s: deliveries / usage.wallSeconds,
+    server: usage,
+    server_cpu_ms_per_delivery: (usage.cpuSeconds * 1000) / Math.max(1, deliveries),
+    load_rss_mb: reports.map((r) => Math.round(r.rssMb)),
+  };
+  if (dispatched) out.dispatch = { ...dispatched, lat: undefined, request: summarize(dispatched.lat), case_to_staff: summarize(caseLat), staff_deliveries: caseLat.length };
+  if (polled) out.polling = pollStaleness(polled, drive.acked, fleetPoll);
+  return out;
+}
+
+/** Staleness of the specification's 5 s tracking poll, measured like push: ingest (send) to the first poll that shows it or newer. */
+function pollStaleness(polled: { seen: { ambId: number; at: number; updatedMs: number }[]; reqLat: number[]; end: number }, acked: Record<string, number[]>, fleetPoll: any) {
+  const byAmb = new Map<number, { at: number; updatedMs: number }[]>();
+  for (const s of polled.seen) (byAmb.get(s.ambId) ?? byAmb.set(s.ambId, []).get(s.ambId)!).push(s);
+  const lat: number[] = [];
+  // A position sent less than one interval before polling ended may not have met its poll yet: left out.
+  const lastUseful = polled.end - P.pollInterval;
+  for (const [amb, polls] of byAmb) {
+    polls.sort((a, b) => a.at - b.at);
+    for (const ts of acked[String(amb)] ?? []) {
+      if (ts > lastUseful) continue;
+      const first = polls.find((p) => p.at >= ts && p.updatedMs >= ts);
+      if (first) lat.push(first.at - ts);
+    }
+  }
+  return { interval_ms: P.pollInterval, staleness: summarize(lat), request: summarize(polled.reqLat), polls: polled.seen.length, fleet: fleetPoll };
+}
+
+/**
+ * The fleet screen's polls (ambulances every 60 s, cases every 30 s) are too slow to observe in
+ * a short run: their response times are measured under the load and the staleness is derived
+ * (a change waits half an interval on average, plus the response).
+ */
+async function probeFleetPolling(url: string, token: string, durationMs: number) {
+  const amb: number[] = [], cases: number[] = [];
+  const end = Date.now() + durationMs;
+  while (Date.now() < end) {
+    for (const [list, p] of [[amb, '/api/ambulances'], [cases, '/api/cases']] as const) {
+      const t0 = performance.now();
+      await request(url, 'GET', p, { token });
+      list.push(performance.now() - t0);
+    }
+    await sleep(1000);
+  }
+  const a = summarize(amb), c = summarize(cases);
+  return {
+    ambulances_request: a, cases_request: c,
+    derived_staleness_p50_ms: { ambulances_60s: 30_000 + a.p50, cases_30s: 15_000 + c.p50 },
+    derived_staleness_p99_ms: { ambulances_60s: 59_400 + a.p99, cases_30s: 29_700 + c.p99 },
+  };
+}
+
+// ---------- ingest ----------
+/** The position writer's cumulative counters, from the last `position-writes` line on the server's stderr. */
+function writeStats(server: ServerHandle): { transactions: number; rows: number } | undefined {
+  const lines = server.stderr().split('\n').filter((l) => l.startsWith('position-writes '));
+  const last = lines.at(-1);
+  return last ? JSON.parse(last.slice('position-writes '.length)) : undefined;
+}
+
+async function ingestScenario(server: ServerHandle, fx: Fixtures) {
+  const results: Record<string, any[]> = { socket: [], rest: [] };
+  const procs = spawnLoad(smoke ? 1 : 2);
+  // Drivers split over the processes; the REST load uses the staff bearer (no per-link limit).
+  const halves = procs.map((_, i) => fx.fleet.filter((_a, j) => j % procs.length === i));
+  await Promise.all(procs.map((p, i) => p.call({ cmd: 'connect', url: server.url, width: 50, viewers: [], staff: { count: 0, token: '' }, drivers: halves[i].map((a) => ({ ambId: a.id, token: a.driverToken })) })));
+  for (const pathKind of ['socket', 'rest'] as const) {
+    let misses = 0;
+    for (const rate of pathKind === 'socket' ? P.socketRates : P.restRates) {
+      const before = writeStats(server);
+      const meter = new ProcMeter(server.pid).start();
+      const rs = await Promise.all(procs.map((p, i) => p.call({
+        cmd: 'ingest', path: pathKind, url: server.url, token: fx.operatorToken, ambIds: halves[i].map((a) => a.id), rate: rate / procs.length, durationMs: P.ingestStep,
+      })));
+      const usage = meter.stop();
+      await sleep(700); // the writer reports its counters every 500 ms
+      const after = writeStats(server);
+      const lat = summarize(rs.flatMap((r) => r.lat));
+      const ok = rs.reduce((s, r) => s + r.ok, 0);
+      const sendSeconds = Math.max(...rs.map((r) => r.sendSeconds));
+      const drainSeconds = Math.max(...rs.map((r) => r.drainSeconds));
+      const stored = ok / drainSeconds;
+      const errors: Record<string, number> = {};
+      for (const r of rs) for (const [k, v] of Object.entries(r.errors as Record<string, number>)) errors[k] = (errors[k] ?? 0) + v;
+      const tx = after && before ? after.transactions - before.transactions : after?.transactions;
+      const rows = after && before ? after.rows - before.rows : after?.rows;
+      const step = {
+        offered_per_s: rate, stored_per_s: stored, ok, failed: rs.reduce((s, r) => s + r.failed, 0), skipped: rs.reduce((s, r) => s + r.skipped, 0),
+        errors, ack: lat, send_seconds: sendSeconds, drain_seconds: drainSeconds, server_cpu_pct: usage.cpuPct,
+        rows_per_transaction: tx ? (rows ?? 0) / tx : null, transactions: tx ?? null,
+        sustained: stored >= 0.95 * rate && lat.p99 <= 50 && ok > 0 && rs.every((r) => r.failed === 0),
+      };
+      results[pathKind].push(step);
+      log(`ingest ${pathKind} ${rate}/s: stored ${stored.toFixed(0)}/s, ack p50 ${lat.p50} p99 ${lat.p99} ms, rows/tx ${step.rows_per_transaction?.toFixed(1) ?? 'n/a'}, cpu ${usage.cpuPct.toFixed(0)}%${step.failed ? `, ${step.failed} failed ${JSON.stringify(errors)}` : ''}`);
+      if (!step.sustained && ++misses >= 2) break;
+      await sleep(500);
+    }
+  }
+  await Promise.all(procs.map((p) => p.close()));
+  const best = (k: string) => results[k].filter((s) => s.sustained).reduce<any>((b, s) => (!b || s.stored_per_s > b.stored_per_s ? s : b), undefined);
+  return { steps: results, socket_sustained: best('socket'), rest_sustained: best('rest') };
+}
+
+// ---------- baselines ----------
+async function floorRun(mode: 'ws' | 'sio', fx: Fixtures) {
+  const child = spawnNode(path.join(ROOT, 'scripts/bench/floor.ts'), ['--mode', mode], { cpus: SERVER_CPU });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d) => { buf += d; const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
+    child.once('exit', (c) => reject(new Error(`floor exited ${c}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const procs = spawnLoad(P.loadProcs);
+  try {
+    const { viewersOn } = await connectFleet(url, fx, procs, mode);
+    const r = await fleetPhase(`${mode} floor`, { url, pid: child.pid! }, fx, procs, viewersOn);
+    return r;
+  } finally {
+    await Promise.all(procs.map((p) => p.close()));
+    child.kill('SIGTERM');
+  }
+}
+
+async function dbWriteBaseline() {
+  const child = spawnNode(path.join(ROOT, 'scripts/bench/dbWrite.ts'), ['--n', smoke ? '200' : quick ? '1000' : '3000'], { cpus: SERVER_CPU });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += d; });
+  let err = '';
+  child.stderr!.on('data', (d) => { err += d; });
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`dbWrite failed: ${err}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as { label: string; usPerPosition: number; perSecond: number }[];
+}
+
+// ---------- main ----------
+async function main() {
+  const started = Date.now();
+  const pinned = tasksetWorks() && LOAD_CPUS !== undefined;
+  const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, total_mem_gb: round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}` };
+  const placement = pinned ? `taskset: server on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPUS}` : 'taskset unavailable: server and load share every CPU';
+  log(`profile ${profile}; ${placement}`);
+  const db = freshSqlite('bench');
+  const server = await startServer({ databaseUrl: db, cpus: pinned ? SERVER_CPU : undefined });
+  const result: Record<string, any> = { profile, machine, placement, params: P, server_start_rss_mb: undefined };
+  let fx: Fixtures | undefined;
+  try {
+    const t0 = Date.now();
+    fx = await buildFleet(server.url, P.ambulances);
+    log(`fleet of ${fx.fleet.length} ambulances on active cases with links in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    if (scenarios.has('fleet') || scenarios.has('dispatch')) {
+      const procs = spawnLoad(P.loadProcs);
+      try {
+        const { viewersOn, connectSeconds } = await connectFleet(server.url, fx, procs);
+        result.connect_seconds = connectSeconds;
+        if (scenarios.has('fleet')) {
+          result.fleet = await fleetPhase('fleet', server, fx, procs, viewersOn, { poll: true });
+          log(`fleet: viewer fan-out p50 ${result.fleet.viewer_fanout.p50} p99 ${result.fleet.viewer_fanout.p99} ms, lost ${result.fleet.lost}, cpu ${result.fleet.server.cpuPct.toFixed(0)}%, rss ${result.fleet.server.peakRssMb.toFixed(0)} MB`);
+        }
+        if (scenarios.has('dispatch')) {
+          result.dispatch = await fleetPhase('fleet + dispatch', server, fx, procs, viewersOn, { dispatch: true });
+          log(`dispatch: case to staff p99 ${result.dispatch.dispatch?.case_to_staff.p99} ms, viewer p99 ${result.dispatch.viewer_fanout.p99} ms`);
+        }
+      } finally {
+        await Promise.all(procs.map((p) => p.close()));
+      }
+    }
+    if (scenarios.has('ingest')) result.ingest = await ingestScenario(server, fx);
+    result.server_stderr_tail = server.stderr().split('\n').filter((l) => l && !l.startsWith('position-writes ')).slice(-5);
+  } finally {
+    await server.stop();
+  }
+  if (scenarios.has('baselines') && fx) {
+    result.db_write = await dbWriteBaseline();
+    log('db write path:', result.db_write.map((r: any) => `${r.label} ${r.usPerPosition.toFixed(0)} µs`).join('; '));
+    result.ws_floor = await floorRun('ws', fx);
+    log(`ws floor: p99 ${result.ws_floor.viewer_fanout.p99} ms, ${result.ws_floor.server_cpu_ms_per_delivery.toFixed(4)} ms CPU/delivery`);
+    result.sio_floor = await floorRun('sio', fx);
+    log(`socket.io floor: p99 ${result.sio_floor.viewer_fanout.p99} ms, ${result.sio_floor.server_cpu_ms_per_delivery.toFixed(4)} ms CPU/delivery`);
+  }
+  result.seconds = (Date.now() - started) / 1000;
+  const summary = headline(result);
+  printTable(summary, result);
+  if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify({ ...summary, details: result }, null, 2)}\n`);
+}
+
+/** The headline figures (the JSON object's top level). */
+function headline(r: Record<string, any>) {
+  const f = r.fleet ?? r.dispatch;
+  const pollP50 = r.fleet?.polling?.staleness.p50;
+  const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 && Number.isFinite(a) ? round(a / b, 2) : null);
+  return {
+    profile: r.profile,
+    placement: r.placement,
+    viewers: P.viewers,
+    staff_boards: P.staff,
+    ambulances: P.ambulances,
+    rate_hz: P.rate,
+    positions_per_s: f ? round(f.positions_per_s) : null,
+    deliveries_per_s: f ? round(f.deliveries_per_s) : null,
+    fanout_p50_ms: f ? f.viewer_fanout.p50 : null,
+    fanout_p95_ms: f ? f.viewer_fanout.p95 : null,
+    fanout_p99_ms: f ? f.viewer_fanout.p99 : null,
+    fanout_max_ms: f ? f.viewer_fanout.max : null,
+    staff_fanout_p50_ms: f ? f.staff_fanout.p50 : null,
+    staff_fanout_p99_ms: f ? f.staff_fanout.p99 : null,
+    server_rss_mb: f ? round(f.server.peakRssMb) : null,
+    server_cpu_pct: f ? round(f.server.cpuPct) : null,
+    lost: f ? f.lost : null,
+    out_of_order: f ? f.out_of_order : null,
+    poll_staleness_p50_ms: pollP50 ?? null,
+    push_vs_poll: ratio(pollP50, f?.viewer_fanout.p50),
+    case_to_staff_p99_ms: r.dispatch?.dispatch?.case_to_staff.p99 ?? null,
+    ingest_socket_per_s: r.ingest?.socket_sustained ? round(r.ingest.socket_sustained.stored_per_s, 0) : r.ingest ? 0 : null,
+    ingest_socket_ack_p99_ms: r.ingest?.socket_sustained?.ack.p99 ?? null,
+    ingest_rest_per_s: r.ingest?.rest_sustained ? round(r.ingest.rest_sustained.stored_per_s, 0) : r.ingest ? 0 : null,
+    ingest_rest_ack_p99_ms: r.ingest?.rest_sustained?.ack.p99 ?? null,
+    socketio_vs_ws_cpu: ratio(r.fleet?.server_cpu_ms_per_delivery, r.ws_floor?.server_cpu_ms_per_delivery),
+    sio_floor_vs_ws_cpu: ratio(r.sio_floor?.server_cpu_ms_per_delivery, r.ws_floor?.server_cpu_ms_per_delivery),
+    knex_vs_prepared: r.db_write ? ratio(r.db_write[0].usPerPosition, r.db_write[2].usPerPosition) : null,
+    knex_vs_prepared_batched: r.db_write ? ratio(r.db_write[1].usPerPosition, r.db_write[3].usPerPosition) : null,
+    seconds: round(r.seconds),
+  };
+}
+
+function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
+  const rows: [string, unknown][] = [];
+  const add = (k: string, v: unknown) => rows.push([k, v ?? 'n/a']);
+  add('profile / placement', `${s.profile}; ${s.placement}`);
+  add('fleet', `${s.ambulances} ambulances at ${s.rate_hz} Hz, ${s.viewers} viewers, ${s.staff_boards} staff boards`);
+  for (const [name, f] of [['fleet', r.fleet], ['fleet + dispatch', r.dispatch], ['raw ws floor', r.ws_floor], ['socket.io floor', r.sio_floor]] as const) {
+    if (!f) continue;
+    add(`${name}: viewer fan-out p50/p95/p99/max ms`, `${f.viewer_fanout.p50} / ${f.viewer_fanout.p95} / ${f.viewer_fanout.p99} / ${f.viewer_fanout.max} (${f.viewer_fanout.n} deliveries)`);
+    add(`${name}: staff fan-out p50/p99 ms (1 s tick)`, `${f.staff_fanout.p50} / ${f.staff_fanout.p99}`);
+    add(`${name}: positions/s, deliveries/s`, `${round(f.positions_per_s)}, ${round(f.deliveries_per_s)}`);
+    add(`${name}: lost / out of order / dup`, `${f.lost} / ${f.out_of_order} / ${f.duplicates} (expected ${f.expected_viewer_deliveries})`);
+    add(`${name}: server CPU %, peak RSS MB, CPU µs/delivery`, `${round(f.server.cpuPct)}, ${round(f.server.peakRssMb)}, ${round(f.server_cpu_ms_per_delivery * 1000, 2)}`);
+    if (f.dispatch) add(`${name}: cases created/closed, case→every staff board p50/p99 ms`, `${f.dispatch.created}/${f.dispatch.closed}, ${f.dispatch.case_to_staff.p50} / ${f.dispatch.case_to_staff.p99} (${f.dispatch.staff_deliveries} deliveries)`);
+  }
+  if (r.fleet?.polling) {
+    const p = r.fleet.polling;
+    add('polling 5 s: staleness p50/p99 ms', `${p.staleness.p50} / ${p.staleness.p99} (push p50 ${s.fanout_p50_ms}: ${s.push_vs_poll}× lower)`);
+    add('polling fleet 60 s / cases 30 s: derived staleness p50 ms', `${round(p.fleet.derived_staleness_p50_ms.ambulances_60s, 0)} / ${round(p.fleet.derived_staleness_p50_ms.cases_30s, 0)}`);
+  }
+  if (r.ingest) {
+    for (const k of ['socket', 'rest'] as const) {
+      for (const st of r.ingest.steps[k]) add(`ingest ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}%${st.sustained ? ' ✓' : ''}`);
+    }
+    add('ingest sustained (p99 ≤ 50 ms): socket, REST', `${s.ingest_socket_per_s}/s (p99 ${s.ingest_socket_ack_p99_ms}), ${s.ingest_rest_per_s}/s (p99 ${s.ingest_rest_ack_p99_ms})`);
+  }
+  if (r.db_write) for (const d of r.db_write) add(`db write: ${d.label}`, `${round(d.usPerPosition)} µs/position (${round(d.perSecond, 0)}/s)`);
+  if (s.socketio_vs_ws_cpu !== null) add('CPU per delivery: Lifeline / ws floor, socket.io floor / ws floor', `${s.socketio_vs_ws_cpu}×, ${s.sio_floor_vs_ws_cpu}×`);
+  add('run time s', s.seconds);
+  const w = Math.max(...rows.map(([k]) => k.length));
+  console.log(rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
