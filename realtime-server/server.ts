@@ -45,7 +45,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     throw err;
   }
   const metrics = createMetrics();
-  const ctx: ServiceContext = { db, bus, config, log, redis: cluster.redis, metrics };
+  const ctx: ServiceContext = { db, bus, config, log, redis: cluster.redis, metrics, lifecycle: { draining: false } };
   const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });
   const httpServer = http.createServer(app.callback());
   httpServer.on('clientError', answerClientError);
@@ -77,9 +77,14 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     /** This node's id among the cluster's nodes. */
     nodeId: cluster.nodeId,
     outbox,
-    /** Stops taking work, lets the outbox pass finish, closes sockets, HTTP and the database. */
+    /**
+     * Drains: health turns 503 (a load balancer stops sending), jobs finish their pass, every
+     * socket is told to go (its client reconnects, through the balancer, to another node),
+     * requests in flight complete; then Redis and the database close.
+     */
     close() {
       closing ??= (async () => {
+        ctx.lifecycle!.draining = true;
         await retention.stop();
         await outbox.stop();
         await realtime.close();

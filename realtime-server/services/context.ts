@@ -14,6 +14,8 @@ export interface ServiceContext {
   /** The cluster's command connection (REDIS_URL): shared counters such as rate limits. */
   redis?: Redis;
   metrics?: Metrics;
+  /** Set when the node begins to shut down: health answers 503 so a load balancer sends no more. */
+  lifecycle?: { draining: boolean };
 }
 
 /** Who is acting, as recorded on the case timeline. */

@@ -1,6 +1,6 @@
 /** A refusal the client can act on; the error middleware turns it into `{error}` with its status. */
 export class DomainError extends Error {
-  constructor(public status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429, message: string) {
+  constructor(public status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 503, message: string) {
     super(message);
   }
 }
