@@ -8,6 +8,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().default('data/lifeline.sqlite'),
   REDIS_URL: z.string().optional(),
   REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,60}$/, 'letters, digits, . : _ - only').default('lifeline'),
+  DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Lifeline Dispatch <dispatch@lifeline.local>'),
@@ -37,6 +38,8 @@ export type Config = {
   redisPrefix: string;
   /** A bearer token that may read /api/metrics besides admins (for a Prometheus scraper). */
   metricsToken?: string;
+  /** On SIGTERM: how long health answers 503 while still serving, before sockets are sent elsewhere. */
+  drainSeconds: number;
   smtpUrl?: string;
   mailFrom: string;
   publicUrl: string;
@@ -76,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL || undefined,
     redisPrefix: e.REDIS_PREFIX,
     metricsToken: e.METRICS_TOKEN || undefined,
+    drainSeconds: e.DRAIN_SECONDS,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),

@@ -12,7 +12,9 @@ Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (data/lifeline.sqlite o
 REDIS_URL, SMTP_URL, MAIL_FROM, PUBLIC_URL, GEOCODER_URL (or off), TILE_URL, SEED (demo|none),
 LOG_LEVEL (info), SESSION_HOURS (12), STATIC_DIR (dist/web), ETA_SPEED_KMH (30), TRUSTED_PROXY, ALLOWED_ORIGINS,
 SIGNIN_CODE (off|email), SIGNIN_LIMIT_ACCOUNT (10), SIGNIN_LIMIT_IP (50), LINK_LIMIT_PER_MIN (120),
-RETENTION_DAYS (30). See README.md.`);
+RETENTION_DAYS (30), REDIS_PREFIX (lifeline), METRICS_TOKEN, DRAIN_SECONDS (5).
+Several nodes: DATABASE_URL=postgres://... and REDIS_URL on each; see DEPLOYMENT.md.
+See README.md.`);
   process.exit(0);
 }
 
@@ -22,11 +24,13 @@ const log = pino({ level: config.logLevel, base: undefined });
 startServer(config, { log }).then(
   (server) => {
     log.info(`Lifeline is running at ${server.url} (database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`);
+    // SIGTERM (an orchestrator, a rolling deploy) drains for DRAIN_SECONDS; Ctrl-C stops at once.
     const shutdown = (signal: string) => {
-      log.info({ signal }, 'shutting down');
-      const force = setTimeout(() => process.exit(1), 10_000);
+      const drainMs = signal === 'SIGTERM' ? config.drainSeconds * 1000 : 0;
+      log.info({ signal, drainMs }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), drainMs + 10_000);
       force.unref();
-      server.close().then(() => process.exit(0));
+      server.close({ drainMs }).then(() => process.exit(0));
     };
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -78,13 +78,15 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     nodeId: cluster.nodeId,
     outbox,
     /**
-     * Drains: health turns 503 (a load balancer stops sending), jobs finish their pass, every
+     * Drains: health turns 503 (a load balancer stops sending; `drainMs` waits for it to notice), jobs finish their pass, every
      * socket is told to go (its client reconnects, through the balancer, to another node),
      * requests in flight complete; then Redis and the database close.
      */
-    close() {
+    close(opts: { drainMs?: number } = {}) {
       closing ??= (async () => {
         ctx.lifecycle!.draining = true;
+        // Time for the balancer's health check to see the 503 and send no one new here.
+        if (opts.drainMs) await new Promise((r) => setTimeout(r, opts.drainMs));
         await retention.stop();
         await outbox.stop();
         await realtime.close();
