@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { ambulanceRepository } from '../repositories/ambulanceRepository';
 import { userRepository } from '../repositories/userRepository';
+import { isSqlite } from '../connection';
+
+const SEED_LOCK_KEY = 7_104_202;
 
 /** Hyderabad, where the demo fleet stands (DESIGN.md §5). */
 export const DEMO_CENTRE = { latitude: 17.385, longitude: 78.4867 };
@@ -21,9 +24,14 @@ export const DEMO_AMBULANCES = [
   { license_plate: 'TS09 EA 1008', driver_email: 'driver8@lifeline.test', latitude: 17.3457, longitude: 78.5522, place_name: 'LB Nagar, Hyderabad' },
 ];
 
-/** Demo data, only into an empty database (no users and no ambulances). Returns whether it seeded. */
+/**
+ * Demo data, only into an empty database (no users and no ambulances). Returns whether it seeded.
+ * Several nodes may start at once on one PostgreSQL database: a transaction-level advisory lock
+ * makes them check and seed one after the other (the second finds the data and does nothing).
+ */
 export async function seedDemo(db: Knex): Promise<boolean> {
   return db.transaction(async (trx) => {
+    if (!isSqlite(db)) await trx.raw('select pg_advisory_xact_lock(?, hashtext(current_schema())::int)', [SEED_LOCK_KEY]);
     if ((await userRepository.count(trx)) > 0 || (await ambulanceRepository.count(trx)) > 0) return false;
     for (const u of DEMO_USERS) await userRepository.insert(trx, u);
     for (const a of DEMO_AMBULANCES) await ambulanceRepository.insert(trx, { ...a, status: 'available' });
