@@ -35,6 +35,8 @@ export interface OutboxRow {
   id: number; kind: string; to_address: string; subject: string; body_text: string; links: string;
   status: 'queued' | 'sending' | 'sent' | 'failed'; attempts: number; next_attempt_at: string;
   last_error: string | null; case_id: string | null; created_at: string; sent_at: string | null;
+  /** The lease of a message being sent: which worker, until when. */
+  claimed_by?: string | null; claimed_until?: string | null;
 }
 export interface PositionRow {
   id: number; ambulance_id: number; latitude: number; longitude: number; accuracy: number | null;

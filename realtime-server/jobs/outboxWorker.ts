@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import type { ServiceContext } from '../services/context';
@@ -18,12 +20,30 @@ const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, sock
 /** A link with the value of its `t=` token replaced by `…` (the link's path and the rest stay readable). */
 export const redactLinkToken = (link: string) => link.replace(/([?&]t=)[^&#]*/g, '$1…');
 const backoffMs = (attempt: number) => Math.min(10 * 60_000, 2000 * 2 ** (attempt - 1));
+/**
+ * A claimed message is this worker's for LEASE_MS (several nodes: another takes it over only
+ * after that, e.g. when this node died mid-send). A send is cut off after SEND_DEADLINE_MS,
+ * well inside the lease, so a live worker never loses a message it is still sending.
+ */
+export const LEASE_MS = 2 * 60_000;
+const SEND_DEADLINE_MS = 60_000;
+
+export interface OutboxWorkerOptions {
+  /** Names this worker in `outbox.claimed_by` (default: host, pid and a random suffix). */
+  workerId?: string;
+  leaseMs?: number;
+  sendDeadlineMs?: number;
+  pollMs?: number;
+}
 
 /**
  * Sends queued mail through SMTP_URL with retries and exponential backoff. Without SMTP_URL
  * mail stays queued (admins read it in the outbox) and is logged once, its link tokens redacted.
  */
-export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) {
+export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter, opts: OutboxWorkerOptions = {}) {
+  const workerId = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const lease = { workerId, leaseMs: opts.leaseMs ?? LEASE_MS };
+  const sendDeadlineMs = Math.min(opts.sendDeadlineMs ?? SEND_DEADLINE_MS, lease.leaseMs / 2);
   const mailer = transport ?? (ctx.config.smtpUrl ? nodemailer.createTransport({ url: ctx.config.smtpUrl, ...SMTP_TIMEOUTS }) : null);
   let running = false;
   let again = false;
@@ -46,37 +66,41 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) 
     }
   }
 
+  /** Claims due messages one at a time (a lease each) and sends them, until none is due. */
   async function sendDue() {
-    for (const id of await outboxRepository.due(ctx.db, 20)) {
+    for (;;) {
       if (stopped) return;
-      if (!(await outboxRepository.claim(ctx.db, id))) continue; // another worker has it
-      const m = (await outboxRepository.findById(ctx.db, id))!;
+      const m = await outboxRepository.claimNext(ctx.db, lease);
+      if (!m) return;
+      const id = Number(m.id);
       try {
-        // nodemailer honours `signal` (its bundled types do not list it yet): stop() aborts a send in progress.
+        // nodemailer honours `signal` (its bundled types do not list it yet): stop() aborts a send
+        // in progress, and so does the deadline that keeps a send inside its lease.
         // The outbox id travels in a header and a stable Message-ID: a copy sent again after a
         // crash between the SMTP server's acceptance and markSent (at-least-once; RELIABILITY.md)
         // is recognisable as the same message, and receivers that dedupe by Message-ID drop it.
         const mail = {
-          from: ctx.config.mailFrom, to: m.to_address, subject: m.subject, text: m.body_text, signal: aborter.signal,
+          from: ctx.config.mailFrom, to: m.to_address, subject: m.subject, text: m.body_text,
+          signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(sendDeadlineMs)]),
           headers: { 'X-Lifeline-Outbox-Id': String(id) },
           messageId: `<outbox-${id}.${Date.parse(m.created_at)}@${/@([\w.-]+)/.exec(ctx.config.mailFrom)?.[1] ?? 'lifeline.local'}>`,
         };
         await mailer!.sendMail(mail);
         // Marked at once: the window in which a crash resends an accepted message is this one statement.
-        await outboxRepository.markSent(ctx.db, id);
-        ctx.log.info({ outboxId: id, kind: m.kind }, 'mail sent');
+        if (await outboxRepository.markSent(ctx.db, id, workerId)) ctx.log.info({ outboxId: id, kind: m.kind }, 'mail sent');
+        else ctx.log.warn({ outboxId: id }, 'mail sent after its lease ran out: another worker may send it again');
       } catch (err) {
         if (aborter.signal.aborted) {
           // Shutting down: back to the queue, due at once on the next start (never marked failed for it).
-          await outboxRepository.retryLater(ctx.db, id, 'Interrupted by shutdown', new Date().toISOString());
+          await outboxRepository.retryLater(ctx.db, id, 'Interrupted by shutdown', new Date().toISOString(), workerId);
           return;
         }
         const error = (err as Error).message.slice(0, 500);
         if (m.attempts >= MAX_ATTEMPTS) {
-          await outboxRepository.markFailed(ctx.db, id, error);
+          await outboxRepository.markFailed(ctx.db, id, error, workerId);
           ctx.log.error({ outboxId: id, error }, 'mail failed for good');
         } else {
-          await outboxRepository.retryLater(ctx.db, id, error, new Date(Date.now() + backoffMs(m.attempts)).toISOString());
+          await outboxRepository.retryLater(ctx.db, id, error, new Date(Date.now() + backoffMs(m.attempts)).toISOString(), workerId);
           ctx.log.warn({ outboxId: id, attempt: m.attempts, error }, 'mail send failed; will retry');
         }
       }
@@ -100,10 +124,11 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter) 
   }
 
   const ready = outboxRepository.requeueInterrupted(ctx.db).then(() => tick());
-  const timer = setInterval(tick, POLL_MS);
+  const timer = setInterval(tick, opts.pollMs ?? POLL_MS);
   const unsubscribe = ctx.bus.subscribe((e) => { if (e.type === 'mail.queued') void tick(); });
 
   return {
+    workerId,
     ready,
     /** Resolves once the current pass (if any) is done, or after STOP_WAIT_MS when a send hangs. */
     async stop() {
