@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ServiceContext } from '../services/context';
+import { runJobExclusive } from './jobLock';
 
 /** How often the job runs (and once at start). */
 export const RETENTION_EVERY_MS = 60 * 60_000;
@@ -141,14 +142,21 @@ async function redactLocationEntries(trx: Knex.Transaction, caseId: string): Pro
   }
 }
 
-/** Runs the job at start and every RETENTION_EVERY_MS; a failed pass is logged and tried again next time. */
+/**
+ * Runs the job at start and every RETENTION_EVERY_MS; a failed pass is logged and tried again next time.
+ * With several nodes on PostgreSQL one node runs a pass at a time, and a pass is skipped when
+ * another node finished one less than half an interval ago (jobLock.ts): the hourly job runs
+ * about once an hour in all, not once per node.
+ */
 export function startRetentionJob(ctx: ServiceContext, everyMs = RETENTION_EVERY_MS) {
   let running: Promise<void> | undefined;
   let stopped = false;
   const pass = () => {
     if (running || stopped) return;
-    running = runRetention(ctx)
-      .then((r) => {
+    running = runJobExclusive(ctx.db, 'retention', everyMs / 2, () => runRetention(ctx))
+      .then((o) => {
+        if (!o.ran) { ctx.log.debug({ reason: o.reason }, 'retention: pass skipped (another node runs or ran it)'); return; }
+        const r = o.result;
         if (r.casesCleared || r.entriesRedacted || r.positionsDeleted || r.placesDeleted) ctx.log.info({ ...r, retentionDays: ctx.config.retentionDays }, 'retention: old positions deleted');
       })
       .catch((err) => { if (!stopped) ctx.log.error({ err }, 'retention pass failed'); })

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Knex } from 'knex';
+import { isSqlite } from '../../db/connection';
+import { jobRunRepository } from '../../db/repositories/jobRunRepository';
+import { nowIso } from '../../db/repositories/types';
+
+/** This process, as recorded in `job_runs.node`. */
+export const NODE_ID = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+export type JobOutcome<T> =
+  | { ran: true; result: T }
+  | { ran: false; reason: 'locked' | 'recent' };
+
+/**
+ * Runs one pass of a periodic job so that, with several nodes on one PostgreSQL database,
+ * no two nodes run it at once and it runs once per interval in all:
+ *
+ * - a session advisory lock (`pg_try_advisory_lock`, keyed by the job and the schema) held
+ *   on a connection of its own for the whole pass: a node that does not get it skips its pass
+ *   (`locked`) — the node holding it is doing the work;
+ * - under the lock, `job_runs` says when the job last finished: within `minIntervalMs` the
+ *   pass is skipped (`recent`), so N nodes on an hourly timer still run it once an hour.
+ *
+ * The lock goes with the connection if the node dies (PostgreSQL releases it); a pass that
+ * fails is not recorded, so the next timer tick (on any node) tries again.
+ * SQLite serves one process per file: the pass just runs (no lock, no interval check).
+ */
+export async function runJobExclusive<T>(db: Knex, name: string, minIntervalMs: number, fn: () => Promise<T>): Promise<JobOutcome<T>> {
+  if (isSqlite(db)) return { ran: true, result: await fn() };
+  const conn = await db.client.acquireConnection();
+  const query = (sql: string, values: unknown[]) =>
+    new Promise<any>((resolve, reject) => conn.query(sql, values, (err: Error | null, res: any) => (err ? reject(err) : resolve(res))));
+  const lockArgs = [`lifeline.job.${name}`];
+  try {
+    const got = await query('select pg_try_advisory_lock(hashtext($1), hashtext(current_schema())) as ok', lockArgs);
+    if (!got.rows[0]?.ok) return { ran: false, reason: 'locked' };
+    try {
+      const last = await jobRunRepository.find(db, name);
+      if (last?.finished_at && Date.now() - Date.parse(last.finished_at) < minIntervalMs) return { ran: false, reason: 'recent' };
+      const startedAt = nowIso();
+      const result = await fn();
+      await jobRunRepository.finished(db, name, NODE_ID, startedAt);
+      return { ran: true, result };
+    } finally {
+      await query('select pg_advisory_unlock(hashtext($1), hashtext(current_schema()))', lockArgs).catch(() => undefined);
+    }
+  } finally {
+    await db.client.releaseConnection(conn);
+  }
+}
