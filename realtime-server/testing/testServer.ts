@@ -7,6 +7,7 @@ import type { Transporter } from 'nodemailer';
 import { loadConfig } from '../config';
 import type { ClientToServerEvents, ServerToClientEvents, SocketAuth } from '../contract';
 import { startServer } from '../server';
+import { type Engine, dropSchema, freshPostgresUrl, testEngine } from './testEngine';
 
 export const DEMO = {
   admin: { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' },
@@ -16,20 +17,31 @@ export const DEMO = {
 export interface ApiResult<T = any> { status: number; body: T; headers: Headers }
 
 /**
- * A real server on an ephemeral port over a fresh SQLite file with the demo seed, with a
- * small HTTP client. Each test file starts its own.
+ * A real server on an ephemeral port over a fresh database with the demo seed, with a
+ * small HTTP client. Each test file starts its own. The database is a fresh SQLite file, or
+ * with TEST_ENGINE=postgres a fresh PostgreSQL schema dropped at dispose (testEngine.ts);
+ * `engine: 'sqlite'` keeps a test that is about SQLite itself on SQLite, and an explicit
+ * DATABASE_URL in `env` wins over both.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; mailTransport?: Transporter; fetchImpl?: typeof fetch; /** Silent unless given (see memoryLog.ts). */ log?: Logger } = {}) {
+export async function startTestServer(opts: { env?: Record<string, string>; mailTransport?: Transporter; fetchImpl?: typeof fetch; /** Silent unless given (see memoryLog.ts). */ log?: Logger; engine?: Engine } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-test-'));
+  const engine: Engine = opts.env?.DATABASE_URL ? (/^postgres(ql)?:/.test(opts.env.DATABASE_URL) ? 'postgres' : 'sqlite') : (opts.engine ?? testEngine());
+  const ownSchema = !opts.env?.DATABASE_URL && engine === 'postgres' ? await freshPostgresUrl('t') : undefined;
   const config = loadConfig({
-    DATABASE_URL: path.join(dir, 'test.sqlite'),
+    DATABASE_URL: ownSchema ?? path.join(dir, 'test.sqlite'),
     PORT: '0',
     GEOCODER_URL: 'off',
     PUBLIC_URL: 'http://lifeline.test',
     STATIC_DIR: path.join(dir, 'web'),
     ...opts.env,
   });
-  const server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl });
+  } catch (err) {
+    if (ownSchema) await dropSchema(ownSchema).catch(() => undefined);
+    throw err;
+  }
   const sockets: Socket[] = [];
 
   async function api<T = any>(method: string, urlPath: string, o: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> {
@@ -62,12 +74,15 @@ export async function startTestServer(opts: { env?: Record<string, string>; mail
   return {
     ...server,
     config,
+    /** The database this server runs on. */
+    engine,
     api,
     signIn,
     socket,
     async dispose() {
       for (const s of sockets) s.disconnect();
       await server.close();
+      if (ownSchema) await dropSchema(ownSchema);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
