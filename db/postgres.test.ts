@@ -50,8 +50,8 @@ describe.skipIf(!pg)('on PostgreSQL', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => dispatch(token, 2)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(9);
-    expect(await s.ctx.db('cases').where({ ambulance_id: 2 }).count({ n: '*' }).first()).toMatchObject({ n: '1' });
-    expect(await s.ctx.db('outbox').count({ n: '*' }).first()).toMatchObject({ n: '1' });
+    expect(await s.ctx.db('cases').where({ ambulance_id: 2 }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
+    expect(await s.ctx.db('outbox').count({ n: '*' }).first()).toMatchObject({ n: 1 });
   });
 
   it('frees the ambulance when the case closes, stores the patient location and positions', async () => {

@@ -187,7 +187,9 @@ describe('Idempotency-Key on POST /live-location', () => {
     const key = newKey();
     const body = casePayload(2, { patientName: 'Idem Crashed' });
     const userId = (await s.ctx.db('users').where({ email: 'operator@lifeline.test' }).first()).id;
-    const now = new Date().toISOString();
+    // SQLite (one process per file) takes a dead process's claim over at once; PostgreSQL (several
+    // nodes) only once it has made no progress for its lease (60 s): the claim is that old there.
+    const now = new Date(Date.now() - (s.engine === 'postgres' ? 120_000 : 0)).toISOString();
     await s.ctx.db('idempotency_keys').insert({
       user_id: userId, key, request_hash: requestHash('POST', '/live-location', body), status: 'running', owner: 'a-process-that-died', created_at: now, updated_at: now,
     });
