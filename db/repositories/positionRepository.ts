@@ -1,7 +1,81 @@
-import type { Db, PositionRow } from './types';
+import type { Knex } from 'knex';
+import type BetterSqlite3 from 'better-sqlite3';
+import { ambulanceRepository, type LatestPosition } from './ambulanceRepository';
+import { type Db, type PositionRow, nowIso, rowLocks } from './types';
+
+export type NewPosition = Omit<PositionRow, 'id'>;
+
+/**
+ * What the position writer needs inside its one transaction per batch. Every call may answer
+ * a value or a promise: on SQLite they are prepared better-sqlite3 statements run on the
+ * transaction's own connection (Knex prepares every query again and costs about 20× more per
+ * position, BENCHMARKS.md); elsewhere (PostgreSQL) they are the Knex queries.
+ */
+export interface PositionStore {
+  /** Locks the ambulances' rows in id order (PostgreSQL; SQLite serialises writers anyway). */
+  lockAmbulances(ids: number[]): Promise<void> | void;
+  ambulanceExists(id: number): Promise<boolean> | boolean;
+  /** The case's status and ambulance, for a driver link's check. */
+  caseOf(caseId: string): Promise<{ status: string; ambulance_id: number | null } | undefined> | { status: string; ambulance_id: number | null } | undefined;
+  insert(row: NewPosition): Promise<unknown> | unknown;
+  /** Moves the latest position forward unless it holds a newer fix: 1 when it did, 0 otherwise. */
+  setLatest(id: number, p: LatestPosition): Promise<number> | number;
+}
+
+interface Prepared {
+  ambulance: BetterSqlite3.Statement;
+  caseOf: BetterSqlite3.Statement;
+  insert: BetterSqlite3.Statement;
+  latest: BetterSqlite3.Statement;
+}
+const preparedBy = new WeakMap<BetterSqlite3.Database, Prepared>();
+
+function prepare(conn: BetterSqlite3.Database): Prepared {
+  let p = preparedBy.get(conn);
+  if (!p) {
+    p = {
+      ambulance: conn.prepare('select id from ambulances where id = ?'),
+      caseOf: conn.prepare('select status, ambulance_id from cases where id = ?'),
+      insert: conn.prepare(`insert into ambulance_positions (ambulance_id, latitude, longitude, accuracy, heading, speed, recorded_at, received_at, source)
+        values (@ambulance_id, @latitude, @longitude, @accuracy, @heading, @speed, @recorded_at, @received_at, @source)`),
+      // The same conditional update as ambulanceRepository.setLatestPosition.
+      latest: conn.prepare(`update ambulances set latitude = @latitude, longitude = @longitude, accuracy = @accuracy, heading = @heading,
+        speed = @speed, position_at = @position_at, place_name = @place_name, updated_at = @updated_at, version = version + 1
+        where id = @id and (position_at is null or position_at <= @position_at)`),
+    };
+    preparedBy.set(conn, p);
+  }
+  return p;
+}
 
 export const positionRepository = {
-  insert: (db: Db, rows: Omit<PositionRow, 'id'>[]) => db('ambulance_positions').insert(rows),
+  insert: (db: Db, rows: NewPosition[]) => db('ambulance_positions').insert(rows),
+
+  /** The store for one write transaction (see PositionStore). */
+  async store(trx: Knex.Transaction): Promise<PositionStore> {
+    if (!rowLocks(trx)) {
+      // The transaction's connection: the statements run inside its BEGIN … COMMIT.
+      const conn = (await trx.client.acquireConnection()) as BetterSqlite3.Database;
+      const p = prepare(conn);
+      return {
+        lockAmbulances: () => {},
+        ambulanceExists: (id) => p.ambulance.get(id) !== undefined,
+        caseOf: (caseId) => p.caseOf.get(caseId) as { status: string; ambulance_id: number | null } | undefined,
+        insert: (row) => p.insert.run(row),
+        setLatest: (id, l) => p.latest.run({ ...l, id, updated_at: nowIso() }).changes,
+      };
+    }
+    return {
+      lockAmbulances: async (ids) => {
+        if (ids.length) await trx('ambulances').whereIn('id', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
+      },
+      ambulanceExists: async (id) => (await trx('ambulances').where({ id }).first('id')) !== undefined,
+      caseOf: (caseId) => trx('cases').where({ id: caseId }).first('status', 'ambulance_id'),
+      insert: (row) => trx('ambulance_positions').insert(row),
+      setLatest: (id, l) => ambulanceRepository.setLatestPosition(trx, id, l),
+    };
+  },
+
   /** The recent trail, oldest first: fixes since `sinceIso`, at most the newest `limit`. */
   async trail(db: Db, ambulanceId: number, sinceIso: string, limit: number) {
     const rows = await db<PositionRow>('ambulance_positions')

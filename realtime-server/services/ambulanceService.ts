@@ -2,15 +2,12 @@ import type { Knex } from 'knex';
 import type { AmbulanceCreateInput, AmbulanceUpdateInput, PositionInput } from '../contract';
 import { ambulanceRepository, type AmbulanceFields } from '../../db/repositories/ambulanceRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
-import { positionRepository } from '../../db/repositories/positionRepository';
 import type { AmbulanceRow, Db } from '../../db/repositories/types';
-import { presentAmbulance, presentPosition } from '../presenters/presentAmbulance';
-import { badRequest, conflict, forbidden, notFound } from './errors';
+import { presentAmbulance } from '../presenters/presentAmbulance';
+import { conflict, forbidden, notFound } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { unassignAmbulance } from './caseService';
-
-/** Clock skew we tolerate on a device's fix time. */
-const FUTURE_SKEW_MS = 30_000;
+import { positionWriter } from './positionWriter';
 
 async function findAmbulance(db: Db, id: number): Promise<AmbulanceRow> {
   const row = Number.isSafeInteger(id) && id > 0 ? await ambulanceRepository.findById(db, id) : undefined;
@@ -110,38 +107,11 @@ export const ambulanceService = {
   /**
    * Stores a position in the history and moves the latest one forward; a fix older than the
    * latest is kept in the history but never moves the marker. Answers whether it became the latest.
+   * Positions arriving together share one transaction (group commit, services/positionWriter.ts);
+   * each is still checked in it, fails alone, and is acknowledged and published after the commit.
    */
   recordPosition: (ctx: ServiceContext, id: number, input: PositionInput, from: PositionSource) =>
-    inTransaction(ctx, async (trx, record) => {
-      await findAmbulanceForUpdate(trx, id);
-      if (from.type === 'driver') {
-        // Checked in the write's own transaction: once the case closes, not one more position.
-        const c = await caseRepository.findById(trx, from.caseId);
-        if (!c || c.status !== 'active' || c.ambulance_id !== id) throw forbidden('This driver link is no longer valid: its case is closed');
-      }
-      const now = Date.now();
-      const at = input.timestamp === undefined ? now : new Date(input.timestamp).getTime();
-      if (!Number.isFinite(at)) throw badRequest('timestamp: is not a valid time');
-      if (at > now + FUTURE_SKEW_MS) throw badRequest('timestamp: is in the future');
-      const row = {
-        ambulance_id: id,
-        latitude: input.latitude,
-        longitude: input.longitude,
-        accuracy: input.accuracy ?? null,
-        heading: input.heading ?? null,
-        speed: input.speed ?? null,
-        recorded_at: new Date(at).toISOString(),
-        received_at: new Date(now).toISOString(),
-        source: from.type,
-      };
-      await positionRepository.insert(trx, [row]);
-      const latest = (await ambulanceRepository.setLatestPosition(trx, id, {
-        latitude: row.latitude, longitude: row.longitude, accuracy: row.accuracy, heading: row.heading,
-        speed: row.speed, position_at: row.recorded_at, place_name: null,
-      })) > 0;
-      if (latest) record({ type: 'ambulance.position', position: presentPosition(row) });
-      return { ok: true as const, latest };
-    }),
+    positionWriter(ctx).write(id, input, from),
 
   findAmbulance,
 };

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatchCase, updateCase } from '../testing/dispatchHelpers';
+import { startTestServer, type TestServer } from '../testing/testServer';
+import type { DomainEvent } from '../realtime/eventBus';
+import { ambulanceService } from './ambulanceService';
+import { DomainError } from './errors';
+import { positionWriter } from './positionWriter';
+
+let s: TestServer;
+beforeAll(async () => { s = await startTestServer(); });
+afterAll(() => s?.dispose());
+
+// Fix times just ahead of the seeded positions (within the 30 s of clock skew the server accepts).
+const base = Date.now();
+const at = (ms: number) => new Date(base + ms).toISOString();
+const count = async (ambulanceId: number) => Number((await s.ctx.db('ambulance_positions').where({ ambulance_id: ambulanceId }).count({ n: '*' }).first())?.n);
+
+describe('group commit of positions', () => {
+  it('writes positions that arrive together in one transaction, each acked after the commit', async () => {
+    const stats = positionWriter(s.ctx).stats;
+    const before = { ...stats };
+    const acks = await Promise.all([1, 2, 3, 1, 2, 3].map((id, i) =>
+      ambulanceService.recordPosition(s.ctx, id, { latitude: 17.3 + i / 100, longitude: 78.4, timestamp: at(1000 + i) }, { type: 'staff' })));
+    expect(acks).toEqual(Array(6).fill({ ok: true, latest: true }));
+    expect(stats.transactions - before.transactions).toBe(1);
+    expect(stats.rows - before.rows).toBe(6);
+  });
+
+  it('never lets an older fix of the same batch overwrite a newer latest position', async () => {
+    const [newer, older] = await Promise.all([
+      ambulanceService.recordPosition(s.ctx, 7, { latitude: 17.5, longitude: 78.5, timestamp: at(20_000) }, { type: 'staff' }),
+      ambulanceService.recordPosition(s.ctx, 7, { latitude: 17.1, longitude: 78.1, timestamp: at(10_000) }, { type: 'staff' }),
+    ]);
+    expect([newer, older]).toEqual([{ ok: true, latest: true }, { ok: true, latest: false }]);
+    const row = await s.ctx.db('ambulances').where({ id: 7 }).first();
+    expect([Number(row.latitude), row.position_at]).toEqual([17.5, at(20_000)]);
+    expect(await count(7)).toBe(2); // the older one is kept in the history
+  });
+
+  it('fails a refused position alone: the others of its batch are stored and published', async () => {
+    const token = await s.signIn('operator');
+    const open = await dispatchCase(s, token, 4);
+    const closed = await dispatchCase(s, token, 5);
+    expect((await updateCase(s, token, closed, { status: 'closed' })).status).toBe(200);
+    const heard: DomainEvent[] = [];
+    const off = s.ctx.bus.subscribe((e) => { if (e.type === 'ambulance.position') heard.push(e); });
+    const before5 = await count(5);
+    const results = await Promise.allSettled([
+      ambulanceService.recordPosition(s.ctx, 4, { latitude: 17.4, longitude: 78.4 }, { type: 'driver', caseId: open }),
+      ambulanceService.recordPosition(s.ctx, 5, { latitude: 17.4, longitude: 78.4 }, { type: 'driver', caseId: closed }),
+      ambulanceService.recordPosition(s.ctx, 999_999, { latitude: 17.4, longitude: 78.4 }, { type: 'staff' }),
+      ambulanceService.recordPosition(s.ctx, 6, { latitude: 17.4, longitude: 78.4, timestamp: Date.now() + 3_600_000 }, { type: 'staff' }),
+      ambulanceService.recordPosition(s.ctx, 6, { latitude: 17.6, longitude: 78.6 }, { type: 'staff' }),
+    ]);
+    off();
+    expect(results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as DomainError).status))).toEqual(['ok', 403, 404, 400, 'ok']);
+    expect(results[1].status === 'rejected' && results[1].reason).toBeInstanceOf(DomainError);
+    expect(await count(5)).toBe(before5);
+    expect(heard.map((e) => e.type === 'ambulance.position' && e.position.ambulanceId)).toEqual([4, 6]);
+  });
+
+  it('rolls a batch back on an unexpected failure and writes the others again, each on its own', async () => {
+    const stats = positionWriter(s.ctx).stats;
+    const before = { ...stats };
+    const before8 = await count(8);
+    const results = await Promise.allSettled([
+      ambulanceService.recordPosition(s.ctx, 8, { latitude: 17.2, longitude: 78.2 }, { type: 'staff' }),
+      // NOT NULL violated in the database: no DomainError, the transaction fails.
+      ambulanceService.recordPosition(s.ctx, 8, { latitude: null as unknown as number, longitude: 78.3 }, { type: 'staff' }),
+      ambulanceService.recordPosition(s.ctx, 8, { latitude: 17.4, longitude: 78.4 }, { type: 'staff' }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).not.toBeInstanceOf(DomainError);
+    expect(await count(8)).toBe(before8 + 2);
+    expect(stats.transactions - before.transactions).toBe(2); // the two good ones, each alone
+  });
+
+  it('publishes a position only once it is committed and readable', async () => {
+    let seenInDb: unknown;
+    const off = s.ctx.bus.subscribe((e) => {
+      if (e.type === 'ambulance.position' && e.position.ambulanceId === 2) {
+        seenInDb = s.ctx.db('ambulance_positions').where({ ambulance_id: 2, recorded_at: e.position.recorded_at }).first();
+      }
+    });
+    await ambulanceService.recordPosition(s.ctx, 2, { latitude: 17.9, longitude: 78.9, timestamp: at(25_000) }, { type: 'staff' });
+    off();
+    expect(await seenInDb).toMatchObject({ ambulance_id: 2, recorded_at: at(25_000) });
+  });
+});

@@ -1,0 +1,150 @@
+import type { PositionInput } from '../contract';
+import { type NewPosition, type PositionStore, positionRepository } from '../../db/repositories/positionRepository';
+import { presentPosition } from '../presenters/presentAmbulance';
+import type { DomainEvent } from '../realtime/eventBus';
+import type { PositionSource } from './ambulanceService';
+import type { ServiceContext } from './context';
+import { DomainError, badRequest, forbidden, notFound } from './errors';
+
+export type PositionAck = { ok: true; latest: boolean };
+
+/** Clock skew we tolerate on a device's fix time. */
+const FUTURE_SKEW_MS = 30_000;
+/** At most this many positions in one transaction (the rest wait for the next one). */
+const MAX_BATCH = 500;
+
+interface Job {
+  id: number;
+  input: PositionInput;
+  from: PositionSource;
+  resolve: (ack: PositionAck) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * One position's checks and writes, inside the batch's transaction: the ambulance exists, a
+ * driver's case is still active and holds it, the fix time is sane; then the history row, and
+ * the latest position moved only forward. Every refusal is thrown before the item writes anything.
+ */
+async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent) => void): Promise<PositionAck> {
+  const { id, input, from } = job;
+  if (!(Number.isSafeInteger(id) && id > 0) || !(await store.ambulanceExists(id))) throw notFound('Ambulance details not found');
+  if (from.type === 'driver') {
+    // Checked in the write's own transaction: once the case closes, not one more position.
+    const c = await store.caseOf(from.caseId);
+    if (!c || c.status !== 'active' || c.ambulance_id !== id) throw forbidden('This driver link is no longer valid: its case is closed');
+  }
+  const now = Date.now();
+  const at = input.timestamp === undefined ? now : new Date(input.timestamp).getTime();
+  if (!Number.isFinite(at)) throw badRequest('timestamp: is not a valid time');
+  if (at > now + FUTURE_SKEW_MS) throw badRequest('timestamp: is in the future');
+  const row: NewPosition = {
+    ambulance_id: id,
+    latitude: input.latitude,
+    longitude: input.longitude,
+    accuracy: input.accuracy ?? null,
+    heading: input.heading ?? null,
+    speed: input.speed ?? null,
+    recorded_at: new Date(at).toISOString(),
+    received_at: new Date(now).toISOString(),
+    source: from.type,
+  };
+  await store.insert(row);
+  const latest = (await store.setLatest(id, {
+    latitude: row.latitude, longitude: row.longitude, accuracy: row.accuracy, heading: row.heading,
+    speed: row.speed, position_at: row.recorded_at, place_name: null,
+  })) > 0;
+  if (latest) record({ type: 'ambulance.position', position: presentPosition(row) });
+  return { ok: true, latest };
+}
+
+type Outcome = { ok: true; ack: PositionAck } | { ok: false; error: unknown };
+
+/**
+ * Group commit for positions. Positions that arrive while the previous transaction is being
+ * written (or within the same event-loop turn) are written together in one transaction: one
+ * commit (one fsync on SQLite) for the batch instead of one each. Each position is still checked
+ * in that transaction; a refused one (DomainError) fails alone and writes nothing; an unexpected
+ * failure rolls the batch back and every position of it is written again in its own transaction,
+ * so only the failing one fails. Acks resolve and events are published only after the commit.
+ */
+export class PositionWriter {
+  private queue: Job[] = [];
+  private running = false;
+  /** Committed transactions and the positions they stored (BENCH_WRITE_STATS=1 prints them). */
+  readonly stats = { transactions: 0, rows: 0, largest: 0 };
+  private statsTimer?: NodeJS.Timeout;
+
+  constructor(private ctx: ServiceContext) {
+    if (process.env.BENCH_WRITE_STATS === '1') {
+      let printed = '';
+      this.statsTimer = setInterval(() => {
+        const line = JSON.stringify(this.stats);
+        if (line !== printed) process.stderr.write(`position-writes ${(printed = line)}\n`);
+      }, 500);
+      this.statsTimer.unref();
+    }
+  }
+
+  write(id: number, input: PositionInput, from: PositionSource): Promise<PositionAck> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id, input, from, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        // Whatever else arrives in this turn of the event loop joins the first batch.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain() {
+    try {
+      while (this.queue.length > 0) await this.writeBatch(this.queue.splice(0, MAX_BATCH));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async writeBatch(batch: Job[]): Promise<void> {
+    let outcomes: Outcome[];
+    const events: DomainEvent[] = [];
+    try {
+      outcomes = await this.ctx.db.transaction(async (trx) => {
+        const store = await positionRepository.store(trx);
+        await store.lockAmbulances(batch.map((j) => j.id).filter((id) => Number.isSafeInteger(id) && id > 0));
+        const out: Outcome[] = [];
+        for (const job of batch) {
+          const mine: DomainEvent[] = [];
+          try {
+            out.push({ ok: true, ack: await writeOne(store, job, (e) => mine.push(e)) });
+            events.push(...mine);
+          } catch (error) {
+            if (!(error instanceof DomainError)) throw error;
+            out.push({ ok: false, error });
+          }
+        }
+        return out;
+      });
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      // Rolled back: each position again on its own, so that only the failing one fails.
+      for (const job of batch) await this.writeBatch([job]);
+      return;
+    }
+    const stored = outcomes.filter((o) => o.ok).length;
+    this.stats.transactions++;
+    this.stats.rows += stored;
+    this.stats.largest = Math.max(this.stats.largest, stored);
+    this.ctx.bus.publish(events);
+    outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.ack) : batch[i].reject(o.error)));
+  }
+}
+
+const writers = new WeakMap<ServiceContext, PositionWriter>();
+
+/** The server's one position writer (one per service context). */
+export function positionWriter(ctx: ServiceContext): PositionWriter {
+  let w = writers.get(ctx);
+  if (!w) writers.set(ctx, (w = new PositionWriter(ctx)));
+  return w;
+}
