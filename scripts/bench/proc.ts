@@ -21,12 +21,12 @@ export function tasksetWorks(): boolean {
 }
 
 /** Spawns `node --import tsx script args`, pinned to `cpus` (e.g. "0") when taskset works. */
-export function spawnNode(script: string, args: string[], opts: { cpus?: string; env?: NodeJS.ProcessEnv; ipc?: boolean } = {}): ChildProcess {
+export function spawnNode(script: string, args: string[], opts: { cpus?: string; env?: NodeJS.ProcessEnv; ipc?: boolean; cwd?: string } = {}): ChildProcess {
   const nodeArgs = ['--import', 'tsx', script, ...args];
   const pinned = opts.cpus !== undefined && tasksetWorks();
   const [cmd, argv] = pinned ? ['taskset', ['-c', opts.cpus!, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   return spawn(cmd, argv, {
-    cwd: ROOT,
+    cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
     // taskset execs node, so the child's pid is node's pid either way.
     stdio: opts.ipc ? ['ignore', 'inherit', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

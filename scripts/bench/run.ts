@@ -40,11 +40,13 @@ const P = {
   /** The tracking page's poll (SPEC: 5 s); the smoke run polls faster to see a few polls at all. */
   pollInterval: num('poll-interval', smoke ? 1000 : 5000),
   ingestStep: (smoke ? 1.5 : quick ? 2 : 4) * 1000,
-  socketRates: smoke ? [100] : quick ? [1000, 2500, 5000, 7500] : [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000],
-  restRates: smoke ? [100] : quick ? [500, 1000, 2000, 3000] : [500, 1000, 1500, 2000, 2500, 3000, 4000, 5000],
+  socketRates: smoke ? [100] : quick ? [250, 1000, 2500, 5000, 7500] : [250, 500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000],
+  restRates: smoke ? [100] : quick ? [250, 500, 1000, 2000, 3000] : [250, 500, 1000, 1500, 2000, 2500, 3000, 4000, 5000],
 };
 const scenarios = new Set((opt('scenarios') ?? 'fleet,dispatch,ingest,baselines').split(','));
 const jsonFile = opt('json');
+/** Another checkout (e.g. a `git worktree` of the commit before an optimisation): its server runs the ingest scenario too, in the same run. */
+const beforeRoot = opt('before-root') && path.resolve(opt('before-root')!);
 const SERVER_CPU = '0';
 const LOAD_CPUS = os.cpus().length >= 2 ? '1' : undefined;
 
@@ -325,6 +327,15 @@ async function main() {
   } finally {
     await server.stop();
   }
+  if (beforeRoot && scenarios.has('ingest')) {
+    const before = await startServer({ databaseUrl: freshSqlite('before'), cpus: pinned ? SERVER_CPU : undefined, root: beforeRoot });
+    try {
+      log(`ingest against ${beforeRoot}`);
+      result.ingest_before = { root: beforeRoot, ...(await ingestScenario(before, await buildFleet(before.url, P.ambulances))) };
+    } finally {
+      await before.stop();
+    }
+  }
   if (scenarios.has('baselines') && fx) {
     result.db_write = await dbWriteBaseline();
     log('db write path:', result.db_write.map((r: any) => `${r.label} ${r.usPerPosition.toFixed(0)} µs`).join('; '));
@@ -370,6 +381,14 @@ function headline(r: Record<string, any>) {
     ingest_socket_ack_p99_ms: r.ingest?.socket_sustained?.ack.p99 ?? null,
     ingest_rest_per_s: r.ingest?.rest_sustained ? round(r.ingest.rest_sustained.stored_per_s, 0) : r.ingest ? 0 : null,
     ingest_rest_ack_p99_ms: r.ingest?.rest_sustained?.ack.p99 ?? null,
+    ...(r.ingest_before ? {
+      before_ingest_socket_per_s: round(r.ingest_before.socket_sustained?.stored_per_s ?? 0, 0),
+      before_ingest_rest_per_s: round(r.ingest_before.rest_sustained?.stored_per_s ?? 0, 0),
+      before_ingest_socket_max_per_s: round(Math.max(...r.ingest_before.steps.socket.map((x: any) => x.stored_per_s)), 0),
+      before_ingest_rest_max_per_s: round(Math.max(...r.ingest_before.steps.rest.map((x: any) => x.stored_per_s)), 0),
+      ingest_socket_max_per_s: round(Math.max(...r.ingest.steps.socket.map((x: any) => x.stored_per_s)), 0),
+      ingest_rest_max_per_s: round(Math.max(...r.ingest.steps.rest.map((x: any) => x.stored_per_s)), 0),
+    } : {}),
     socketio_vs_ws_cpu: ratio(r.fleet?.server_cpu_ms_per_delivery, r.ws_floor?.server_cpu_ms_per_delivery),
     sio_floor_vs_ws_cpu: ratio(r.sio_floor?.server_cpu_ms_per_delivery, r.ws_floor?.server_cpu_ms_per_delivery),
     knex_vs_prepared: r.db_write ? ratio(r.db_write[0].usPerPosition, r.db_write[2].usPerPosition) : null,
@@ -397,11 +416,13 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
     add('polling 5 s: staleness p50/p99 ms', `${p.staleness.p50} / ${p.staleness.p99} (push p50 ${s.fanout_p50_ms}: ${s.push_vs_poll}× lower)`);
     add('polling fleet 60 s / cases 30 s: derived staleness p50 ms', `${round(p.fleet.derived_staleness_p50_ms.ambulances_60s, 0)} / ${round(p.fleet.derived_staleness_p50_ms.cases_30s, 0)}`);
   }
-  if (r.ingest) {
+  for (const [name, ing] of [['ingest', r.ingest], ['before: ingest', r.ingest_before]] as const) {
+    if (!ing) continue;
     for (const k of ['socket', 'rest'] as const) {
-      for (const st of r.ingest.steps[k]) add(`ingest ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}%${st.sustained ? ' ✓' : ''}`);
+      for (const st of ing.steps[k]) add(`${name} ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}%${st.sustained ? ' ✓' : ''}`);
     }
-    add('ingest sustained (p99 ≤ 50 ms): socket, REST', `${s.ingest_socket_per_s}/s (p99 ${s.ingest_socket_ack_p99_ms}), ${s.ingest_rest_per_s}/s (p99 ${s.ingest_rest_ack_p99_ms})`);
+    const sus = (x: any) => (x ? `${round(x.stored_per_s, 0)}/s (p99 ${x.ack.p99} ms)` : 'none');
+    add(`${name} sustained (p99 ≤ 50 ms): socket, REST`, `${sus(ing.socket_sustained)}, ${sus(ing.rest_sustained)}`);
   }
   if (r.db_write) for (const d of r.db_write) add(`db write: ${d.label}`, `${round(d.usPerPosition)} µs/position (${round(d.perSecond, 0)}/s)`);
   if (s.socketio_vs_ws_cpu !== null) add('CPU per delivery: Lifeline / ws floor, socket.io floor / ws floor', `${s.socketio_vs_ws_cpu}×, ${s.sio_floor_vs_ws_cpu}×`);

@@ -12,6 +12,8 @@ export interface ServerOptions {
   cpus?: string;
   seed?: 'demo' | 'none';
   env?: NodeJS.ProcessEnv;
+  /** The checkout to run (default this one): another tree measures a commit before an optimisation. */
+  root?: string;
 }
 
 export interface ServerHandle {
@@ -49,7 +51,7 @@ export async function startServer(o: ServerOptions): Promise<ServerHandle> {
   const port = o.port ?? (await freePort());
   const env = benchEnv(o, port);
   if (env.SMTP_URL === '') delete env.SMTP_URL;
-  const child = spawnNode(path.join(ROOT, 'realtime-server/main.ts'), [], { cpus: o.cpus, env });
+  const child = spawnNode(path.join(o.root ?? ROOT, 'realtime-server/main.ts'), [], { cpus: o.cpus, env, cwd: o.root });
   let err = '';
   child.stderr!.on('data', (d) => { err = (err + d).slice(-200_000); });
   child.stdout!.on('data', (d) => { err = (err + d).slice(-200_000); });
