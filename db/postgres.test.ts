@@ -1,11 +1,12 @@
 import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPostgresUrl, postgresSchema } from './connection';
+import { postgresSchema } from './connection';
+import { postgresSkipReason, postgresSuitesUrl } from '../realtime-server/testing/testEngine';
 import { startTestServer, type TestServer } from '../realtime-server/testing/testServer';
 
-const url = process.env.DATABASE_URL ?? '';
-const pg = isPostgresUrl(url);
-if (!pg) console.info('[postgres.test] skipped: set DATABASE_URL=postgres://... to run the Postgres suite');
+const url = postgresSuitesUrl();
+const pg = Boolean(url);
+if (!pg) console.info(`[postgres.test] skipped: ${postgresSkipReason()}`);
 
 /** The same server, migrations, repositories and services on PostgreSQL, in a fresh schema. */
 describe.skipIf(!pg)('on PostgreSQL', () => {

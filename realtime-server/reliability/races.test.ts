@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPostgresUrl, postgresSchema } from '../../db/connection';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { canonicalJson } from '../http/middleware/idempotency';
 import { casePayload } from '../testing/dispatchHelpers';
+import { dropSchema, onPostgresPass, postgresSkipReason, postgresSuitesUrl, withSchema } from '../testing/testEngine';
 import { type ApiResult, startTestServer, type TestServer } from '../testing/testServer';
 import { checkInvariants } from './invariants';
 
@@ -266,18 +265,18 @@ describe('what the race test found, pinned down', () => {
   });
 });
 
-raceSuite('races on SQLite (one connection: transactions serialised)', () => ({}), RUNS);
-
-const pgUrl = process.env.DATABASE_URL ?? '';
-if (isPostgresUrl(pgUrl)) {
-  const schema = `lifeline_races_${process.pid}_${Date.now()}`;
-  raceSuite('races on PostgreSQL (a pool: transactions really concurrent)', () => ({
-    DATABASE_URL: `${postgresSchema(pgUrl).connection}${pgUrl.includes('?') ? '&' : '?'}schema=${schema}`,
-  }), Math.max(10, Math.round(RUNS / 2)), async () => {
-    const admin = knex({ client: 'pg', connection: postgresSchema(pgUrl).connection });
-    await admin.raw(`drop schema if exists "${schema}" cascade`);
-    await admin.destroy();
-  });
+const pgUrl = postgresSuitesUrl();
+if (onPostgresPass()) {
+  // TEST_ENGINE=postgres: the test servers are on PostgreSQL already; this is the Postgres run.
+  raceSuite('races on PostgreSQL (a pool: transactions really concurrent)', () => ({}), Math.max(10, Math.round(RUNS / 2)));
 } else {
-  console.info('[races] the PostgreSQL run is skipped: set DATABASE_URL=postgres://... to run it');
+  raceSuite('races on SQLite (one connection: transactions serialised)', () => ({}), RUNS);
+  if (pgUrl) {
+    const schema = `lifeline_races_${process.pid}_${Date.now()}`;
+    raceSuite('races on PostgreSQL (a pool: transactions really concurrent)', () => ({
+      DATABASE_URL: withSchema(pgUrl, schema),
+    }), Math.max(10, Math.round(RUNS / 2)), () => dropSchema(withSchema(pgUrl, schema)));
+  } else {
+    console.info(`[races] the PostgreSQL run is skipped: ${postgresSkipReason()}`);
+  }
 }
