@@ -98,18 +98,36 @@ if (mode === 'start') {
 function runTests() {
   const pg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
   const skipped = [];
-  if (!pg) skipped.push('the Postgres suites (db/postgres.test.ts and the Postgres runs of the race and fuzz tests): set DATABASE_URL=postgres://... to run them');
+  if (!pg) {
+    skipped.push('the PostgreSQL pass (every API, socket, job and reliability test again on PostgreSQL, each test server on a fresh schema) and the '
+      + 'Postgres-only suites (db/postgres.test.ts, db/copySqliteToPostgres.test.ts, realtime-server/jobs/multiNode.test.ts, '
+      + 'realtime-server/reliability/multiProcessRaces.test.ts and the Postgres runs of the race and fuzz tests): set DATABASE_URL=postgres://... to run them');
+  } else {
+    skipped.push('on the PostgreSQL pass: the kill -9 crash loop (about a SQLite file; it ran on the SQLite pass), and web/src and scripts unit tests (engine-free, or pinned to SQLite like liveCache.test.ts; they ran on the SQLite pass)');
+  }
   if (!process.env.LONG_TESTS) skipped.push('the 3-minute reconnect test: LONG_TESTS=1 (npm run test:crash runs the long checks)');
   fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
   const counts = { passed: 0, failed: 0, skipped: 0 };
-
-  say('unit, API and socket tests (vitest) ...');
-  // Tests make their own SQLite files; DATABASE_URL is passed on for the Postgres suites only.
+  const passes = [];
   const failures = [];
-  const vitestJson = path.join(root, '.tmp', 'vitest-report.json');
-  fs.rmSync(vitestJson, { force: true });
-  if (run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) !== 0) failures.push('vitest');
-  addVitestCounts(vitestJson, counts);
+
+  // Pass 1: every test server on a fresh SQLite file. With DATABASE_URL=postgres://… a second
+  // pass follows (TEST_ENGINE=sqlite leaves the Postgres-only suites to it).
+  // Pass 2: the server-side suites again with every test server on a fresh PostgreSQL schema.
+  const vitestPasses = [{ name: 'SQLite', env: pg ? { TEST_ENGINE: 'sqlite' } : {}, report: 'vitest-report.json', args: [] }];
+  if (pg) vitestPasses.push({ name: 'PostgreSQL', env: { TEST_ENGINE: 'postgres' }, report: 'vitest-report-postgres.json', args: ['db/', 'realtime-server/'] });
+  for (const [i, p] of vitestPasses.entries()) {
+    say(`unit, API and socket tests (vitest), pass ${i + 1} of ${vitestPasses.length}: ${p.name} ...`);
+    const vitestJson = path.join(root, '.tmp', p.report);
+    fs.rmSync(vitestJson, { force: true });
+    const started = Date.now();
+    const status = run(bin('vitest'), ['run', ...p.args, '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`], { env: { ...process.env, ...p.env } });
+    if (status !== 0) failures.push(`vitest on ${p.name}`);
+    const c = { passed: 0, failed: 0, skipped: 0 };
+    addVitestCounts(vitestJson, c);
+    for (const k of Object.keys(counts)) counts[k] += c[k];
+    passes.push(`vitest on ${p.name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped in ${Math.round((Date.now() - started) / 1000)} s`);
+  }
 
   const e2eDir = path.join(root, 'web', 'e2e');
   if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith('.spec.ts'))) {
@@ -122,8 +140,12 @@ function runTests() {
       const playwrightJson = path.join(root, '.tmp', 'playwright-report.json');
       fs.rmSync(playwrightJson, { force: true });
       const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson };
+      const started = Date.now();
       if (run(bin('playwright'), ['test', '--reporter=list,json'], { env }) !== 0) failures.push('browser tests');
-      addPlaywrightCounts(playwrightJson, counts);
+      const c = { passed: 0, failed: 0, skipped: 0 };
+      addPlaywrightCounts(playwrightJson, c);
+      for (const k of Object.keys(counts)) counts[k] += c[k];
+      passes.push(`Playwright on SQLite: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped in ${Math.round((Date.now() - started) / 1000)} s`);
     }
   } else {
     skipped.push('browser tests: web/e2e has no specs yet');
@@ -132,6 +154,7 @@ function runTests() {
   if (skipped.length) say(`skipped: ${skipped.join('; ')}`);
   // A runner that crashed before reporting counts as a failure even with no failed test.
   if (failures.length && counts.failed === 0) counts.failed = failures.length;
+  for (const p of passes) say(p);
   console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   if (failures.length) {
     say(`FAILED: ${failures.join(', ')}`);
