@@ -21,8 +21,8 @@ export function tasksetWorks(): boolean {
 }
 
 /** Spawns `node --import tsx script args`, pinned to `cpus` (e.g. "0") when taskset works. */
-export function spawnNode(script: string, args: string[], opts: { cpus?: string; env?: NodeJS.ProcessEnv; ipc?: boolean; cwd?: string } = {}): ChildProcess {
-  const nodeArgs = ['--import', 'tsx', script, ...args];
+export function spawnNode(script: string, args: string[], opts: { cpus?: string; env?: NodeJS.ProcessEnv; ipc?: boolean; cwd?: string; nodeArgs?: string[] } = {}): ChildProcess {
+  const nodeArgs = [...(opts.nodeArgs ?? []), '--import', 'tsx', script, ...args];
   const pinned = opts.cpus !== undefined && tasksetWorks();
   const [cmd, argv] = pinned ? ['taskset', ['-c', opts.cpus!, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   return spawn(cmd, argv, {

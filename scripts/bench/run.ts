@@ -119,6 +119,7 @@ async function fleetPhase(label: string, server: { url: string; pid: number }, f
   await Promise.all(procs.map((p) => p.call({ cmd: 'reset', since })));
   await sleep(250);
   const meter = new ProcMeter(server.pid).start();
+  const loadMeters = procs.map((p) => new ProcMeter(p.pid).start());
   const driverProc = procs[0];
   const pollTargets = fx.fleet.slice(0, Math.min(fx.fleet.length, 200)).map((a) => ({ ambId: a.id, token: a.viewerToken }));
   const [drive, polled, dispatched, fleetPoll] = await Promise.all([
@@ -129,6 +130,7 @@ async function fleetPhase(label: string, server: { url: string; pid: number }, f
   ]);
   await sleep(1500); // deliveries in flight, and the staff room's one-second tick
   const usage = meter.stop();
+  const loadCpuPct = loadMeters.reduce((sum, m) => sum + m.stop().cpuPct, 0);
   const reports = await Promise.all(procs.map((p) => p.call({ cmd: 'report' })));
   const viewerLat = reports.flatMap((r) => r.viewerLat);
   const staffLat = reports.flatMap((r) => r.staffLat);
@@ -160,6 +162,7 @@ async function fleetPhase(label: string, server: { url: string; pid: number }, f
     server: usage,
     server_cpu_ms_per_delivery: (usage.cpuSeconds * 1000) / Math.max(1, deliveries),
     load_rss_mb: reports.map((r) => Math.round(r.rssMb)),
+    load_cpu_pct: loadCpuPct,
   };
   if (dispatched) out.dispatch = { ...dispatched, lat: undefined, request: summarize(dispatched.lat), case_to_staff: summarize(caseLat), staff_deliveries: caseLat.length };
   if (polled) out.polling = pollStaleness(polled, drive.acked, fleetPoll);
@@ -227,10 +230,12 @@ async function ingestScenario(server: ServerHandle, fx: Fixtures) {
     for (const rate of pathKind === 'socket' ? P.socketRates : P.restRates) {
       const before = writeStats(server);
       const meter = new ProcMeter(server.pid).start();
+      const loadMeters = procs.map((p) => new ProcMeter(p.pid).start());
       const rs = await Promise.all(procs.map((p, i) => p.call({
         cmd: 'ingest', path: pathKind, url: server.url, token: fx.operatorToken, ambIds: halves[i].map((a) => a.id), rate: rate / procs.length, durationMs: P.ingestStep,
       })));
       const usage = meter.stop();
+      const loadCpuPct = loadMeters.reduce((sum, m) => sum + m.stop().cpuPct, 0);
       await sleep(700); // the writer reports its counters every 500 ms
       const after = writeStats(server);
       const lat = summarize(rs.flatMap((r) => r.lat));
@@ -244,12 +249,14 @@ async function ingestScenario(server: ServerHandle, fx: Fixtures) {
       const rows = after && before ? after.rows - before.rows : after?.rows;
       const step = {
         offered_per_s: rate, stored_per_s: stored, ok, failed: rs.reduce((s, r) => s + r.failed, 0), skipped: rs.reduce((s, r) => s + r.skipped, 0),
-        errors, ack: lat, send_seconds: sendSeconds, drain_seconds: drainSeconds, server_cpu_pct: usage.cpuPct,
+        errors, ack: lat, send_seconds: sendSeconds, drain_seconds: drainSeconds, server_cpu_pct: usage.cpuPct, load_cpu_pct: loadCpuPct,
+        // Server CPU per stored position: what one core could store if the load generator kept up.
+        server_cpu_us_per_position: ok ? (usage.cpuSeconds * 1e6) / ok : null,
         rows_per_transaction: tx ? (rows ?? 0) / tx : null, transactions: tx ?? null,
         sustained: stored >= 0.95 * rate && lat.p99 <= 50 && ok > 0 && rs.every((r) => r.failed === 0),
       };
       results[pathKind].push(step);
-      log(`ingest ${pathKind} ${rate}/s: stored ${stored.toFixed(0)}/s, ack p50 ${lat.p50} p99 ${lat.p99} ms, rows/tx ${step.rows_per_transaction?.toFixed(1) ?? 'n/a'}, cpu ${usage.cpuPct.toFixed(0)}%${step.failed ? `, ${step.failed} failed ${JSON.stringify(errors)}` : ''}`);
+      log(`ingest ${pathKind} ${rate}/s: stored ${stored.toFixed(0)}/s, ack p50 ${lat.p50} p99 ${lat.p99} ms, rows/tx ${step.rows_per_transaction?.toFixed(1) ?? 'n/a'}, cpu ${usage.cpuPct.toFixed(0)}% (load ${loadCpuPct.toFixed(0)}%)${step.failed ? `, ${step.failed} failed ${JSON.stringify(errors)}` : ''}`);
       if (!step.sustained && ++misses >= 2) break;
       await sleep(500);
     }
@@ -408,7 +415,7 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
     add(`${name}: staff fan-out p50/p99 ms (1 s tick)`, `${f.staff_fanout.p50} / ${f.staff_fanout.p99}`);
     add(`${name}: positions/s, deliveries/s`, `${round(f.positions_per_s)}, ${round(f.deliveries_per_s)}`);
     add(`${name}: lost / out of order / dup`, `${f.lost} / ${f.out_of_order} / ${f.duplicates} (expected ${f.expected_viewer_deliveries})`);
-    add(`${name}: server CPU %, peak RSS MB, CPU µs/delivery`, `${round(f.server.cpuPct)}, ${round(f.server.peakRssMb)}, ${round(f.server_cpu_ms_per_delivery * 1000, 2)}`);
+    add(`${name}: server CPU %, peak RSS MB, CPU µs/delivery; load CPU %`, `${round(f.server.cpuPct)}, ${round(f.server.peakRssMb)}, ${round(f.server_cpu_ms_per_delivery * 1000, 2)}; ${round(f.load_cpu_pct)}`);
     if (f.dispatch) add(`${name}: cases created/closed, case→every staff board p50/p99 ms`, `${f.dispatch.created}/${f.dispatch.closed}, ${f.dispatch.case_to_staff.p50} / ${f.dispatch.case_to_staff.p99} (${f.dispatch.staff_deliveries} deliveries)`);
   }
   if (r.fleet?.polling) {
@@ -419,7 +426,7 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
   for (const [name, ing] of [['ingest', r.ingest], ['before: ingest', r.ingest_before]] as const) {
     if (!ing) continue;
     for (const k of ['socket', 'rest'] as const) {
-      for (const st of ing.steps[k]) add(`${name} ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}%${st.sustained ? ' ✓' : ''}`);
+      for (const st of ing.steps[k]) add(`${name} ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}% (${round(st.server_cpu_us_per_position, 0)} µs/position), load CPU ${round(st.load_cpu_pct, 0)}%${st.sustained ? ' ✓' : ''}`);
     }
     const sus = (x: any) => (x ? `${round(x.stored_per_s, 0)}/s (p99 ${x.ack.p99} ms)` : 'none');
     add(`${name} sustained (p99 ≤ 50 ms): socket, REST`, `${sus(ing.socket_sustained)}, ${sus(ing.rest_sustained)}`);

@@ -14,6 +14,8 @@ export interface ServerOptions {
   env?: NodeJS.ProcessEnv;
   /** The checkout to run (default this one): another tree measures a commit before an optimisation. */
   root?: string;
+  /** Extra node flags, e.g. --cpu-prof (BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"). */
+  nodeArgs?: string[];
 }
 
 export interface ServerHandle {
@@ -51,7 +53,7 @@ export async function startServer(o: ServerOptions): Promise<ServerHandle> {
   const port = o.port ?? (await freePort());
   const env = benchEnv(o, port);
   if (env.SMTP_URL === '') delete env.SMTP_URL;
-  const child = spawnNode(path.join(o.root ?? ROOT, 'realtime-server/main.ts'), [], { cpus: o.cpus, env, cwd: o.root });
+  const child = spawnNode(path.join(o.root ?? ROOT, 'realtime-server/main.ts'), [], { cpus: o.cpus, env, cwd: o.root, nodeArgs: o.nodeArgs ?? process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) });
   let err = '';
   child.stderr!.on('data', (d) => { err = (err + d).slice(-200_000); });
   child.stdout!.on('data', (d) => { err = (err + d).slice(-200_000); });
