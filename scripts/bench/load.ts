@@ -11,7 +11,12 @@ import { request } from './http';
 import { pool } from './fixtures';
 
 type Cmd =
-  | { cmd: 'connect'; url: string; kind?: 'lifeline' | 'sio' | 'ws'; viewers: { ambId: number; token: string }[]; staff: { count: number; token: string }; drivers: { ambId: number; token: string }[]; width: number }
+  | {
+    cmd: 'connect'; url: string; kind?: 'lifeline' | 'sio' | 'ws';
+    /** --nodes N: the nodes' URLs; a client's `node` picks one (default `url`). */
+    urls?: string[];
+    viewers: { ambId: number; token: string; node?: number }[]; staff: { count: number; token: string; nodes?: number[] }; drivers: { ambId: number; token: string; node?: number }[]; width: number;
+  }
   | { cmd: 'reset'; since: number }
   | { cmd: 'drive'; rateHz: number; durationMs: number }
   | { cmd: 'ingest'; path: 'socket' | 'rest'; url: string; token: string; ambIds: number[]; rate: number; durationMs: number }
@@ -23,6 +28,8 @@ type Cmd =
 /** What drive() and ingest() need of a driver's connection (a Socket.IO socket, or the raw-ws shim). */
 interface DriverConn { timeout(ms: number): DriverConn; emit(ev: string, payload: unknown, ack: (err: Error | null, r: any) => void): unknown }
 const sockets: { close(): unknown }[] = [];
+/** The viewer sockets, to count those still connected at the report ("viewers held"). */
+const viewerSockets: { connected: boolean }[] = [];
 const drivers: { ambId: number; socket: DriverConn }[] = [];
 let since = Infinity;
 
@@ -31,6 +38,7 @@ const viewerLat: number[] = [];
 const staffLat: number[] = [];
 const caseLat: number[] = [];
 const received = new Map<number, number>(); // ambulance -> viewer deliveries
+const receivedByNode = new Map<string, number>(); // "ambulance:node" -> viewer deliveries (--nodes)
 let outOfOrder = 0;
 let duplicates = 0;
 let viewerMessages = 0;
@@ -57,6 +65,7 @@ function connectWs(url: string, query: Record<string, string>, onSocket: (s: any
         ws.send(JSON.stringify({ id, d: payload }));
       },
       close: () => ws.close(),
+      get connected() { return ws.readyState === WebSocket.OPEN; },
     };
     ws.on('message', (data) => {
       const m = JSON.parse(String(data));
@@ -79,7 +88,8 @@ function connectOne(url: string, auth: Record<string, string>, onSocket: (s: Soc
   });
 }
 
-function viewer(s: { on(ev: string, fn: (msg: any) => void): unknown }) {
+function viewer(s: { on(ev: string, fn: (msg: any) => void): unknown; connected: boolean }, node = 0) {
+  viewerSockets.push(s);
   const last = new Map<number, number>();
   s.on('ambulance.position', (msg: { positions: { ambulanceId: number; recorded_at: string }[] }) => {
     const now = Date.now();
@@ -89,6 +99,8 @@ function viewer(s: { on(ev: string, fn: (msg: any) => void): unknown }) {
       if (ts < since) continue;
       viewerLat.push(now - ts);
       received.set(p.ambulanceId, (received.get(p.ambulanceId) ?? 0) + 1);
+      const k = `${p.ambulanceId}:${node}`;
+      receivedByNode.set(k, (receivedByNode.get(k) ?? 0) + 1);
       const prev = last.get(p.ambulanceId) ?? -Infinity;
       if (ts < prev) outOfOrder++;
       else if (ts === prev) duplicates++;
@@ -255,13 +267,15 @@ async function handle(c: Cmd): Promise<unknown> {
       const t0 = Date.now();
       // The floors (floor.ts) take the role and ambulance in place of a token.
       const kind = c.kind ?? 'lifeline';
-      const conn = (role: string, token: string, ambId: number, on: (s: any) => void) =>
-        kind === 'ws' ? connectWs(c.url, { role, amb: String(ambId) }, on)
-          : connectOne(c.url, kind === 'sio' ? { role, amb: String(ambId) } : { [role === 'driver' ? 'driverToken' : role === 'viewer' ? 'trackToken' : 'token']: token }, on);
+      const conn = (role: string, token: string, ambId: number, on: (s: any) => void, node?: number) => {
+        const url = node === undefined ? c.url : c.urls![node];
+        return kind === 'ws' ? connectWs(url, { role, amb: String(ambId) }, on)
+          : connectOne(url, kind === 'sio' ? { role, amb: String(ambId) } : { [role === 'driver' ? 'driverToken' : role === 'viewer' ? 'trackToken' : 'token']: token }, on);
+      };
       const jobs: (() => Promise<boolean>)[] = [
-        ...c.drivers.map((d) => () => conn('driver', d.token, d.ambId, (s) => drivers.push({ ambId: d.ambId, socket: s }))),
-        ...c.viewers.map((v) => () => conn('viewer', v.token, v.ambId, viewer)),
-        ...Array.from({ length: c.staff.count }, () => () => conn('staff', c.staff.token, 0, staffBoard)),
+        ...c.drivers.map((d) => () => conn('driver', d.token, d.ambId, (s) => drivers.push({ ambId: d.ambId, socket: s }), d.node)),
+        ...c.viewers.map((v) => () => conn('viewer', v.token, v.ambId, (s) => viewer(s, v.node ?? 0), v.node)),
+        ...Array.from({ length: c.staff.count }, (_, i) => () => conn('staff', c.staff.token, 0, staffBoard, c.staff.nodes?.[i])),
       ];
       const results = await pool(jobs, c.width, (j) => j());
       return { connected: results.filter(Boolean).length, failed: results.filter((r) => !r).length, ms: Date.now() - t0 };
@@ -270,6 +284,7 @@ async function handle(c: Cmd): Promise<unknown> {
       since = c.since;
       viewerLat.length = staffLat.length = caseLat.length = 0;
       received.clear();
+      receivedByNode.clear();
       outOfOrder = duplicates = viewerMessages = staffMessages = staffPositions = disconnects = 0;
       return { ok: true };
     case 'drive':
@@ -282,7 +297,8 @@ async function handle(c: Cmd): Promise<unknown> {
       return dispatch(c);
     case 'report':
       return {
-        viewerLat, staffLat, caseLat, received: Object.fromEntries(received), outOfOrder, duplicates,
+        viewerLat, staffLat, caseLat, received: Object.fromEntries(received), receivedByNode: Object.fromEntries(receivedByNode),
+        viewersHeld: viewerSockets.filter((s) => s.connected).length, outOfOrder, duplicates,
         viewerMessages, staffMessages, staffPositions, disconnects, rssMb: process.memoryUsage().rss / 2 ** 20,
       };
     case 'close':

@@ -1,11 +1,24 @@
 /**
  * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,ingest,baselines]
  *                [--ambulances A] [--viewers V] [--staff S] [--rate R] [--duration SECONDS] [--load-procs N]
+ *                [--nodes N [--database-url postgres://...] [--redis-url redis://...]]
  *
  * Starts a real server process (fresh SQLite file, production settings) and separate
  * load-generator processes (socket.io-client and node:http), pinned to different cores when
  * taskset works, runs the scenarios and baselines, and prints a table (and writes JSON).
  * See BENCHMARKS.md.
+ *
+ * --nodes N (N >= 1): N server processes on PostgreSQL + Redis, as DEPLOYMENT.md runs them: a fresh
+ *   schema `lifeline_bench_<pid>_<ms>` of --database-url (default DATABASE_URL when postgres://,
+ *   else postgres://postgres@127.0.0.1:5432/test) and a fresh REDIS_PREFIX on --redis-url (default
+ *   REDIS_URL, else redis://127.0.0.1:6379); both removed at the end. The first node migrates and
+ *   seeds, then the others start. Drivers, viewers and staff boards are spread over the nodes
+ *   round-robin, each viewer offset from its driver's node so that positions cross nodes
+ *   (with N >= 2 at least half the viewer deliveries are cross-node; counted separately). All
+ *   nodes share CPU 0 and the load CPU 1 where taskset works. Only the fleet scenario (and
+ *   dispatch, whose dispatchers and the polling baseline talk to the first node) runs on
+ *   several nodes: ingest and the baselines stay single-node (SQLite) and are skipped here.
+ *   --nodes 1 is the fair "one node" against N (same engine: PostgreSQL + Redis adapter).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +27,7 @@ import path from 'node:path';
 import { type Fixtures, buildFleet } from './fixtures';
 import { request } from './http';
 import { ProcMeter, ROOT, spawnNode, tasksetWorks } from './proc';
+import { type ClusterHandle, LOCAL_PG, LOCAL_REDIS, pidsNamed, startCluster } from './cluster';
 import { type ServerHandle, freshSqlite, startServer } from './server';
 import { round, summarize } from './stats';
 
@@ -43,7 +57,17 @@ const P = {
   socketRates: smoke ? [100] : quick ? [250, 1000, 2500, 5000, 7500] : [250, 500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000],
   restRates: smoke ? [100] : quick ? [250, 500, 1000, 2000, 3000] : [250, 500, 1000, 1500, 2000, 2500, 3000, 4000, 5000],
 };
-const scenarios = new Set((opt('scenarios') ?? 'fleet,dispatch,ingest,baselines').split(','));
+/** --nodes N: N servers on PostgreSQL + Redis (undefined: the single SQLite server). */
+const nodes = opt('nodes') === undefined ? undefined : Number(opt('nodes'));
+if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1)) {
+  console.error(`--nodes wants an integer >= 1, not ${opt('nodes')}`);
+  process.exit(2);
+}
+const envPg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
+const databaseUrl = opt('database-url') ?? envPg ?? LOCAL_PG;
+const redisUrl = opt('redis-url') ?? process.env.REDIS_URL ?? LOCAL_REDIS;
+const scenarios = new Set((opt('scenarios') ?? (nodes ? 'fleet' : 'fleet,dispatch,ingest,baselines')).split(','));
+const skippedForNodes = nodes ? ['ingest', 'baselines'].filter((k) => scenarios.delete(k)) : [];
 const jsonFile = opt('json');
 /** Another checkout (e.g. a `git worktree` of the commit before an optimisation): its server runs the ingest scenario too, in the same run. */
 const beforeRoot = opt('before-root') && path.resolve(opt('before-root')!);
@@ -90,35 +114,67 @@ const spawnLoad = (n: number) => Array.from({ length: n }, () => new LoadProc(LO
 // ---------- fleet (+ dispatch, + polling baseline) ----------
 interface FleetResult { [k: string]: any }
 
-/** Viewers spread evenly over the ambulances; staff boards and viewers spread over the load processes. */
-async function connectFleet(url: string, fx: Fixtures, procs: LoadProc[], kind: 'lifeline' | 'sio' | 'ws' = 'lifeline') {
+/** Where the fleet's clients are: viewers per ambulance, and per ambulance and node; each driver's node. */
+interface Placement { viewersOn: Map<number, number>; viewersOnNode: Map<string, number>; driverNode: Map<number, number>; nodes: number }
+
+/**
+ * Viewers spread evenly over the ambulances; staff boards and viewers spread over the load processes.
+ * With several nodes (`urls`), drivers, viewers and staff boards are spread round-robin over them:
+ * driver k on node k mod N, staff board j on node j mod N, and the ambulance's viewers on the nodes
+ * after its driver's, in turn, so that its first viewer is always on another node.
+ */
+async function connectFleet(urls: string[], fx: Fixtures, procs: LoadProc[], kind: 'lifeline' | 'sio' | 'ws' = 'lifeline') {
+  const N = urls.length;
+  const A = fx.fleet.length;
   const viewersOn = new Map<number, number>();
-  const perProc: { ambId: number; token: string }[][] = procs.map(() => []);
+  const viewersOnNode = new Map<string, number>();
+  const driverNode = new Map(fx.fleet.map((a, k) => [a.id, k % N]));
+  const perProc: { ambId: number; token: string; node: number }[][] = procs.map(() => []);
   for (let i = 0; i < P.viewers; i++) {
-    const a = fx.fleet[i % fx.fleet.length];
+    const a = fx.fleet[i % A];
+    const node = (i % A + 1 + Math.floor(i / A)) % N;
     viewersOn.set(a.id, (viewersOn.get(a.id) ?? 0) + 1);
-    perProc[i % procs.length].push({ ambId: a.id, token: a.viewerToken });
+    viewersOnNode.set(`${a.id}:${node}`, (viewersOnNode.get(`${a.id}:${node}`) ?? 0) + 1);
+    perProc[i % procs.length].push({ ambId: a.id, token: a.viewerToken, node });
   }
+  const staffNodes: number[][] = procs.map(() => []);
+  for (let j = 0; j < P.staff; j++) staffNodes[j % procs.length].push(j % N);
   const t0 = Date.now();
   // Drivers live in the first process (with the pollers and dispatchers); viewers and staff everywhere.
   const res = await Promise.all(procs.map((p, i) => p.call({
-    cmd: 'connect', url, kind, width: 100,
-    drivers: i === 0 ? fx.fleet.map((a) => ({ ambId: a.id, token: a.driverToken })) : [],
+    cmd: 'connect', url: urls[0], urls, kind, width: 100,
+    drivers: i === 0 ? fx.fleet.map((a, k) => ({ ambId: a.id, token: a.driverToken, node: k % N })) : [],
     viewers: perProc[i],
-    staff: { count: Math.floor(P.staff / procs.length) + (i < P.staff % procs.length ? 1 : 0), token: fx.operatorToken },
+    staff: { count: staffNodes[i].length, token: fx.operatorToken, nodes: staffNodes[i] },
   })));
   const connected = res.reduce((s, r) => s + r.connected, 0);
   const failed = res.reduce((s, r) => s + r.failed, 0);
   log(`${kind}: ${connected} sockets connected (${failed} failed) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   if (failed > 0) throw new Error(`${failed} sockets could not connect`);
-  return { viewersOn, connectSeconds: (Date.now() - t0) / 1000 };
+  const placement: Placement = { viewersOn, viewersOnNode, driverNode, nodes: N };
+  return { placement, connectSeconds: (Date.now() - t0) / 1000 };
 }
 
-async function fleetPhase(label: string, server: { url: string; pid: number }, fx: Fixtures, procs: LoadProc[], viewersOn: Map<number, number>, extra: { dispatch?: boolean; poll?: boolean } = {}) {
+/** Several processes measured as one: CPU and RSS summed (the peak RSS is the sum of each one's peak), wall time the longest. */
+function meterAll(pids: number[]) {
+  const meters = pids.map((pid) => new ProcMeter(pid).start());
+  return {
+    stop() {
+      const each = meters.map((m) => m.stop());
+      const sum = (k: keyof (typeof each)[0]) => each.reduce((s, u) => s + u[k], 0);
+      return { cpuSeconds: sum('cpuSeconds'), wallSeconds: Math.max(...each.map((u) => u.wallSeconds)), cpuPct: sum('cpuPct'), rssMb: sum('rssMb'), peakRssMb: sum('peakRssMb'), ...(each.length > 1 ? { per_node: each } : {}) };
+    },
+  };
+}
+
+async function fleetPhase(label: string, server: { url: string; pids: number[] }, fx: Fixtures, procs: LoadProc[], placement: Placement, extra: { dispatch?: boolean; poll?: boolean } = {}) {
+  const { viewersOn, viewersOnNode, driverNode } = placement;
   const since = Date.now() + 200;
   await Promise.all(procs.map((p) => p.call({ cmd: 'reset', since })));
   await sleep(250);
-  const meter = new ProcMeter(server.pid).start();
+  const meter = meterAll(server.pids);
+  // With --nodes: what PostgreSQL and Redis spent meanwhile (every process of theirs on the machine, so other users' work too).
+  const backing = nodes ? meterAll(pidsNamed(['postgres', 'redis-server'])) : undefined;
   const loadMeters = procs.map((p) => new ProcMeter(p.pid).start());
   const driverProc = procs[0];
   const pollTargets = fx.fleet.slice(0, Math.min(fx.fleet.length, 200)).map((a) => ({ ambId: a.id, token: a.viewerToken }));
@@ -130,6 +186,7 @@ async function fleetPhase(label: string, server: { url: string; pid: number }, f
   ]);
   await sleep(1500); // deliveries in flight, and the staff room's one-second tick
   const usage = meter.stop();
+  const backingUsage = backing?.stop();
   const loadCpuPct = loadMeters.reduce((sum, m) => sum + m.stop().cpuPct, 0);
   const reports = await Promise.all(procs.map((p) => p.call({ cmd: 'report' })));
   const viewerLat = reports.flatMap((r) => r.viewerLat);
@@ -142,6 +199,20 @@ async function fleetPhase(label: string, server: { url: string; pid: number }, f
     const want = list.length * (viewersOn.get(Number(amb)) ?? 0);
     expected += want;
     lost += Math.max(0, want - (received.get(Number(amb)) ?? 0));
+  }
+  // Deliveries to viewers on another node than the driver's (the Redis positions channel's work).
+  const byNode = new Map<string, number>();
+  for (const r of reports) for (const [k, v] of Object.entries((r.receivedByNode ?? {}) as Record<string, number>)) byNode.set(k, (byNode.get(k) ?? 0) + v);
+  let crossExpected = 0, crossReceived = 0, crossLost = 0;
+  for (const [amb, list] of Object.entries(drive.acked as Record<string, number[]>)) {
+    for (let n = 0; n < placement.nodes; n++) {
+      if (n === driverNode.get(Number(amb))) continue;
+      const want = list.length * (viewersOnNode.get(`${amb}:${n}`) ?? 0);
+      const got = byNode.get(`${amb}:${n}`) ?? 0;
+      crossExpected += want;
+      crossReceived += got;
+      crossLost += Math.max(0, want - got);
+    }
   }
   const viewerMessages = reports.reduce((s, r) => s + r.viewerMessages, 0);
   const staffMessages = reports.reduce((s, r) => s + r.staffMessages, 0);
@@ -157,12 +228,16 @@ async function fleetPhase(label: string, server: { url: string; pid: number }, f
     expected_viewer_deliveries: expected,
     lost, out_of_order: reports.reduce((s, r) => s + r.outOfOrder, 0), duplicates: reports.reduce((s, r) => s + r.duplicates, 0),
     disconnects: reports.reduce((s, r) => s + r.disconnects, 0),
+    nodes: placement.nodes,
+    viewers_held: reports.reduce((s, r) => s + r.viewersHeld, 0),
+    cross_node: { expected: crossExpected, received: crossReceived, lost: crossLost },
     viewer_messages: viewerMessages, staff_messages: staffMessages, staff_positions: reports.reduce((s, r) => s + r.staffPositions, 0),
     deliveries_per_s: deliveries / usage.wallSeconds,
     server: usage,
     server_cpu_ms_per_delivery: (usage.cpuSeconds * 1000) / Math.max(1, deliveries),
     load_rss_mb: reports.map((r) => Math.round(r.rssMb)),
     load_cpu_pct: loadCpuPct,
+    ...(backingUsage ? { postgres_redis: { cpuPct: backingUsage.cpuPct, cpuSeconds: backingUsage.cpuSeconds } } : {}),
   };
   if (dispatched) out.dispatch = { ...dispatched, lat: undefined, request: summarize(dispatched.lat), case_to_staff: summarize(caseLat), staff_deliveries: caseLat.length };
   if (polled) out.polling = pollStaleness(polled, drive.acked, fleetPoll);
@@ -277,8 +352,8 @@ async function floorRun(mode: 'ws' | 'sio', fx: Fixtures) {
   const url = `http://127.0.0.1:${port}`;
   const procs = spawnLoad(P.loadProcs);
   try {
-    const { viewersOn } = await connectFleet(url, fx, procs, mode);
-    const r = await fleetPhase(`${mode} floor`, { url, pid: child.pid! }, fx, procs, viewersOn);
+    const { placement } = await connectFleet([url], fx, procs, mode);
+    const r = await fleetPhase(`${mode} floor`, { url, pids: [child.pid!] }, fx, procs, placement);
     return r;
   } finally {
     await Promise.all(procs.map((p) => p.close()));
@@ -302,11 +377,29 @@ async function main() {
   const started = Date.now();
   const pinned = tasksetWorks() && LOAD_CPUS !== undefined;
   const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, total_mem_gb: round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}` };
-  const placement = pinned ? `taskset: server on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPUS}` : 'taskset unavailable: server and load share every CPU';
+  const placement = pinned
+    ? `taskset: ${nodes ? `all ${nodes} server node${nodes > 1 ? 's' : ''}` : 'server'} on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPUS}${nodes ? ' (PostgreSQL and Redis not pinned)' : ''}`
+    : 'taskset unavailable: server and load share every CPU';
   log(`profile ${profile}; ${placement}`);
-  const db = freshSqlite('bench');
-  const server = await startServer({ databaseUrl: db, cpus: pinned ? SERVER_CPU : undefined });
-  const result: Record<string, any> = { profile, machine, placement, params: P, server_start_rss_mb: undefined };
+  if (skippedForNodes.length) log(`--nodes: ${skippedForNodes.join(', ')} skipped (single-node scenarios; run them without --nodes)`);
+  let cluster: ClusterHandle | undefined;
+  let server: ServerHandle;
+  if (nodes) {
+    const t0 = Date.now();
+    cluster = await startCluster({ nodes, databaseUrl, redisUrl, cpus: pinned ? SERVER_CPU : undefined });
+    server = cluster.nodes[0];
+    log(`${nodes} node${nodes > 1 ? 's' : ''} on PostgreSQL schema ${cluster.schema} and Redis prefix ${cluster.redisPrefix} up in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${cluster.nodes.map((n) => n.url).join(' ')}`);
+  } else {
+    server = await startServer({ databaseUrl: freshSqlite('bench'), cpus: pinned ? SERVER_CPU : undefined });
+  }
+  const servers = cluster?.nodes ?? [server];
+  const urls = servers.map((s) => s.url);
+  const pids = servers.map((s) => s.pid);
+  const redact = (u: string) => u.replace(/\/\/([^@/]*)@/, '//***@');
+  const result: Record<string, any> = {
+    profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: nodes ?? 1,
+    engine: nodes ? { database: redact(cluster!.databaseUrl), redis: redact(redisUrl), redis_prefix: cluster!.redisPrefix, skipped: skippedForNodes } : { database: 'sqlite' },
+  };
   let fx: Fixtures | undefined;
   try {
     const t0 = Date.now();
@@ -315,14 +408,14 @@ async function main() {
     if (scenarios.has('fleet') || scenarios.has('dispatch')) {
       const procs = spawnLoad(P.loadProcs);
       try {
-        const { viewersOn, connectSeconds } = await connectFleet(server.url, fx, procs);
+        const { placement: where, connectSeconds } = await connectFleet(urls, fx, procs);
         result.connect_seconds = connectSeconds;
         if (scenarios.has('fleet')) {
-          result.fleet = await fleetPhase('fleet', server, fx, procs, viewersOn, { poll: true });
-          log(`fleet: viewer fan-out p50 ${result.fleet.viewer_fanout.p50} p99 ${result.fleet.viewer_fanout.p99} ms, lost ${result.fleet.lost}, cpu ${result.fleet.server.cpuPct.toFixed(0)}%, rss ${result.fleet.server.peakRssMb.toFixed(0)} MB`);
+          result.fleet = await fleetPhase('fleet', { url: server.url, pids }, fx, procs, where, { poll: true });
+          log(`fleet: viewer fan-out p50 ${result.fleet.viewer_fanout.p50} p99 ${result.fleet.viewer_fanout.p99} ms, lost ${result.fleet.lost}${nodes ? ` (cross-node ${result.fleet.cross_node.received}/${result.fleet.cross_node.expected}, lost ${result.fleet.cross_node.lost})` : ''}, viewers held ${result.fleet.viewers_held}, cpu ${result.fleet.server.cpuPct.toFixed(0)}%, rss ${result.fleet.server.peakRssMb.toFixed(0)} MB`);
         }
         if (scenarios.has('dispatch')) {
-          result.dispatch = await fleetPhase('fleet + dispatch', server, fx, procs, viewersOn, { dispatch: true });
+          result.dispatch = await fleetPhase('fleet + dispatch', { url: server.url, pids }, fx, procs, where, { dispatch: true });
           log(`dispatch: case to staff p99 ${result.dispatch.dispatch?.case_to_staff.p99} ms, viewer p99 ${result.dispatch.viewer_fanout.p99} ms`);
         }
       } finally {
@@ -330,9 +423,10 @@ async function main() {
       }
     }
     if (scenarios.has('ingest')) result.ingest = await ingestScenario(server, fx);
-    result.server_stderr_tail = server.stderr().split('\n').filter((l) => l && !l.startsWith('position-writes ')).slice(-5);
+    result.server_stderr_tail = servers.flatMap((s) => s.stderr().split('\n').filter((l) => l && !l.startsWith('position-writes ')).slice(-5));
   } finally {
-    await server.stop();
+    if (cluster) await cluster.stop();
+    else await server.stop();
   }
   if (beforeRoot && scenarios.has('ingest')) {
     const before = await startServer({ databaseUrl: freshSqlite('before'), cpus: pinned ? SERVER_CPU : undefined, root: beforeRoot });
@@ -365,6 +459,8 @@ function headline(r: Record<string, any>) {
   return {
     profile: r.profile,
     placement: r.placement,
+    nodes: r.nodes,
+    engine: r.nodes && nodes ? 'postgres+redis' : 'sqlite',
     viewers: P.viewers,
     staff_boards: P.staff,
     ambulances: P.ambulances,
@@ -380,6 +476,9 @@ function headline(r: Record<string, any>) {
     server_rss_mb: f ? round(f.server.peakRssMb) : null,
     server_cpu_pct: f ? round(f.server.cpuPct) : null,
     lost: f ? f.lost : null,
+    viewers_held: f ? f.viewers_held : null,
+    cross_node_deliveries: f ? f.cross_node.received : null,
+    cross_node_lost: f ? f.cross_node.lost : null,
     out_of_order: f ? f.out_of_order : null,
     poll_staleness_p50_ms: pollP50 ?? null,
     push_vs_poll: ratio(pollP50, f?.viewer_fanout.p50),
@@ -408,6 +507,7 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
   const rows: [string, unknown][] = [];
   const add = (k: string, v: unknown) => rows.push([k, v ?? 'n/a']);
   add('profile / placement', `${s.profile}; ${s.placement}`);
+  add('nodes / engine', `${s.nodes}; ${s.engine}${r.engine?.skipped?.length ? ` (skipped: ${r.engine.skipped.join(', ')})` : ''}`);
   add('fleet', `${s.ambulances} ambulances at ${s.rate_hz} Hz, ${s.viewers} viewers, ${s.staff_boards} staff boards`);
   for (const [name, f] of [['fleet', r.fleet], ['fleet + dispatch', r.dispatch], ['raw ws floor', r.ws_floor], ['socket.io floor', r.sio_floor]] as const) {
     if (!f) continue;
@@ -415,7 +515,11 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
     add(`${name}: staff fan-out p50/p99 ms (1 s tick)`, `${f.staff_fanout.p50} / ${f.staff_fanout.p99}`);
     add(`${name}: positions/s, deliveries/s`, `${round(f.positions_per_s)}, ${round(f.deliveries_per_s)}`);
     add(`${name}: lost / out of order / dup`, `${f.lost} / ${f.out_of_order} / ${f.duplicates} (expected ${f.expected_viewer_deliveries})`);
-    add(`${name}: server CPU %, peak RSS MB, CPU µs/delivery; load CPU %`, `${round(f.server.cpuPct)}, ${round(f.server.peakRssMb)}, ${round(f.server_cpu_ms_per_delivery * 1000, 2)}; ${round(f.load_cpu_pct)}`);
+    add(`${name}: viewers held (connected at the end), disconnects`, `${f.viewers_held} of ${P.viewers}, ${f.disconnects}`);
+    if (f.nodes > 1) add(`${name}: cross-node viewer deliveries received / expected, lost`, `${f.cross_node.received} / ${f.cross_node.expected}, ${f.cross_node.lost}`);
+    if (f.server.per_node) add(`${name}: per node CPU % / peak RSS MB`, f.server.per_node.map((u: any) => `${round(u.cpuPct)} / ${round(u.peakRssMb, 0)}`).join(', '));
+    if (f.postgres_redis) add(`${name}: PostgreSQL + Redis CPU % (all their processes)`, round(f.postgres_redis.cpuPct));
+    add(`${name}: server CPU %, peak RSS MB${f.nodes > 1 ? ' (summed over the nodes)' : ''}, CPU µs/delivery; load CPU %`, `${round(f.server.cpuPct)}, ${round(f.server.peakRssMb)}, ${round(f.server_cpu_ms_per_delivery * 1000, 2)}; ${round(f.load_cpu_pct)}`);
     if (f.dispatch) add(`${name}: cases created/closed, case→every staff board p50/p99 ms`, `${f.dispatch.created}/${f.dispatch.closed}, ${f.dispatch.case_to_staff.p50} / ${f.dispatch.case_to_staff.p99} (${f.dispatch.staff_deliveries} deliveries)`);
   }
   if (r.fleet?.polling) {
