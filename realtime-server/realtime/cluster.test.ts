@@ -91,6 +91,18 @@ describe.skipIf(!REDIS_URL)('two nodes over Redis', () => {
     expect(await gone).toBe('io server disconnect');
   });
 
+  it('a session signed out on node A is refused by node B (REST) within a second', async () => {
+    const token = await a.signIn('operator');
+    expect((await b.api('GET', '/api/auth/profile', { token })).status).toBe(200); // B now remembers it
+    expect((await a.api('POST', '/api/auth/signout', { token })).status).toBe(200);
+    const started = Date.now();
+    while ((await b.api('GET', '/api/auth/profile', { token })).status === 200) {
+      expect(Date.now() - started).toBeLessThan(1000);
+      await sleep(50);
+    }
+    expect((await b.api('GET', '/api/auth/profile', { token })).status).toBe(401);
+  });
+
   it('a link rate limit holds across nodes (LINK_LIMIT_PER_MIN=4: two calls on each node, the fifth refused on either)', async () => {
     const operator = await a.signIn('operator');
     const { viewer } = await trackingTokens(a, operator, await dispatchCase(a, operator, 5), 5);

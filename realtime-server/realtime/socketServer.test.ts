@@ -115,8 +115,8 @@ describe('handshake', () => {
     expect(ad.connected).toBe(true);
     const sockets = await s.io.fetchSockets();
     const roomsOf = (id: string) => [...sockets.find((x) => x.id === id)!.rooms].filter((r) => r !== id).sort();
-    expect(roomsOf(op.id!)).toEqual([expect.stringMatching(/^session:\d+$/), 'staff']);
-    expect(roomsOf(ad.id!)).toEqual(['admins', expect.stringMatching(/^session:\d+$/), 'staff']);
+    expect(roomsOf(op.id!)).toEqual([expect.stringMatching(/^session:\d+$/), 'staff', expect.stringMatching(/^staff#[0-7]$/)]);
+    expect(roomsOf(ad.id!)).toEqual(['admins', expect.stringMatching(/^session:\d+$/), 'staff', expect.stringMatching(/^staff#[0-7]$/)]);
   });
 
   it('refuses no auth, a garbage token and an unknown viewer/driver token', async () => {
@@ -424,6 +424,17 @@ describe('tracking viewers and drivers', () => {
 });
 
 describe('position coalescing', () => {
+  it('every staff board gets the tick\'s batch once, whichever shard it sits in (12 boards over 8 shards)', async () => {
+    const boards = await Promise.all(Array.from({ length: 12 }, () => connect({ token: operator })));
+    const batches = boards.map((b) => staffBatchesOf(b));
+    const at = Date.now();
+    expect(await postPosition(7, { latitude: 17.35, longitude: 78.45, timestamp: at })).toEqual({ ok: true, latest: true });
+    await sleep(1500);
+    for (const b of batches) b.stop();
+    const mine = batches.map((b) => b.seen.filter((x) => x.positions.some((p) => p.ambulanceId === 7 && p.recorded_at === new Date(at).toISOString())).length);
+    expect(mine).toEqual(Array(12).fill(1));
+  });
+
   it('a burst of 100 positions reaches staff as at most 3 batches ending with the newest, and the viewer in full and in order', async () => {
     const caseId = await dispatch(4);
     const { viewer: viewerToken } = await trackingTokens(caseId, 4);

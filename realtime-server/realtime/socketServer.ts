@@ -49,6 +49,13 @@ async function identify(ctx: ServiceContext, auth: Record<string, unknown>): Pro
 
 /** How often the `staff` room gets its batch of the latest positions (SPEC: at most once a second). */
 export const STAFF_POSITION_TICK_MS = 1000;
+/**
+ * Staff sockets are also spread over this many shard rooms, and a tick's batch goes out one
+ * shard per event-loop turn: hundreds of boards × tens of KB written in one go would stall
+ * the loop, and with it every tracking page's position and every driver's ack.
+ */
+const STAFF_SHARDS = 8;
+const staffShard = (i: number) => `staff#${i}`;
 
 /**
  * Socket.IO on the HTTP server: handshake auth, rooms, events after commit, coalesced positions.
@@ -82,10 +89,11 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, clus
     }
   });
 
+  let nextShard = 0;
   io.on('connection', (socket: LifelineSocket) => {
     const who = socket.data;
     if (who.kind === 'staff') {
-      socket.join([rooms.staff, sessionRoom(who.sessionId), ...(who.role === 'admin' ? [rooms.admins] : [])]);
+      socket.join([rooms.staff, staffShard(nextShard++ % STAFF_SHARDS), sessionRoom(who.sessionId), ...(who.role === 'admin' ? [rooms.admins] : [])]);
       // The session ends on its own at expiry: so does the socket.
       const timer = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Date.parse(who.expiresAt) - Date.now()));
       socket.once('disconnect', () => clearTimeout(timer));
@@ -117,9 +125,14 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, clus
 
   // Each node sends positions to its own sockets only: a room hears each position once, however many nodes there are.
   const staffPositions = new PositionCoalescer<FeedPosition>(STAFF_POSITION_TICK_MS, (batch) => {
-    io.local.to(rooms.staff).volatile.emit('ambulance.position', { positions: batch.map((b) => b.position) });
+    const payload = { positions: batch.map((b) => b.position) };
+    const send = (shard: number) => {
+      io.local.to(staffShard(shard)).volatile.emit('ambulance.position', payload);
+      if (shard + 1 < STAFF_SHARDS) setImmediate(send, shard + 1);
+      else for (const b of batch) metrics?.delivered('staff', b.at);
+    };
+    send(0);
     metrics?.emitted('ambulance.position');
-    for (const b of batch) metrics?.delivered('staff', b.at);
   });
   const stopFeed = cluster.onPosition((p) => {
     staffPositions.add(p);

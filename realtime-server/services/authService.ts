@@ -8,9 +8,13 @@ import type { Db, SessionRow, UserRow } from '../../db/repositories/types';
 import { unauthorized } from './errors';
 import { type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
+import { createPrincipalCache } from './principalCache';
 import { hashToken, newToken } from './tokens';
 
 export interface Principal { session: SessionRow; user: UserRow }
+
+/** One cache per server (tests run several in one process). */
+const principalCaches = new WeakMap<ServiceContext, ReturnType<typeof createPrincipalCache<Principal>>>();
 
 export const NO_ACCOUNT = 'No staff account matches this email, username and phone number';
 /** The second step (SIGNIN_CODE=email). */
@@ -95,8 +99,16 @@ export const authService = {
   },
 
   /** The principal behind a bearer token, or undefined when the token is unknown, expired or revoked. */
-  authenticate: (ctx: ServiceContext, token: string): Promise<Principal | undefined> =>
-    sessionRepository.findLive(ctx.db, hashToken(token)),
+  async authenticate(ctx: ServiceContext, token: string): Promise<Principal | undefined> {
+    const hash = hashToken(token);
+    let cache = principalCaches.get(ctx);
+    if (!cache) principalCaches.set(ctx, (cache = createPrincipalCache<Principal>(ctx)));
+    const known = cache.get(hash);
+    if (known) return known;
+    const principal = await sessionRepository.findLive(ctx.db, hash);
+    if (principal) cache.set(hash, principal);
+    return principal;
+  },
 
   signOut: (ctx: ServiceContext, sessionId: number) =>
     inTransaction(ctx, async (trx, record) => {

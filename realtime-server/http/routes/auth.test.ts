@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PRINCIPAL_TTL_MS } from '../../services/principalCache';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { DEMO, startTestServer, type TestServer } from '../../testing/testServer';
@@ -117,6 +118,8 @@ describe('tokens and sessions', () => {
     const token = await s.signIn('operator');
     expect((await profile(token)).status).toBe(200);
     await s.ctx.db('sessions').where({ token_hash: sha256(token) }).update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+    // Changed behind the server's back (as another node would): seen once its remembered principal lapses.
+    await new Promise((r) => setTimeout(r, PRINCIPAL_TTL_MS + 50));
     expectError(await profile(token), 401, EXPIRED);
   });
 });
