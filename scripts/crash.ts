@@ -11,10 +11,9 @@
  *   npm run test:crash                       50 cycles, then the 3-minute reconnect test
  *   npm run test:crash -- --cycles 200 --seed 42 --no-reconnect
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,6 +21,7 @@ import Database from 'better-sqlite3';
 import { openDatabase } from '../db/connection';
 import { checkInvariants } from '../realtime-server/reliability/invariants';
 import { SMTPServer } from 'smtp-server';
+import { ServerProcess } from '../realtime-server/testing/serverProcess';
 import { closedPort, parseMessage } from '../realtime-server/testing/smtpListener';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -104,89 +104,6 @@ async function startMailCounter() {
   };
 }
 
-/** The server under test: `tsx realtime-server/main.ts` in its own process group (kill -9 takes tsx and node alike). */
-class ServerProcess {
-  static live = new Set<number>();
-  static exitHookInstalled = false;
-  child?: ChildProcess;
-  exited?: Promise<void>;
-  output: string[] = [];
-  constructor(private env: Record<string, string>, readonly base: string, private port: number) {}
-
-  start() {
-    if (!ServerProcess.exitHookInstalled) {
-      // Should this script die, its server does not outlive it.
-      ServerProcess.exitHookInstalled = true;
-      process.once('exit', () => {
-        for (const pid of ServerProcess.live) try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
-      });
-    }
-    const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['realtime-server/main.ts'], {
-      cwd: root,
-      env: { ...process.env, ...this.env },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (chunk: Buffer) => {
-      this.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      if (this.output.length > 200) this.output.splice(0, this.output.length - 200);
-    };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    this.exited = new Promise((resolve) => child.once('exit', () => {
-      ServerProcess.live.delete(child.pid!);
-      resolve();
-    }));
-    ServerProcess.live.add(child.pid!);
-    this.child = child;
-  }
-
-  async waitHealthy(timeoutMs = 90_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (this.child?.exitCode != null) throw new Error(`the server exited (${this.child.exitCode}):\n${this.output.slice(-20).join('\n')}`);
-      try {
-        const res = await fetch(`${this.base}/api/health`, { signal: AbortSignal.timeout(2000) });
-        if (res.status === 200) return;
-      } catch { /* not up yet */ }
-      if (Date.now() > deadline) throw new Error(`the server did not answer /api/health within ${timeoutMs} ms:\n${this.output.slice(-20).join('\n')}`);
-      await sleep(50);
-    }
-  }
-
-  /** kill -9 of the whole process group; resolves once the port is free again. */
-  async kill9() {
-    const pid = this.child?.pid;
-    if (pid && this.child!.exitCode == null && this.child!.signalCode == null) {
-      try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
-    }
-    await this.exited;
-    await waitPortFree(this.port);
-  }
-
-  /** A graceful stop (SIGTERM), kill -9 if it hangs. */
-  async stop() {
-    const pid = this.child?.pid;
-    if (!pid || this.child!.exitCode != null || this.child!.signalCode != null) return;
-    try { process.kill(-pid, 'SIGTERM'); } catch { return; }
-    const done = await Promise.race([this.exited!.then(() => true), sleep(15_000).then(() => false)]);
-    if (!done) await this.kill9();
-  }
-}
-
-async function waitPortFree(port: number) {
-  for (let i = 0; i < 200; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => { s.destroy(); resolve(true); });
-      s.once('error', () => resolve(false));
-    });
-    if (!open) return;
-    await sleep(25);
-  }
-  throw new Error(`port ${port} is still taken after the kill`);
-}
-
 type Ack =
   | { kind: 'dispatch'; caseId: string; marker: string }
   | { kind: 'status'; caseId: string; status: string; version: number }
@@ -209,8 +126,8 @@ export async function runCrashLoop(opts: CrashOptions): Promise<CrashFigures> {
   const base = `http://127.0.0.1:${port}`;
   const server = new ServerProcess({
     DATABASE_URL: dbPath, PORT: String(port), HOST: '127.0.0.1', SEED: 'demo', SMTP_URL: smtp.url, GEOCODER_URL: 'off',
-    PUBLIC_URL: base, STATIC_DIR: path.join(dir, 'web'), LOG_LEVEL: 'warn', LINK_LIMIT_PER_MIN: '1000000',
-  }, base, port);
+    PUBLIC_URL: base, STATIC_DIR: path.join(dir, 'web'), LOG_LEVEL: 'warn', LINK_LIMIT_PER_MIN: '1000000', DRAIN_SECONDS: '0',
+  }, base);
 
   const figures: CrashFigures = {
     seed, cycles: 0, kills: 0, killsDuringStartup: 0, killsDuringLoad: 0, requests: 0, acknowledged: 0, verified: 0,

@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { PUBLIC_URL, casePayload, tokenInLink } from '../testing/dispatchHelpers
 import { DEMO, nextEvent, sleep } from '../testing/testServer';
 import { dropSchema, freshPostgresUrl, postgresSkipReason, postgresSuitesUrl } from '../testing/testEngine';
 import { checkInvariants } from '../reliability/invariants';
+import { ServerProcess, freePort } from '../testing/serverProcess';
 
 /**
  * Issue 7, proven with several nodes: three server processes on their own ports sharing
@@ -22,34 +21,15 @@ const REDIS_URL = process.env.REDIS_URL ?? '';
 const why = !PG ? postgresSkipReason() : !REDIS_URL ? 'set REDIS_URL=redis://... to run it' : '';
 if (why) console.info(`[threeNodes] skipped: ${why}`);
 
-const root = path.resolve(__dirname, '../..');
+type Node = ServerProcess & { name: string; url: string };
 
-interface Node { name: string; url: string; port: number; proc: ChildProcess; exited: Promise<void> }
-
-/** Starts `realtime-server/main.ts` as its own process and resolves once it listens. */
-function startNode(name: string, env: Record<string, string>): Promise<Node> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'realtime-server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', GEOCODER_URL: 'off', SMTP_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 30 s:\n${out.slice(-2000)}`)), 30_000);
-    proc.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const m = /running at (http:\/\/[\d.]+:(\d+))/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        proc.stdout!.removeAllListeners('data');
-        proc.stdout!.resume();
-        resolve({ name, url: m[1], port: Number(m[2]), proc, exited });
-      }
-    });
-    proc.stderr!.on('data', (chunk) => { out += chunk; });
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited (${code}):\n${out.slice(-2000)}`)); });
-  });
+async function startNode(name: string, env: Record<string, string>): Promise<Node> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const node = Object.assign(new ServerProcess({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', GEOCODER_URL: 'off', SMTP_URL: '', DRAIN_SECONDS: '0', ...env }, url), { name, url });
+  node.start();
+  await node.waitHealthy(60_000);
+  return node;
 }
 
 /** A TCP balancer: each connection to the next live node, round robin; a node that refuses is skipped. */
@@ -113,14 +93,14 @@ describe.skipIf(!!why)('three server processes sharing PostgreSQL and Redis', ()
     const env = { DATABASE_URL: dbUrl, REDIS_URL, REDIS_PREFIX: prefix, LINK_LIMIT_PER_MIN: '100000', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', PUBLIC_URL };
     // All three at once: migrations and the demo seed are safe to race.
     [nodes.A, nodes.B, nodes.C] = await Promise.all((['A', 'B', 'C'] as const).map((n) => startNode(n, env)));
-    lb = await startBalancer(() => Object.values(nodes).filter((n) => n.proc.exitCode === null && n.proc.signalCode === null));
+    lb = await startBalancer(() => Object.values(nodes).filter((n) => n.running));
     operator = (await api(nodes.A.url, 'POST', '/api/auth/signin', { body: DEMO.operator })).body.token;
   }, 90_000);
 
   afterAll(async () => {
     for (const s of sockets) s.disconnect();
     await lb?.close();
-    await Promise.all(Object.values(nodes).map(async (n) => { n.proc.kill('SIGTERM'); await n.exited; }));
+    await Promise.all(Object.values(nodes).map((n) => n.stop()));
     if (dbUrl) await dropSchema(dbUrl);
     const redis = new Redis(REDIS_URL);
     const keys = await redis.keys(`${prefix}*`);
@@ -173,8 +153,7 @@ describe.skipIf(!!why)('three server processes sharing PostgreSQL and Redis', ()
       }
     })();
     await sleep(400);
-    nodes.B.proc.kill('SIGKILL');
-    await nodes.B.exited;
+    await nodes.B.kill9();
     stop = true;
     await writer;
     expect(acked.length).toBeGreaterThan(0);

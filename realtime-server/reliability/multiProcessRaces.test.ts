@@ -74,7 +74,7 @@ describe.skipIf(!PG)(`${NODES} server processes on one PostgreSQL database`, () 
       const port = await closedPort();
       servers.push(new ServerProcess({
         DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', SEED: 'demo', SMTP_URL: smtp.url, GEOCODER_URL: 'off',
-        PUBLIC_URL: 'http://lifeline.test', STATIC_DIR: path.join(dir, 'web'), LOG_LEVEL: 'warn', LINK_LIMIT_PER_MIN: '1000000',
+        PUBLIC_URL: 'http://lifeline.test', STATIC_DIR: path.join(dir, 'web'), LOG_LEVEL: 'warn', LINK_LIMIT_PER_MIN: '1000000', DRAIN_SECONDS: '0',
         TEST_ENGINE: '',
       }, `http://127.0.0.1:${port}`));
     }

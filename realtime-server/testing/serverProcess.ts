@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,15 +8,41 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const live = new Set<number>();
 let hooked = false;
 
+/** A TCP port nobody listens on right now (the kernel's pick). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function waitPortFree(port: number) {
+  for (let i = 0; i < 200; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.once('error', () => resolve(false));
+    });
+    if (!open) return;
+    await sleep(25);
+  }
+  throw new Error(`port ${port} is still taken after the kill`);
+}
+
 /**
- * The real server as a child process (`tsx realtime-server/main.ts`, its own process group),
- * for tests that need several nodes at once. It keeps the last lines of its output.
+ * The real server as a child process (`tsx realtime-server/main.ts` in its own process group,
+ * so kill -9 takes tsx and node alike), for the crash loop and the tests that need several
+ * nodes. It keeps the last lines of its output. `base` is its URL (PORT in `env` must match).
  */
 export class ServerProcess {
   child?: ChildProcess;
   exited?: Promise<void>;
   output: string[] = [];
-  constructor(readonly env: Record<string, string>, readonly base: string) {}
+  readonly port: number;
+  constructor(readonly env: Record<string, string>, readonly base: string) {
+    this.port = Number(new URL(base).port);
+  }
 
   start() {
     if (!hooked) {
@@ -38,6 +65,10 @@ export class ServerProcess {
     return this;
   }
 
+  get running() {
+    return this.child != null && this.child.exitCode == null && this.child.signalCode == null;
+  }
+
   async waitHealthy(timeoutMs = 90_000) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -47,19 +78,26 @@ export class ServerProcess {
         if (res.status === 200) return;
       } catch { /* not up yet */ }
       if (Date.now() > deadline) throw new Error(`the server did not answer /api/health within ${timeoutMs} ms:\n${this.output.slice(-20).join('\n')}`);
-      await sleep(100);
+      await sleep(50);
     }
   }
 
-  /** SIGTERM to its process group (a graceful stop), SIGKILL after 15 s. */
+  /** kill -9 of the whole process group; resolves once the port is free again. */
+  async kill9() {
+    const pid = this.child?.pid;
+    if (pid && this.running) {
+      try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+    }
+    await this.exited;
+    await waitPortFree(this.port);
+  }
+
+  /** SIGTERM to its process group (a graceful stop: set DRAIN_SECONDS=0 in tests), kill -9 after 15 s. */
   async stop() {
     const pid = this.child?.pid;
-    if (!pid || this.child!.exitCode != null || this.child!.signalCode != null) return;
+    if (!pid || !this.running) return;
     try { process.kill(-pid, 'SIGTERM'); } catch { return; }
     const done = await Promise.race([this.exited!.then(() => true), sleep(15_000).then(() => false)]);
-    if (!done) {
-      try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
-      await this.exited;
-    }
+    if (!done) await this.kill9();
   }
 }
