@@ -16,6 +16,7 @@ Object.assign(process.env, {
   TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
   SEED: 'demo',
   LOG_LEVEL: 'warn',
+  DRAIN_SECONDS: '0',
 });
 delete process.env.SMTP_URL;
 await import('../realtime-server/main');
