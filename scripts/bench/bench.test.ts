@@ -54,3 +54,56 @@ describe('npm run bench (smoke)', () => {
     expect(text).toMatch(/viewer fan-out p50\/p95\/p99\/max ms/);
   }, 60_000);
 });
+
+/** `--nodes 2` needs a PostgreSQL and a Redis: only with DATABASE_URL=postgres://… and REDIS_URL. */
+const PG = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
+const REDIS = process.env.REDIS_URL;
+const clusterReason = !PG ? 'DATABASE_URL is not postgres://' : !REDIS ? 'REDIS_URL is not set' : undefined;
+if (clusterReason) console.warn(`[bench smoke] skipped: npm run bench -- --nodes 2 (${clusterReason})`);
+
+describe.skipIf(!!clusterReason)('npm run bench -- --nodes 2 (smoke, PostgreSQL + Redis)', () => {
+  it('positions sent to one node reach the viewers on the other, none lost; the schema and Redis keys are removed', async () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), 'out.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/run.ts', '--smoke', '--nodes', '2', '--database-url', PG!, '--redis-url', REDIS!, '--json', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => { text += d; });
+    child.stderr.on('data', (d) => { text += d; });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, text).toBe(0);
+    const r = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(r.nodes).toBe(2);
+    expect(r.engine).toBe('postgres+redis');
+    const f = r.details.fleet;
+    expect(f.positions_acked).toBeGreaterThan(0);
+    // Every acknowledged position reached each of its ambulance's viewers, on both nodes.
+    expect(f.expected_viewer_deliveries).toBe(f.positions_acked * (r.viewers / r.ambulances));
+    expect(f.viewer_fanout.n).toBe(f.expected_viewer_deliveries);
+    expect(r.lost).toBe(0);
+    expect(f.duplicates).toBe(0);
+    // Each driver's first viewer is on the other node: at least half the deliveries crossed, all of them arrived.
+    expect(f.cross_node.expected).toBeGreaterThanOrEqual(f.expected_viewer_deliveries / 2);
+    expect(f.cross_node.received).toBe(f.cross_node.expected);
+    expect(r.cross_node_lost).toBe(0);
+    expect(r.viewers_held).toBe(r.viewers);
+    expect(f.staff_positions).toBeGreaterThan(0);
+    expect(f.server.per_node).toHaveLength(2);
+    // The run cleaned up after itself.
+    const schema = /PostgreSQL schema (\w+) and Redis prefix (\S+)/.exec(text);
+    expect(schema, text).not.toBeNull();
+    const { default: knex } = await import('knex');
+    const { postgresSchema } = await import('../../db/connection');
+    const db = knex({ client: 'pg', connection: postgresSchema(PG!).connection, pool: { min: 0, max: 1 } });
+    try {
+      expect(await db('pg_namespace').where('nspname', schema![1]).pluck('nspname')).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(REDIS!);
+    try {
+      expect(await redis.keys(`${schema![2]}*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  }, 60_000);
+});
