@@ -37,6 +37,7 @@ export function benchEnv(o: ServerOptions, port: number): NodeJS.ProcessEnv {
     ...(o.redisUrl ? { REDIS_URL: o.redisUrl } : {}),
     SEED: o.seed ?? 'demo',
     LOG_LEVEL: 'warn',
+    DRAIN_SECONDS: '0',
     GEOCODER_URL: 'off',
     SMTP_URL: '',
     LINK_LIMIT_PER_MIN: '100000000',
