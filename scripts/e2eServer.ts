@@ -19,4 +19,5 @@ Object.assign(process.env, {
   DRAIN_SECONDS: '0',
 });
 delete process.env.SMTP_URL;
+delete process.env.REDIS_URL; // one node: never a cluster shared with other runs
 await import('../realtime-server/main');

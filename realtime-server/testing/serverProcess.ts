@@ -51,7 +51,8 @@ export class ServerProcess {
       process.once('exit', () => { for (const pid of live) try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } });
     }
     const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['realtime-server/main.ts'], {
-      cwd: root, env: { ...process.env, ...this.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      // Not the caller's REDIS_URL: a node joins a cluster only when asked (one with the default prefix would hear other tests' servers).
+      cwd: root, env: { ...process.env, REDIS_URL: '', ...this.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (chunk: Buffer) => {
       this.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));

@@ -34,7 +34,8 @@ export function benchEnv(o: ServerOptions, port: number): NodeJS.ProcessEnv {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: o.databaseUrl,
-    ...(o.redisUrl ? { REDIS_URL: o.redisUrl } : {}),
+    // Not the caller's REDIS_URL: one node stays one node (with the default prefix it would hear other servers).
+    REDIS_URL: o.redisUrl ?? '',
     SEED: o.seed ?? 'demo',
     LOG_LEVEL: 'warn',
     DRAIN_SECONDS: '0',
