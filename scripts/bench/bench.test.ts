@@ -6,6 +6,27 @@ import { describe, expect, it } from 'vitest';
 import { summarize } from './stats';
 import { ROOT } from './proc';
 
+/** Runs `npm run bench` with these arguments and `--json`; its exit code must be 0. Answers the report and the output. */
+async function bench(args: string[]) {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), 'out.json');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/run.ts', ...args, '--json', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout.on('data', (d) => { text += d; });
+  child.stderr.on('data', (d) => { text += d; });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(code, text).toBe(0);
+  return { r: JSON.parse(fs.readFileSync(out, 'utf8')), text };
+}
+
+/** Every acknowledged position was heard by each of its ambulance's viewers, and timed; none lost. */
+function expectEveryPositionHeard(r: any) {
+  const f = r.details.fleet;
+  expect(f.positions_acked).toBeGreaterThan(0);
+  expect(f.expected_viewer_deliveries).toBe(f.positions_acked * (r.viewers / r.ambulances));
+  expect(f.viewer_fanout.n).toBe(f.expected_viewer_deliveries);
+  expect(r.lost).toBe(0);
+}
+
 /**
  * The harness measures (not the figures): a tiny run against a real server process must see
  * every position reach every viewer, time it, poll, ingest, and write the JSON the issue names.
@@ -18,23 +39,12 @@ describe('npm run bench (smoke)', () => {
   });
 
   it('runs the fleet and ingest scenarios on a real server and reports what it measured', async () => {
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), 'out.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/run.ts', '--smoke', '--scenarios', 'fleet,ingest', '--json', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d) => { text += d; });
-    child.stderr.on('data', (d) => { text += d; });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code, text).toBe(0);
-    const r = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const { r, text } = await bench(['--smoke', '--scenarios', 'fleet,ingest']);
     for (const key of ['viewers', 'staff_boards', 'ambulances', 'positions_per_s', 'deliveries_per_s', 'fanout_p50_ms', 'fanout_p99_ms', 'server_rss_mb', 'server_cpu_pct', 'lost', 'poll_staleness_p50_ms', 'push_vs_poll', 'socketio_vs_ws_cpu']) {
       expect(r, key).toHaveProperty(key);
     }
     const f = r.details.fleet;
-    // Every acknowledged position was heard by each of its ambulance's viewers, and timed.
-    expect(f.positions_acked).toBeGreaterThan(0);
-    expect(f.expected_viewer_deliveries).toBe(f.positions_acked * (r.viewers / r.ambulances));
-    expect(f.viewer_fanout.n).toBe(f.expected_viewer_deliveries);
-    expect(r.lost).toBe(0);
+    expectEveryPositionHeard(r);
     expect(r.fanout_p50_ms).toBeGreaterThanOrEqual(0);
     expect(r.fanout_p99_ms).toBeLessThan(5000);
     expect(f.staff_positions).toBeGreaterThan(0);
@@ -63,22 +73,12 @@ if (clusterReason) console.warn(`[bench smoke] skipped: npm run bench -- --nodes
 
 describe.skipIf(!!clusterReason)('npm run bench -- --nodes 2 (smoke, PostgreSQL + Redis)', () => {
   it('positions sent to one node reach the viewers on the other, none lost; the schema and Redis keys are removed', async () => {
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), 'out.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/run.ts', '--smoke', '--nodes', '2', '--database-url', PG!, '--redis-url', REDIS!, '--json', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d) => { text += d; });
-    child.stderr.on('data', (d) => { text += d; });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code, text).toBe(0);
-    const r = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const { r, text } = await bench(['--smoke', '--nodes', '2', '--database-url', PG!, '--redis-url', REDIS!]);
     expect(r.nodes).toBe(2);
     expect(r.engine).toBe('postgres+redis');
     const f = r.details.fleet;
-    expect(f.positions_acked).toBeGreaterThan(0);
-    // Every acknowledged position reached each of its ambulance's viewers, on both nodes.
-    expect(f.expected_viewer_deliveries).toBe(f.positions_acked * (r.viewers / r.ambulances));
-    expect(f.viewer_fanout.n).toBe(f.expected_viewer_deliveries);
-    expect(r.lost).toBe(0);
+    // On both nodes.
+    expectEveryPositionHeard(r);
     expect(f.duplicates).toBe(0);
     // Each driver's first viewer is on the other node: at least half the deliveries crossed, all of them arrived.
     expect(f.cross_node.expected).toBeGreaterThanOrEqual(f.expected_viewer_deliveries / 2);
