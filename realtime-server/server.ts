@@ -37,13 +37,10 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   if (config.seed === 'demo' && (await seedDemo(db))) log.info('seeded the demo data into an empty database');
 
   const bus = new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed'));
-  let cluster;
-  try {
-    cluster = await openCluster(config, log);
-  } catch (err) {
+  const cluster = await openCluster(config, log).catch(async (err) => {
     await db.destroy();
     throw err;
-  }
+  });
   const metrics = createMetrics();
   const ctx: ServiceContext = { db, bus, config, log, redis: cluster.redis, metrics, lifecycle: { draining: false } };
   const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });

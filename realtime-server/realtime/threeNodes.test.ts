@@ -42,18 +42,18 @@ async function startBalancer(backends: () => Node[]) {
       if (attempt >= live.length) return client.destroy();
       const node = live[(next + attempt) % live.length];
       const upstream = net.connect(node.port, '127.0.0.1');
+      let connected = false;
       upstream.once('connect', () => {
+        connected = true;
         next = (next + attempt + 1) % Math.max(1, live.length);
         placed.push(node.name);
         client.pipe(upstream).pipe(client);
+        upstream.once('close', () => client.destroy());
+        client.once('close', () => upstream.destroy());
+        client.on('error', () => upstream.destroy());
       });
-      upstream.once('error', () => {
-        if (upstream.readyState === 'opening' || !placed.length) return tryAt(attempt + 1);
-        client.destroy();
-      });
-      upstream.once('close', () => client.destroy());
-      client.once('close', () => upstream.destroy());
-      client.on('error', () => upstream.destroy());
+      // A node that refuses: the next one; one that fails later: the client's connection ends (it reconnects).
+      upstream.on('error', () => (connected ? client.destroy() : tryAt(attempt + 1)));
     };
     tryAt(0);
   });

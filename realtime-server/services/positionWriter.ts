@@ -1,4 +1,4 @@
-import type { PositionInput } from '../contract';
+import type { PositionAck as AnyPositionAck, PositionInput } from '../contract';
 import { type NewPosition, type PositionStore, positionRepository } from '../../db/repositories/positionRepository';
 import { presentPosition } from '../presenters/presentAmbulance';
 import type { DomainEvent } from '../realtime/eventBus';
@@ -6,7 +6,8 @@ import type { PositionSource } from './ambulanceService';
 import type { ServiceContext } from './context';
 import { DomainError, badRequest, forbidden, notFound } from './errors';
 
-export type PositionAck = { ok: true; latest: boolean };
+/** The contract's acknowledgement of a stored position. */
+export type PositionAck = Extract<AnyPositionAck, { ok: true }>;
 
 /** Clock skew we tolerate on a device's fix time. */
 const FUTURE_SKEW_MS = 30_000;

@@ -65,16 +65,25 @@ function refuse(ctx: Context, msBeforeNext: number, message: (ms: number) => str
 }
 
 /**
- * Takes one point; over the limit answers 429. A failing store (one day Redis) lets the
- * call through and logs: refusing every sign-in because a counter is down would be worse.
+ * Takes one point: how long until the next is allowed when over the limit, else undefined.
+ * A failing store (Redis down and no insurance) lets the call through and logs: refusing
+ * every sign-in because a counter is down would be worse.
  */
-async function take(ctx: Context, svc: ServiceContext, limiter: RateLimiterAbstract, key: string, message: (ms: number) => string) {
+async function overLimit(svc: ServiceContext, limiter: RateLimiterAbstract, key: string): Promise<number | undefined> {
   try {
     await limiter.consume(key);
+    return undefined;
   } catch (res) {
-    if (res instanceof RateLimiterRes) refuse(ctx, res.msBeforeNext, message);
+    if (res instanceof RateLimiterRes) return res.msBeforeNext;
     svc.log.warn({ err: res }, 'rate limiter unavailable; call let through');
+    return undefined;
   }
+}
+
+/** Takes one point; over the limit answers 429. */
+async function take(ctx: Context, svc: ServiceContext, limiter: RateLimiterAbstract, key: string, message: (ms: number) => string) {
+  const ms = await overLimit(svc, limiter, key);
+  if (ms !== undefined) refuse(ctx, ms, message);
 }
 
 const quietly = (p: Promise<unknown>) => p.then(() => {}, () => {});
@@ -138,12 +147,6 @@ export const linkCounterKey = (name: string) => hashed(name);
  * key as the link's REST calls, so switching transport gains nothing.
  */
 export async function linkCallRefusal(svc: ServiceContext, counterKey: string): Promise<string | undefined> {
-  try {
-    await rateLimits(svc).link.consume(counterKey);
-    return undefined;
-  } catch (res) {
-    if (res instanceof RateLimiterRes) return linkRefusal(res.msBeforeNext);
-    svc.log.warn({ err: res }, 'rate limiter unavailable; call let through');
-    return undefined;
-  }
+  const ms = await overLimit(svc, rateLimits(svc).link, counterKey);
+  return ms === undefined ? undefined : linkRefusal(ms);
 }
