@@ -6,6 +6,7 @@ import type { Transporter } from 'nodemailer';
 import { openDatabase } from '../db/connection';
 import { outboxRepository } from '../db/repositories/outboxRepository';
 import { seedDemo } from '../db/seeds/demo';
+import { startCheckpointer } from '../db/sqliteCheckpointer';
 import type { Config } from './config';
 import { createApp } from './http/app';
 import { answerClientError } from './http/clientError';
@@ -35,9 +36,11 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   const db = openDatabase(config.databaseUrl);
   await migrate(db);
   if (config.seed === 'demo' && (await seedDemo(db))) log.info('seeded the demo data into an empty database');
+  const checkpointer = await startCheckpointer(db, config.databaseUrl, log);
 
   const bus = new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed'));
   const cluster = await openCluster(config, log).catch(async (err) => {
+    await checkpointer.stop();
     await db.destroy();
     throw err;
   });
@@ -89,6 +92,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
         await realtime.close();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
         await cluster.close();
+        await checkpointer.stop();
         await db.destroy();
       })();
       return closing;
