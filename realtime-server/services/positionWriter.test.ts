@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../testing/testServer';
 import type { DomainEvent } from '../realtime/eventBus';
 import { ambulanceService } from './ambulanceService';
 import { DomainError } from './errors';
-import { positionWriter } from './positionWriter';
+import { PositionWriter, positionWriter } from './positionWriter';
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer(); });
@@ -24,6 +24,20 @@ describe('group commit of positions', () => {
     expect(acks).toEqual(Array(6).fill({ ok: true, latest: true }));
     expect(stats.transactions - before.transactions).toBe(1);
     expect(stats.rows - before.rows).toBe(6);
+  });
+
+  it('spaces commits: positions arriving in separate turns soon after a commit share the next one', async () => {
+    const w = new PositionWriter(s.ctx, { spacingMs: 300 });
+    const send = (i: number) => w.write(8, { latitude: 17.3, longitude: 78.4 + i / 100, timestamp: at(2000 + i) }, { type: 'staff' });
+    await send(0);
+    expect(w.stats.transactions).toBe(1);
+    const acks: Promise<unknown>[] = [];
+    for (let i = 1; i <= 3; i++) {
+      acks.push(send(i));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(await Promise.all(acks)).toEqual(Array(3).fill({ ok: true, latest: true }));
+    expect(w.stats).toMatchObject({ transactions: 2, rows: 4, largest: 3 });
   });
 
   it('never lets an older fix of the same batch overwrite a newer latest position', async () => {

@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import type { PositionAck as AnyPositionAck, PositionInput } from '../contract';
+import { isSqlite } from '../../db/connection';
 import { type NewPosition, type PositionStore, positionRepository } from '../../db/repositories/positionRepository';
 import { presentPosition } from '../presenters/presentAmbulance';
 import type { DomainEvent } from '../realtime/eventBus';
@@ -13,6 +15,13 @@ export type PositionAck = Extract<AnyPositionAck, { ok: true }>;
 const FUTURE_SKEW_MS = 30_000;
 /** At most this many positions in one transaction (the rest wait for the next one). */
 const MAX_BATCH = 500;
+/**
+ * On SQLite a commit's fsync holds the event loop (better-sqlite3 is synchronous), so commits
+ * are at least this far apart: under load the positions of those milliseconds share one
+ * commit; a position arriving after a quiet spell is written at once. PostgreSQL commits
+ * without blocking, and positions arriving meanwhile form the next batch anyway.
+ */
+export const SQLITE_COMMIT_SPACING_MS = 4;
 
 interface Job {
   id: number;
@@ -63,8 +72,9 @@ type Outcome = { ok: true; ack: PositionAck } | { ok: false; error: unknown };
 
 /**
  * Group commit for positions. Positions that arrive while the previous transaction is being
- * written (or within the same event-loop turn) are written together in one transaction: one
- * commit (one fsync on SQLite) for the batch instead of one each. Each position is still checked
+ * written, within the same event-loop turn or (SQLite) within SQLITE_COMMIT_SPACING_MS of the
+ * last commit are written together in one transaction: one commit (one fsync on SQLite) for
+ * the batch instead of one each. Each position is still checked
  * in that transaction; a refused one (DomainError) fails alone and writes nothing; an unexpected
  * failure rolls the batch back and every position of it is written again in its own transaction,
  * so only the failing one fails. Acks resolve and events are published only after the commit.
@@ -72,11 +82,14 @@ type Outcome = { ok: true; ack: PositionAck } | { ok: false; error: unknown };
 export class PositionWriter {
   private queue: Job[] = [];
   private running = false;
+  private lastCommitAt = -Infinity;
+  private readonly spacingMs: number;
   /** Committed transactions and the positions they stored (BENCH_WRITE_STATS=1 prints them). */
   readonly stats = { transactions: 0, rows: 0, largest: 0 };
   private statsTimer?: NodeJS.Timeout;
 
-  constructor(private ctx: ServiceContext) {
+  constructor(private ctx: ServiceContext, opts: { spacingMs?: number } = {}) {
+    this.spacingMs = opts.spacingMs ?? (isSqlite(ctx.db) ? SQLITE_COMMIT_SPACING_MS : 0);
     if (process.env.BENCH_WRITE_STATS === '1') {
       let printed = '';
       this.statsTimer = setInterval(() => {
@@ -92,17 +105,25 @@ export class PositionWriter {
       this.queue.push({ id, input, from, resolve, reject });
       if (!this.running) {
         this.running = true;
-        // Whatever else arrives in this turn of the event loop joins the first batch.
-        setImmediate(() => void this.drain());
+        this.schedule();
       }
     });
   }
 
+  /** The next batch: after the spacing since the last commit, and at least after this turn of the event loop (whatever else arrives in it joins). */
+  private schedule() {
+    const wait = this.spacingMs - (performance.now() - this.lastCommitAt);
+    if (wait > 0) setTimeout(() => void this.drain(), wait);
+    else setImmediate(() => void this.drain());
+  }
+
   private async drain() {
     try {
-      while (this.queue.length > 0) await this.writeBatch(this.queue.splice(0, MAX_BATCH));
+      await this.writeBatch(this.queue.splice(0, MAX_BATCH));
     } finally {
-      this.running = false;
+      this.lastCommitAt = performance.now();
+      if (this.queue.length > 0) this.schedule();
+      else this.running = false;
     }
   }
 
