@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,ingest,baselines]
+ * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,polling,ingest,baselines]
  *                [--ambulances A] [--viewers V] [--staff S] [--rate R] [--duration SECONDS] [--load-procs N]
  *                [--nodes N [--database-url postgres://...] [--redis-url redis://...]]
  *
@@ -16,7 +16,7 @@
  *   round-robin, each viewer offset from its driver's node so that positions cross nodes
  *   (with N >= 2 at least half the viewer deliveries are cross-node; counted separately). All
  *   nodes share CPU 0 and the load CPU 1 where taskset works. Only the fleet scenario (and
- *   dispatch, whose dispatchers and the polling baseline talk to the first node) runs on
+ *   dispatch and polling if asked, whose dispatchers and polls talk to the first node) runs on
  *   several nodes: ingest and the baselines stay single-node (SQLite) and are skipped here.
  *   --nodes 1 is the fair "one node" against N (same engine: PostgreSQL + Redis adapter).
  */
@@ -66,7 +66,7 @@ if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1)) {
 const envPg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
 const databaseUrl = opt('database-url') ?? envPg ?? LOCAL_PG;
 const redisUrl = opt('redis-url') ?? process.env.REDIS_URL ?? LOCAL_REDIS;
-const scenarios = new Set((opt('scenarios') ?? (nodes ? 'fleet' : 'fleet,dispatch,ingest,baselines')).split(','));
+const scenarios = new Set((opt('scenarios') ?? (nodes ? 'fleet' : 'fleet,dispatch,polling,ingest,baselines')).split(','));
 const skippedForNodes = nodes ? ['ingest', 'baselines'].filter((k) => scenarios.delete(k)) : [];
 const jsonFile = opt('json');
 /** Another checkout (e.g. a `git worktree` of the commit before an optimisation): its server runs the ingest scenario too, in the same run. */
@@ -405,18 +405,23 @@ async function main() {
     const t0 = Date.now();
     fx = await buildFleet(server.url, P.ambulances);
     log(`fleet of ${fx.fleet.length} ambulances on active cases with links in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    if (scenarios.has('fleet') || scenarios.has('dispatch')) {
+    if (scenarios.has('fleet') || scenarios.has('dispatch') || scenarios.has('polling')) {
       const procs = spawnLoad(P.loadProcs);
       try {
         const { placement: where, connectSeconds } = await connectFleet(urls, fx, procs);
         result.connect_seconds = connectSeconds;
         if (scenarios.has('fleet')) {
-          result.fleet = await fleetPhase('fleet', { url: server.url, pids }, fx, procs, where, { poll: true });
+          result.fleet = await fleetPhase('fleet', { url: server.url, pids }, fx, procs, where);
           log(`fleet: viewer fan-out p50 ${result.fleet.viewer_fanout.p50} p99 ${result.fleet.viewer_fanout.p99} ms, lost ${result.fleet.lost}${nodes ? ` (cross-node ${result.fleet.cross_node.received}/${result.fleet.cross_node.expected}, lost ${result.fleet.cross_node.lost})` : ''}, viewers held ${result.fleet.viewers_held}, cpu ${result.fleet.server.cpuPct.toFixed(0)}%, rss ${result.fleet.server.peakRssMb.toFixed(0)} MB`);
         }
         if (scenarios.has('dispatch')) {
           result.dispatch = await fleetPhase('fleet + dispatch', { url: server.url, pids }, fx, procs, where, { dispatch: true });
           log(`dispatch: case to staff p99 ${result.dispatch.dispatch?.case_to_staff.p99} ms, viewer p99 ${result.dispatch.viewer_fanout.p99} ms`);
+        }
+        // A phase of its own: the fleet phase carries exactly the floors' load, so their CPU per delivery compares.
+        if (scenarios.has('polling')) {
+          result.polling = await fleetPhase('fleet + polling', { url: server.url, pids }, fx, procs, where, { poll: true });
+          log(`polling: staleness p50 ${result.polling.polling?.staleness.p50} ms, push p50 ${result.polling.viewer_fanout.p50} ms in the same phase`);
         }
       } finally {
         await Promise.all(procs.map((p) => p.close()));
@@ -454,7 +459,7 @@ async function main() {
 /** The headline figures (the JSON object's top level). */
 function headline(r: Record<string, any>) {
   const f = r.fleet ?? r.dispatch;
-  const pollP50 = r.fleet?.polling?.staleness.p50;
+  const pollP50 = r.polling?.polling?.staleness.p50;
   const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 && Number.isFinite(a) ? round(a / b, 2) : null);
   return {
     profile: r.profile,
@@ -481,7 +486,8 @@ function headline(r: Record<string, any>) {
     cross_node_lost: f ? f.cross_node.lost : null,
     out_of_order: f ? f.out_of_order : null,
     poll_staleness_p50_ms: pollP50 ?? null,
-    push_vs_poll: ratio(pollP50, f?.viewer_fanout.p50),
+    // Push measured in the same phase as the polls.
+    push_vs_poll: ratio(pollP50, r.polling?.viewer_fanout.p50),
     case_to_staff_p99_ms: r.dispatch?.dispatch?.case_to_staff.p99 ?? null,
     ingest_socket_per_s: r.ingest?.socket_sustained ? round(r.ingest.socket_sustained.stored_per_s, 0) : r.ingest ? 0 : null,
     ingest_socket_ack_p99_ms: r.ingest?.socket_sustained?.ack.p99 ?? null,
@@ -509,7 +515,7 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
   add('profile / placement', `${s.profile}; ${s.placement}`);
   add('nodes / engine', `${s.nodes}; ${s.engine}${r.engine?.skipped?.length ? ` (skipped: ${r.engine.skipped.join(', ')})` : ''}`);
   add('fleet', `${s.ambulances} ambulances at ${s.rate_hz} Hz, ${s.viewers} viewers, ${s.staff_boards} staff boards`);
-  for (const [name, f] of [['fleet', r.fleet], ['fleet + dispatch', r.dispatch], ['raw ws floor', r.ws_floor], ['socket.io floor', r.sio_floor]] as const) {
+  for (const [name, f] of [['fleet', r.fleet], ['fleet + dispatch', r.dispatch], ['fleet + polling', r.polling], ['raw ws floor', r.ws_floor], ['socket.io floor', r.sio_floor]] as const) {
     if (!f) continue;
     add(`${name}: viewer fan-out p50/p95/p99/max ms`, `${f.viewer_fanout.p50} / ${f.viewer_fanout.p95} / ${f.viewer_fanout.p99} / ${f.viewer_fanout.max} (${f.viewer_fanout.n} deliveries)`);
     add(`${name}: staff fan-out p50/p99 ms (1 s tick)`, `${f.staff_fanout.p50} / ${f.staff_fanout.p99}`);
@@ -522,9 +528,9 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
     add(`${name}: server CPU %, peak RSS MB${f.nodes > 1 ? ' (summed over the nodes)' : ''}, CPU µs/delivery; load CPU %`, `${round(f.server.cpuPct)}, ${round(f.server.peakRssMb)}, ${round(f.server_cpu_ms_per_delivery * 1000, 2)}; ${round(f.load_cpu_pct)}`);
     if (f.dispatch) add(`${name}: cases created/closed, case→every staff board p50/p99 ms`, `${f.dispatch.created}/${f.dispatch.closed}, ${f.dispatch.case_to_staff.p50} / ${f.dispatch.case_to_staff.p99} (${f.dispatch.staff_deliveries} deliveries)`);
   }
-  if (r.fleet?.polling) {
-    const p = r.fleet.polling;
-    add('polling 5 s: staleness p50/p99 ms', `${p.staleness.p50} / ${p.staleness.p99} (push p50 ${s.fanout_p50_ms}: ${s.push_vs_poll}× lower)`);
+  if (r.polling?.polling) {
+    const p = r.polling.polling;
+    add('polling 5 s: staleness p50/p99 ms', `${p.staleness.p50} / ${p.staleness.p99} (push p50 ${r.polling.viewer_fanout.p50} in the same phase: ${s.push_vs_poll}× lower)`);
     add('polling fleet 60 s / cases 30 s: derived staleness p50 ms', `${round(p.fleet.derived_staleness_p50_ms.ambulances_60s, 0)} / ${round(p.fleet.derived_staleness_p50_ms.cases_30s, 0)}`);
   }
   for (const [name, ing] of [['ingest', r.ingest], ['before: ingest', r.ingest_before]] as const) {
