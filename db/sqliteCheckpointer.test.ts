@@ -35,6 +35,25 @@ describe('the WAL checkpoint worker (SQLite)', () => {
     }
   });
 
+  it('hands checkpoints back to the server connection when the worker fails', async () => {
+    const file = path.join(dir, 'failing.sqlite');
+    const db = openDatabase(file);
+    const { log, entries } = memoryLog('warn');
+    try {
+      await db.raw('select 1');
+      // The worker opens its file with fileMustExist: one that does not exist makes it fail at once.
+      const ckpt = await startCheckpointer(db, path.join(dir, 'missing', 'nothing.sqlite'), log, { intervalMs: 20 });
+      const deadline = Date.now() + 10_000;
+      while (!entries().some((e) => e.msg?.includes('checkpoint worker stopped')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(entries().map((e) => e.msg)).toContain('the checkpoint worker stopped: the server checkpoints the WAL itself again');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await autocheckpoint(db)).toBe(1000);
+      await ckpt.stop();
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('starts no worker for an in-memory database', async () => {
     const db = openDatabase(':memory:');
     try {

@@ -31,10 +31,14 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { fileMustExist: true });
 db.pragma('synchronous = FULL');
+let last = '';
 const timer = setInterval(() => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (r.log > 0) parentPort.postMessage({ type: 'checkpoint', report: r });
+    // Reported when something changed: an idle database's WAL stays as it was.
+    const now = r.log + '/' + r.checkpointed;
+    if (r.log > 0 && now !== last) parentPort.postMessage({ type: 'checkpoint', report: r });
+    last = now;
   } catch (err) {
     parentPort.postMessage({ type: 'error', message: String((err && err.message) || err) });
   }
@@ -61,6 +65,8 @@ export interface Checkpointer {
 export async function startCheckpointer(db: Knex, filename: string, log: Logger, opts: { intervalMs?: number; onCheckpoint?: (r: CheckpointReport) => void } = {}): Promise<Checkpointer> {
   if (!isSqlite(db) || filename === ':memory:' || filename === '') return { stop: async () => {} };
   const setAutocheckpoint = (pages: number) => db.raw(`pragma wal_autocheckpoint = ${pages}`).catch((err) => log.warn({ err }, 'could not set wal_autocheckpoint'));
+  // Before the worker starts, so that a worker failing at once puts the default back after it.
+  await setAutocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { filename, driver: createRequire(import.meta.url).resolve('better-sqlite3'), intervalMs: opts.intervalMs ?? CHECKPOINT_INTERVAL_MS },
@@ -83,7 +89,6 @@ export async function startCheckpointer(db: Knex, filename: string, log: Logger,
     log.error('the checkpoint worker stopped: the server checkpoints the WAL itself again');
     void setAutocheckpoint(DEFAULT_AUTOCHECKPOINT_PAGES);
   });
-  await setAutocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES);
   return {
     async stop() {
       if (stopping) return exited;
