@@ -5,14 +5,19 @@ export const ACCOUNTS = {
   operator: { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' },
 } as const;
 
-/** Signs in through the sign-in form, as a person would. */
-export async function signIn(page: Page, who: keyof typeof ACCOUNTS) {
+/** Opens the sign-in page (of another server when given its URL), fills the form and presses GET STARTED. */
+export async function submitSignIn(page: Page, who: keyof typeof ACCOUNTS, signinUrl = '/signin') {
   const a = ACCOUNTS[who];
-  await page.goto('/signin');
+  await page.goto(signinUrl);
   await page.getByLabel('Email').fill(a.email);
   await page.getByLabel('Username').fill(a.username);
   await page.getByLabel('Phone Number').fill(a.phone);
   await page.getByRole('button', { name: 'GET STARTED' }).click();
+}
+
+/** Signs in through the sign-in form, as a person would. */
+export async function signIn(page: Page, who: keyof typeof ACCOUNTS) {
+  await submitSignIn(page, who);
   await expect(page).toHaveURL(who === 'admin' ? /\/admin-dashboard$/ : /\/dashboard$/);
 }
 

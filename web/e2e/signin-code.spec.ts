@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, acceptDialog } from './helpers';
+import { ACCOUNTS, acceptDialog, submitSignIn } from './helpers';
 
 /**
  * SIGNIN_CODE=email in the browser: the sign-in page asks for the mailed code, shows a wrong
@@ -59,11 +59,7 @@ async function mailedCode(to: string, after: number): Promise<string> {
 test('the sign-in page asks for the e-mailed code, refuses a wrong one, and signs in with the right one', async ({ page }) => {
   const who = ACCOUNTS.operator;
   const delivered = lastMailId();
-  await page.goto(`${base}/signin`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Username').fill(who.username);
-  await page.getByLabel('Phone Number').fill(who.phone);
-  await page.getByRole('button', { name: 'GET STARTED' }).click();
+  await submitSignIn(page, 'operator', `${base}/signin`);
 
   const codeField = page.getByLabel('Verification Code');
   await expect(codeField).toBeVisible();
@@ -84,11 +80,7 @@ test('the sign-in page asks for the e-mailed code, refuses a wrong one, and sign
 test('after five wrong codes the page goes back to the first step', async ({ page }) => {
   const who = ACCOUNTS.admin;
   const delivered = lastMailId();
-  await page.goto(`${base}/signin`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Username').fill(who.username);
-  await page.getByLabel('Phone Number').fill(who.phone);
-  await page.getByRole('button', { name: 'GET STARTED' }).click();
+  await submitSignIn(page, 'admin', `${base}/signin`);
   const code = await mailedCode(who.email, delivered);
   const wrong = code === '000000' ? '111111' : '000000';
   const messages = [];
