@@ -25,7 +25,12 @@ const envSchema = z.object({
   SIGNIN_CODE: z.enum(['off', 'email']).default('off'),
   SIGNIN_LIMIT_ACCOUNT: z.coerce.number().int().positive().default(10),
   SIGNIN_LIMIT_IP: z.coerce.number().int().positive().default(50),
+  SIGNIN_BACKOFF_AFTER: z.coerce.number().int().positive().default(5),
+  SIGNIN_BACKOFF_SECONDS: z.coerce.number().int().min(1).max(900).default(60),
   LINK_LIMIT_PER_MIN: z.coerce.number().int().positive().default(120),
+  LINK_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(600),
+  SOCKET_EVENTS_PER_SEC: z.coerce.number().int().positive().default(10),
+  LINK_SOCKETS_MAX: z.coerce.number().int().positive().default(5),
   RETENTION_DAYS: z.coerce.number().positive().default(30),
 });
 
@@ -56,8 +61,19 @@ export type Config = {
   allowedOrigins: string[];
   /** `email`: after the three fields match, a one-time code is mailed and must be entered. */
   signinCode: 'off' | 'email';
-  /** Sign-in attempts per account and per IP in 15 minutes; calls per link token a minute. */
-  limits: { signinPerAccount: number; signinPerIp: number; linkPerMinute: number };
+  /**
+   * Sign-in attempts per account and per IP in 15 minutes; calls per link token a minute;
+   * events one socket may send a second (bursts of twice that); sockets one link token may hold open on a node.
+   */
+  limits: {
+    signinPerAccount: number; signinPerIp: number; linkPerMinute: number; linkPerClientPerMinute: number;
+    socketEventsPerSecond: number; socketsPerLink: number;
+  };
+  /**
+   * Failed sign-ins one client may make on one account before it must wait, and that first
+   * wait in seconds (doubling with each further failure, at most 15 minutes).
+   */
+  signinBackoff: { after: number; seconds: number };
   /** Patient positions and ambulance position history are deleted this long after their case closes. */
   retentionDays: number;
 };
@@ -95,7 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? list(e.ALLOWED_ORIGINS)
       : [...new Set([new URL(e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).origin, `http://127.0.0.1:${e.PORT}`, `http://localhost:${e.PORT}`])],
     signinCode: e.SIGNIN_CODE,
-    limits: { signinPerAccount: e.SIGNIN_LIMIT_ACCOUNT, signinPerIp: e.SIGNIN_LIMIT_IP, linkPerMinute: e.LINK_LIMIT_PER_MIN },
+    limits: {
+      signinPerAccount: e.SIGNIN_LIMIT_ACCOUNT, signinPerIp: e.SIGNIN_LIMIT_IP, linkPerMinute: e.LINK_LIMIT_PER_MIN, linkPerClientPerMinute: e.LINK_LIMIT_PER_CLIENT,
+      socketEventsPerSecond: e.SOCKET_EVENTS_PER_SEC, socketsPerLink: e.LINK_SOCKETS_MAX,
+    },
+    signinBackoff: { after: e.SIGNIN_BACKOFF_AFTER, seconds: e.SIGNIN_BACKOFF_SECONDS },
     retentionDays: e.RETENTION_DAYS,
   };
 }

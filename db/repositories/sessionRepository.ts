@@ -19,10 +19,17 @@ export const sessionRepository = {
     return user ? { session, user } : undefined;
   },
   revoke: (db: Db, id: number) => db('sessions').where({ id }).whereNull('revoked_at').update({ revoked_at: nowIso() }),
-  /** Revokes every live session of a user and returns their ids. */
+  /** Revokes every session of a user that is not revoked yet (expired ones too) and returns their ids. */
   async revokeAllForUser(db: Db, userId: number): Promise<number[]> {
     const ids = (await db('sessions').where({ user_id: userId }).whereNull('revoked_at').select('id')).map((r) => r.id);
     if (ids.length) await db('sessions').whereIn('id', ids).update({ revoked_at: nowIso() });
+    return ids;
+  },
+  /** Revokes the live sessions of a user (neither revoked nor expired) and returns their ids. */
+  async revokeLiveForUser(db: Db, userId: number): Promise<number[]> {
+    const now = nowIso();
+    const ids = (await db('sessions').where({ user_id: userId }).whereNull('revoked_at').where('expires_at', '>', now).select('id')).map((r) => r.id);
+    if (ids.length) await db('sessions').whereIn('id', ids).whereNull('revoked_at').update({ revoked_at: now });
     return ids;
   },
 };

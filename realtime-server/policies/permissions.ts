@@ -26,6 +26,7 @@ export const permissions = {
   'user.create': { roles: ADMIN, denied: 'Only admins can add operators' },
   'user.update': { roles: ADMIN, denied: 'Only admins can edit operators' },
   'user.delete': { roles: ADMIN, denied: 'Only admins can delete operators' },
+  'user.signout': { roles: ADMIN, denied: 'Only admins can sign staff out' },
   'tracking.initiate': { roles: STAFF, denied: 'Only staff can send tracking links' },
   'outbox.read': { roles: ADMIN, denied: 'Only admins can read the outbox' },
   'geocode.read': { roles: STAFF, denied: 'Only staff can look up place names' },
@@ -99,6 +100,8 @@ export const access = {
   'POST /api/users': { permission: 'user.create' },
   'PUT /api/users/:id': { permission: 'user.update' },
   'DELETE /api/users/:id': { permission: 'user.delete' },
+  /** Ends every live session of a staff member of any role. */
+  'POST /api/users/:id/signout': { permission: 'user.signout' },
 
   'GET /api/outbox': { permission: 'outbox.read' },
   /** Prometheus text: admins, or `Authorization: Bearer <METRICS_TOKEN>` when that is configured. */

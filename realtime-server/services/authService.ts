@@ -54,16 +54,32 @@ const startCodeChallenge = (ctx: ServiceContext, user: UserRow): Promise<SignInC
     return { codeRequired: true, challenge };
   });
 
+/** What the caller knows about the attempt beyond its fields (see http/middleware/rateLimit.ts). */
+export interface SignInGuard {
+  /** Many clients failed on this account lately: the right fields alone are not enough. */
+  underAttack?: boolean;
+  /** Called before a code is mailed; throws when the account had its share of code mails. */
+  beforeCodeMail?: () => Promise<void>;
+}
+
 export const authService = {
   /**
    * All three of e-mail, name and phone must match one active staff account. Then a session
-   * is opened, or with SIGNIN_CODE=email a code is mailed and the answer names its challenge.
+   * is opened, or a code is mailed and the answer names its challenge: always with
+   * SIGNIN_CODE=email, and for an account under attack when mail can reach its owner
+   * (SMTP_URL). Without SMTP_URL a code would only wait in the outbox, which is no second
+   * factor and would lock the owner out: such a sign-in opens a session and is logged.
    */
-  async signIn(ctx: ServiceContext, input: SignInInput): Promise<SignInResult> {
+  async signIn(ctx: ServiceContext, input: SignInInput, guard: SignInGuard = {}): Promise<SignInResult> {
     const digits = input.phone.replace(/\D/g, '');
     const user = await userRepository.findForSignIn(ctx.db, input.email, input.username.trim().toLowerCase(), digits);
     if (!user) throw unauthorized(NO_ACCOUNT);
-    if (ctx.config.signinCode === 'email') return startCodeChallenge(ctx, user);
+    if (ctx.config.signinCode === 'email' || (guard.underAttack && ctx.config.smtpUrl)) {
+      await guard.beforeCodeMail?.();
+      if (ctx.config.signinCode !== 'email') ctx.log.info({ userId: user.id }, 'sign-in for an account under attack (many failed sign-ins from several clients): a code is mailed');
+      return startCodeChallenge(ctx, user);
+    }
+    if (guard.underAttack) ctx.log.warn({ userId: user.id }, 'sign-in for an account under attack (many failed sign-ins from several clients) without a second step: set SMTP_URL so that such sign-ins need a mailed code');
     return openSession(ctx, ctx.db, user);
   },
 
@@ -105,8 +121,9 @@ export const authService = {
     if (!cache) principalCaches.set(ctx, (cache = createPrincipalCache<Principal>(ctx)));
     const known = cache.get(hash);
     if (known) return known;
+    const stamp = cache.stamp();
     const principal = await sessionRepository.findLive(ctx.db, hash);
-    if (principal) cache.set(hash, principal);
+    if (principal) cache.set(hash, principal, stamp);
     return principal;
   },
 

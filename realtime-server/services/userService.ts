@@ -40,6 +40,20 @@ export const userService = {
       return user;
     }),
 
+  /**
+   * Ends every live session of a staff member of any role (a lost phone, a shared desk): their
+   * REST calls are refused and their sockets disconnected once this commits. The account
+   * stays as it is; its owner may sign in again. Answers how many sessions ended.
+   */
+  signOutEverywhere: (ctx: ServiceContext, id: number, actor: { id: number }) =>
+    inTransaction(ctx, async (trx, record) => {
+      if (!(await userRepository.findById(trx, id))) throw notFound('Operator not found');
+      const sessionIds = await sessionRepository.revokeLiveForUser(trx, id);
+      if (sessionIds.length) record({ type: 'sessions.revoked', sessionIds });
+      ctx.log.info({ userId: id, by: actor.id, sessions: sessionIds.length }, 'signed out everywhere by an admin');
+      return sessionIds.length;
+    }),
+
   /** Deleting an operator revokes their sessions and disconnects their sockets; their cases stay. */
   remove: (ctx: ServiceContext, id: number) =>
     inTransaction(ctx, async (trx, record) => {

@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 import type { Config } from '../../config';
 
@@ -60,6 +62,32 @@ export function trustFor(config: Config): ProxyTrust {
   return trust;
 }
 
+/** The client address of an HTTP request (a REST call or a socket's handshake) under this server's TRUSTED_PROXY. */
+export function peerIp(req: IncomingMessage, config: Config): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  return clientIp(req.socket.remoteAddress, (Array.isArray(forwarded) ? forwarded.join(',') : forwarded) || undefined, trustFor(config));
+}
+
 /** The request's client address under this server's TRUSTED_PROXY. */
-export const requestIp = (ctx: Context, config: Config): string =>
-  clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustFor(config));
+export const requestIp = (ctx: Context, config: Config): string => peerIp(ctx.req, config);
+
+/**
+ * The key a client is counted under (sign-in and link limits). An IPv4 address is itself. An
+ * IPv6 address is its /64 (`2001:db8:1:2::/64`): one subscriber or host gets a whole /64, so
+ * an attacker rotating addresses inside it stays one client. An IPv4-mapped IPv6 address
+ * (`::ffff:192.0.2.1`, in any notation) is the IPv4 it carries. A string that is no address
+ * (`unknown`) is its own key.
+ */
+export function clientKey(ip: string): string {
+  const text = normalizeIp(ip).replace(/%.*$/, ''); // a zone (`fe80::1%eth0`) names an interface, not a client
+  const family = net.isIP(text);
+  if (family === 0) return text || 'unknown';
+  const addr = ipaddr.parse(text);
+  if (addr.kind() === 'ipv4') return addr.toString();
+  const v6 = addr as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${text}/64`).toString()}/64`;
+}
+
+/** The request's client key (see clientKey) under this server's TRUSTED_PROXY. */
+export const requestClientKey = (ctx: Context, config: Config): string => clientKey(requestIp(ctx, config));

@@ -4,10 +4,14 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import { redisNames } from '../../realtime/cluster';
 import type { ServiceContext } from '../../services/context';
 import { DomainError } from '../../services/errors';
-import { requestIp, trustFor } from './clientIp';
+import { requestClientKey, trustFor } from './clientIp';
 
 export const SIGNIN_WINDOW_SECONDS = 15 * 60;
 export const LINK_WINDOW_SECONDS = 60;
+/** The longest a client waits before its next try on an account. */
+export const SIGNIN_MAX_WAIT_SECONDS = 15 * 60;
+/** How long one client's failures on one account are remembered (from the first; a session forgets them). */
+export const SIGNIN_PAIR_MEMORY_SECONDS = 60 * 60;
 
 /**
  * The one place the counters' store is chosen. One node keeps them in memory; several nodes
@@ -25,12 +29,20 @@ function createLimiter(svc: ServiceContext, opts: { keyPrefix: string; points: n
 }
 
 export interface RateLimits {
-  /** Sign-in attempts per account (normalised e-mail), counted until a sign-in completes. */
-  signinAccount: RateLimiterAbstract;
-  /** Failed sign-in attempts per client address. */
-  signinIp: RateLimiterAbstract;
-  /** Calls per link token (tracking, driver positions) or per case id (location share). */
+  /** Failed sign-in attempts per client key, on any account. */
+  signinClient: RateLimiterAbstract;
+  /** Failed sign-in attempts (and those still running) per account × client key, until a session is issued. */
+  signinPair: RateLimiterAbstract;
+  /** The wait an account × client key is in: the attempt that opened it goes ahead, the others in it are refused. */
+  signinPairWait: RateLimiterAbstract;
+  /** Failed sign-ins per account from any client: SIGNIN_LIMIT_ACCOUNT of them mean the account is under attack. */
+  signinAccountFailures: RateLimiterAbstract;
+  /** Sign-in codes mailed per account (SIGNIN_LIMIT_ACCOUNT in 15 minutes): a flood of code mails is refused. */
+  signinCodeMails: RateLimiterAbstract;
+  /** Calls per link × client key (a tracking or driver token, a patient's location link, a staff member's ambulance). */
   link: RateLimiterAbstract;
+  /** Public link calls per client key, on any link. */
+  linkClient: RateLimiterAbstract;
 }
 
 const bySvc = new WeakMap<ServiceContext, RateLimits>();
@@ -42,9 +54,13 @@ export function rateLimits(svc: ServiceContext): RateLimits {
     const { config } = svc;
     trustFor(config);
     limits = {
-      signinAccount: createLimiter(svc, { keyPrefix: 'signin-account', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
-      signinIp: createLimiter(svc, { keyPrefix: 'signin-ip', points: config.limits.signinPerIp, duration: SIGNIN_WINDOW_SECONDS }),
+      signinClient: createLimiter(svc, { keyPrefix: 'signin-client', points: config.limits.signinPerIp, duration: SIGNIN_WINDOW_SECONDS }),
+      signinPair: createLimiter(svc, { keyPrefix: 'signin-pair', points: config.signinBackoff.after, duration: SIGNIN_PAIR_MEMORY_SECONDS }),
+      signinPairWait: createLimiter(svc, { keyPrefix: 'signin-wait', points: 1, duration: SIGNIN_MAX_WAIT_SECONDS }),
+      signinAccountFailures: createLimiter(svc, { keyPrefix: 'signin-account-failures', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
+      signinCodeMails: createLimiter(svc, { keyPrefix: 'signin-code-mails', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
       link: createLimiter(svc, { keyPrefix: 'link', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
+      linkClient: createLimiter(svc, { keyPrefix: 'link-client', points: config.limits.linkPerClientPerMinute, duration: LINK_WINDOW_SECONDS }),
     };
     bySvc.set(svc, limits);
   }
@@ -88,65 +104,153 @@ async function take(ctx: Context, svc: ServiceContext, limiter: RateLimiterAbstr
 
 const quietly = (p: Promise<unknown>) => p.then(() => {}, () => {});
 
-/**
- * Counts a sign-in attempt (POST /api/auth/signin and /verify) against the client address
- * and, when known, the account; over either limit the attempt is refused with 429 before any
- * credential is looked at. `run` then decides what stays counted: a refusal (401) counts
- * against both; a matching account is no failure for the address; a completed sign-in
- * (a session issued) clears the account's count.
- */
-export async function signinAttempt(ctx: Context, svc: ServiceContext, email: string | undefined) {
-  const limits = rateLimits(svc);
-  const ipKey = requestIp(ctx, svc.config);
-  const accountKey = email ? hashed(email.trim().toLowerCase()) : undefined;
-  await take(ctx, svc, limits.signinIp, ipKey, signinRefusal);
-  if (accountKey) {
-    try {
-      await take(ctx, svc, limits.signinAccount, accountKey, signinRefusal);
-    } catch (err) {
-      await quietly(limits.signinIp.reward(ipKey));
-      throw err;
-    }
+/** A counter store call that may fail (Redis down, no insurance): logged, and then `fallback`. */
+async function tolerant<T>(svc: ServiceContext, call: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    svc.log.warn({ err }, 'rate limiter unavailable; call let through');
+    return fallback;
   }
+}
+
+/** The wait the `n`-th counted attempt of an account × client key opens: `seconds` at `after`, doubling, capped. */
+export const backoffSeconds = (n: number, backoff: { after: number; seconds: number }) =>
+  Math.min(SIGNIN_MAX_WAIT_SECONDS, backoff.seconds * 2 ** Math.max(0, n - backoff.after));
+
+/**
+ * Counts this attempt for an account × client key: an attempt stays counted until it turns
+ * out not to be a failure, so attempts running at once count too. Under `after` counted
+ * attempts it goes ahead. From then on an attempt goes ahead only by opening the pair's wait
+ * (1, 2, 4 … × `seconds`, by the count; one attempt opens it, however many arrive at once),
+ * and within a wait it is refused. Answers whether this attempt opened a wait, or how long
+ * the caller must still wait.
+ */
+async function reservePair(svc: ServiceContext, limits: RateLimits, key: string): Promise<{ opened: boolean } | { waitMs: number }> {
+  const backoff = svc.config.signinBackoff;
+  const counted = await tolerant(svc, () => limits.signinPair.penalty(key), undefined);
+  if (!counted || counted.consumedPoints < backoff.after) return { opened: false };
+  const wait = await tolerant(svc, () => limits.signinPairWait.penalty(key, 1, { customDuration: backoffSeconds(counted.consumedPoints, backoff) }), undefined);
+  if (!wait || wait.consumedPoints === 1) return { opened: Boolean(wait) };
+  await quietly(limits.signinPair.reward(key));
+  return { waitMs: wait.msBeforeNext };
+}
+
+export interface SigninAttempt {
+  /**
+   * SIGNIN_LIMIT_ACCOUNT failures on this account in the last 15 minutes, from any clients:
+   * a sign-in with the right fields must also pass a code mailed to the account.
+   */
+  underAttack: boolean;
+  /** Takes one of the account's code mails; 429 when it had SIGNIN_LIMIT_ACCOUNT of them in 15 minutes. */
+  codeMail(): Promise<void>;
+  /**
+   * Runs the check of the credentials. A refusal (401) is a failure: it stays counted for the
+   * client key, for the account × client key, and for the account. Anything else was not
+   * the caller's failure; a completed sign-in (a session issued) also clears the account ×
+   * client key, so its next failure is free again.
+   */
+  run<T>(work: () => Promise<T>, completed: (result: T) => boolean): Promise<T>;
+}
+
+/**
+ * Counts a sign-in attempt (POST /api/auth/signin and /verify). Before any credential is
+ * looked at: over SIGNIN_LIMIT_IP failures of this client key, or while this client key must
+ * wait on this account, 429 with Retry-After. Failures of other clients on the account never
+ * refuse this one; they only make the account `underAttack`.
+ */
+export async function signinAttempt(ctx: Context, svc: ServiceContext, email: string | undefined): Promise<SigninAttempt> {
+  const limits = rateLimits(svc);
+  const client = requestClientKey(ctx, svc.config);
+  const account = email ? hashed(email.trim().toLowerCase()) : undefined;
+  const pair = account ? hashed(`${account}\n${client}`) : undefined;
+  await take(ctx, svc, limits.signinClient, client, signinRefusal);
+  let opened = false;
+  if (pair) {
+    const reserved = await reservePair(svc, limits, pair);
+    if ('waitMs' in reserved) {
+      await quietly(limits.signinClient.reward(client));
+      refuse(ctx, reserved.waitMs, signinRefusal);
+    }
+    opened = reserved.opened;
+  }
+  const failures = account ? await tolerant(svc, () => limits.signinAccountFailures.get(account), null) : null;
+  /** Not the caller's failure: nothing of this attempt stays counted. */
+  const release = async () => {
+    await quietly(limits.signinClient.reward(client));
+    if (pair) {
+      await quietly(limits.signinPair.reward(pair));
+      if (opened) await quietly(limits.signinPairWait.delete(pair));
+    }
+  };
   return {
+    underAttack: (failures?.consumedPoints ?? 0) >= svc.config.limits.signinPerAccount,
+    async codeMail() {
+      if (account) await take(ctx, svc, limits.signinCodeMails, account, signinRefusal);
+    },
     async run<T>(work: () => Promise<T>, completed: (result: T) => boolean): Promise<T> {
       let result: T;
       try {
         result = await work();
       } catch (err) {
-        if (!(err instanceof DomainError && err.status === 401)) {
-          // Not a wrong credential (a bug, a database hiccup): not the caller's attempt to pay for.
-          await quietly(limits.signinIp.reward(ipKey));
-          if (accountKey) await quietly(limits.signinAccount.reward(accountKey));
+        if (err instanceof DomainError && err.status === 401) {
+          if (account) await quietly(limits.signinAccountFailures.penalty(account));
+        } else {
+          await release();
         }
         throw err;
       }
-      await quietly(limits.signinIp.reward(ipKey));
-      if (accountKey && completed(result)) await quietly(limits.signinAccount.delete(accountKey));
+      await release();
+      if (pair && completed(result)) await Promise.all([quietly(limits.signinPair.delete(pair)), quietly(limits.signinPairWait.delete(pair))]);
       return result;
     },
   };
 }
 
 /**
- * Limits calls per link: `keyOf` names what is counted (e.g. `track:<token>`), or nothing
- * to let the call through uncounted (a staff member's bearer call).
+ * What one link call is counted under, both hashed (a counter store never holds a token):
+ * the link × the client key, so that one holder of a shared link (a forwarded tracking link)
+ * cannot use up the others' budget; and, for a public caller, the client key on its own,
+ * so that one client cannot spread a flood over many links. Staff are counted per link only.
+ */
+export interface LinkCounter { link: string; client?: string }
+
+export const linkCounter = (name: string, client: string, opts: { publicCaller: boolean }): LinkCounter => ({
+  link: hashed(`${name}|${client}`),
+  client: opts.publicCaller ? hashed(`client:${client}`) : undefined,
+});
+
+/** Takes one point from each count: the refusal's wait when over a limit, else undefined. */
+async function overLinkLimit(svc: ServiceContext, counter: LinkCounter): Promise<number | undefined> {
+  const limits = rateLimits(svc);
+  if (counter.client) {
+    const ms = await overLimit(svc, limits.linkClient, counter.client);
+    if (ms !== undefined) return ms;
+  }
+  return overLimit(svc, limits.link, counter.link);
+}
+
+/**
+ * Limits calls per link (LINK_LIMIT_PER_MIN per link and client) and, for callers without a
+ * session, per client (LINK_LIMIT_PER_CLIENT): `keyOf` names the link (e.g. `track:<token>`),
+ * or nothing to let the call through uncounted.
  */
 export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: Context) => string | undefined): Middleware => async (ctx, next) => {
   const key = keyOf(ctx);
-  if (key) await take(ctx, svc, rateLimits(svc).link, hashed(key), linkRefusal);
+  if (key) {
+    const counter = linkCounter(key, requestClientKey(ctx, svc.config), { publicCaller: !(ctx.state as { principal?: unknown }).principal });
+    const ms = await overLinkLimit(svc, counter);
+    if (ms !== undefined) refuse(ctx, ms, linkRefusal);
+  }
   await next();
 };
 
-/** The counter key of a link call (`driver:<token>`), hashed: safe to keep in a socket's data. */
-export const linkCounterKey = (name: string) => hashed(name);
-
 /**
- * The same per-link count for a call that is not HTTP (a driver socket's position): the
- * refusal's text when over the limit, otherwise undefined. A socket counts under the same
- * key as the link's REST calls, so switching transport gains nothing.
+ * The same counts for a call that is not HTTP (a driver socket's position): the refusal's
+ * text when over a limit, otherwise undefined. A socket counts under the same keys as its
+ * link's REST calls from the same client, so switching transport gains nothing.
  */
-export async function linkCallRefusal(svc: ServiceContext, counterKey: string): Promise<string | undefined> {
-  const ms = await overLimit(svc, rateLimits(svc).link, counterKey);
+export async function linkCallRefusal(svc: ServiceContext, counter: LinkCounter): Promise<string | undefined> {
+  const ms = await overLinkLimit(svc, counter);
   return ms === undefined ? undefined : linkRefusal(ms);
 }

@@ -24,7 +24,7 @@ const logs = memoryLog('debug');
 
 beforeAll(async () => {
   smtp = await startSmtpListener();
-  s = await startTestServer({ env: { SIGNIN_CODE: 'email', SMTP_URL: smtp.url, SIGNIN_LIMIT_ACCOUNT: '1000', SIGNIN_LIMIT_IP: '1000' }, log: logs.log });
+  s = await startTestServer({ env: { SIGNIN_CODE: 'email', SMTP_URL: smtp.url, SIGNIN_LIMIT_ACCOUNT: '1000', SIGNIN_LIMIT_IP: '1000', SIGNIN_BACKOFF_AFTER: '1000' }, log: logs.log });
 });
 afterAll(async () => {
   await s?.dispose();
@@ -194,41 +194,99 @@ describe('SIGNIN_CODE=email', () => {
 /** The user fields PUT /api/users accepts. */
 const pick = (u: Record<string, unknown>) => ({ name: u.name, email: u.email, phone: u.phone, address: u.address ?? undefined, location: u.location ?? undefined, shift: u.shift, gender: u.gender });
 
-describe('SIGNIN_CODE=email with the account limit (SIGNIN_LIMIT_ACCOUNT=4)', () => {
+describe('SIGNIN_CODE=email with the waits (SIGNIN_BACKOFF_AFTER=3, TRUSTED_PROXY=127.0.0.1)', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({ env: { SIGNIN_CODE: 'email', SIGNIN_LIMIT_ACCOUNT: '4' } }); });
+  beforeAll(async () => { t = await startTestServer({ env: { SIGNIN_CODE: 'email', SIGNIN_BACKOFF_AFTER: '3', TRUSTED_PROXY: '127.0.0.1,::1' } }); });
   afterAll(() => t?.dispose());
 
   /** Without SMTP_URL the code waits in the outbox. */
-  async function start() {
-    const res = await t.api('POST', '/api/auth/signin', { body: DEMO.operator });
+  async function start(who: { email: string; username: string; phone: string } = DEMO.operator, client = '198.51.100.1') {
+    const res = await t.api('POST', '/api/auth/signin', { body: who, headers: { 'x-forwarded-for': client } });
     expect(res.status).toBe(202);
-    const mail = await t.ctx.db('outbox').where({ kind: 'signin-code' }).orderBy('id', 'desc').first();
+    const mail = await t.ctx.db('outbox').where({ kind: 'signin-code', to_address: who.email }).orderBy('id', 'desc').first();
     return { challenge: res.body.challenge as string, code: /^\s+(\d{6})$/m.exec(mail.body_text)![1] };
   }
-  const verifyOn = (challenge: string, code: string) => t.api('POST', '/api/auth/signin/verify', { body: { challenge, code } });
+  const verifyOn = (challenge: string, code: string, client = '198.51.100.1') =>
+    t.api('POST', '/api/auth/signin/verify', { body: { challenge, code }, headers: { 'x-forwarded-for': client } });
 
-  it('wrong codes count against the account until a sign-in completes, so new challenges do not buy more guesses', async () => {
-    const first = await start(); // 1
+  it('wrong codes count against the account × client until a sign-in completes, so new challenges do not buy that client more guesses; another client signs in', async () => {
+    const first = await start();
+    expect((await verifyOn(first.challenge, otherCode(first.code))).status).toBe(401); // 1
     expect((await verifyOn(first.challenge, otherCode(first.code))).status).toBe(401); // 2
-    expect((await verifyOn(first.challenge, otherCode(first.code))).status).toBe(401); // 3
-    const second = await start(); // 4
+    const second = await start(); // the right fields: no failure
+    expect((await verifyOn(second.challenge, otherCode(second.code))).status).toBe(401); // 3: the client now waits
     const refused = await verifyOn(second.challenge, second.code);
     expectError(refused, 429, /^Too many sign-in attempts\. Try again in \d+ minutes?\.$/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await t.api('POST', '/api/auth/signin', { body: DEMO.operator })).status).toBe(429);
+    expect((await t.api('POST', '/api/auth/signin', { body: DEMO.operator, headers: { 'x-forwarded-for': '198.51.100.1' } })).status).toBe(429);
+    const other = await start(DEMO.operator, '198.51.100.2');
+    expect((await verifyOn(other.challenge, other.code, '198.51.100.2')).status).toBe(200);
   });
 
   it('a completed sign-in clears the count', async () => {
-    const admin = { ...DEMO.admin };
     for (let i = 0; i < 3; i++) {
-      const { challenge, code } = await (async () => {
-        const res = await t.api('POST', '/api/auth/signin', { body: admin });
-        const mail = await t.ctx.db('outbox').where({ kind: 'signin-code', to_address: admin.email }).orderBy('id', 'desc').first();
-        return { challenge: res.body.challenge, code: /^\s+(\d{6})$/m.exec(mail.body_text)![1] };
-      })();
-      expect((await verifyOn(challenge, code)).status).toBe(200);
+      const { challenge, code } = await start(DEMO.admin, '198.51.100.3');
+      expect((await verifyOn(challenge, otherCode(code), '198.51.100.3')).status).toBe(401);
+      expect((await verifyOn(challenge, code, '198.51.100.3')).status).toBe(200);
     }
+  });
+});
+
+describe('sign-in code mails per account (SIGNIN_CODE=email, SIGNIN_LIMIT_ACCOUNT=3)', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({ env: { SIGNIN_CODE: 'email', SIGNIN_LIMIT_ACCOUNT: '3', TRUSTED_PROXY: '127.0.0.1,::1' } }); });
+  afterAll(() => t?.dispose());
+
+  const mails = async () => Number((await t.ctx.db('outbox').where({ kind: 'signin-code' }).count({ n: '*' }).first())!.n);
+
+  it('mails at most 3 codes to one account in 15 minutes, whichever clients ask; the 4th is refused before it replaces the last code, which still works', async () => {
+    let last = '';
+    for (let i = 1; i <= 3; i++) {
+      const res = await t.api('POST', '/api/auth/signin', { body: DEMO.operator, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+      expect(res.status).toBe(202);
+      last = res.body.challenge;
+    }
+    const before = await mails();
+    const refused = await expectNoWrite(t.ctx.db, () => t.api('POST', '/api/auth/signin', { body: DEMO.operator, headers: { 'x-forwarded-for': '203.0.113.9' } }));
+    expectError(refused, 429, /^Too many sign-in attempts\. Try again in 15 minutes\.$/);
+    expect(await mails()).toBe(before);
+    const mail = await t.ctx.db('outbox').where({ kind: 'signin-code', to_address: DEMO.operator.email }).orderBy('id', 'desc').first();
+    const code = /^\s+(\d{6})$/m.exec(mail.body_text)![1];
+    expect((await t.api('POST', '/api/auth/signin/verify', { body: { challenge: last, code }, headers: { 'x-forwarded-for': '203.0.113.3' } })).status).toBe(200);
+    // Another account has its own share.
+    expect((await t.api('POST', '/api/auth/signin', { body: DEMO.admin, headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(202);
+  });
+});
+
+describe('an account under a wide attack, SIGNIN_CODE=off, SMTP_URL set (SIGNIN_LIMIT_ACCOUNT=4)', () => {
+  let t: TestServer;
+  const attackLogs = memoryLog('info');
+  beforeAll(async () => { t = await startTestServer({ env: { SMTP_URL: smtp.url, SIGNIN_LIMIT_ACCOUNT: '4', TRUSTED_PROXY: '127.0.0.1,::1' }, log: attackLogs.log }); });
+  afterAll(() => t?.dispose());
+
+  const from = (client: string, body: unknown) => t.api('POST', '/api/auth/signin', { body, headers: { 'x-forwarded-for': client } });
+
+  it('is not locked: the right fields from a new client get the e-mailed code step (202), and the mailed code completes the sign-in', async () => {
+    expect((await from('192.0.2.200', DEMO.operator)).status).toBe(200); // before the attack: no code step
+    for (let i = 1; i <= 4; i++) expectError(await from(`192.0.2.${i}`, { ...DEMO.operator, phone: '000' }), 401, NO_ACCOUNT);
+    const delivered = smtp.received.length;
+    const res = await from('192.0.2.100', DEMO.operator);
+    expect(res.status).toBe(202);
+    expect(Object.keys(res.body).sort()).toEqual(['challenge', 'codeRequired']);
+    const mail = await waitFor(() => smtp.received.slice(delivered).find((m) => m.to.includes(DEMO.operator.email)), 'the sign-in code mail');
+    expect(mail.subject).toBe('Your Lifeline sign-in code');
+    const code = /^\s+(\d{6})$/m.exec(mail.text)![1];
+    const signed = await t.api('POST', '/api/auth/signin/verify', { body: { challenge: res.body.challenge, code }, headers: { 'x-forwarded-for': '192.0.2.100' } });
+    expect(signed.status).toBe(200);
+    expect(signed.body.user).toMatchObject({ email: DEMO.operator.email, role: 'operator' });
+    expect((await t.api('GET', '/api/auth/profile', { token: signed.body.token })).status).toBe(200);
+    // One of the failing clients gets the same step with the right fields: it failed once, under its free tries.
+    expect((await from('192.0.2.1', DEMO.operator)).status).toBe(202);
+    // An account nobody attacks signs in at once.
+    expect((await from('192.0.2.100', DEMO.admin)).status).toBe(200);
+    const noted = attackLogs.entries().filter((e) => /under attack/.test(String(e.msg)));
+    expect(noted.length).toBeGreaterThan(0);
+    expect(noted.every((e) => e.level === 30)).toBe(true); // mail reaches the owner: information, not a warning
   });
 });
 

@@ -237,3 +237,74 @@ describe('DELETE /api/users/{id}', () => {
     expectError(await s.api('DELETE', `/api/users/${user.id}`, { token: admin }), 404, NOT_FOUND);
   });
 });
+
+describe('POST /api/users/{id}/signout', () => {
+  const EXPIRED = 'Your session has expired or was revoked; please sign in again';
+
+  it("ends every live session of an operator at once: both get 401, the operator's socket is disconnected, others stay signed in", async () => {
+    const user = await createUser({ phone: '5550155' });
+    const login = { email: user.email, username: user.name, phone: '5550155' };
+    const phoneSession = await s.signIn(login);
+    const deskSession = await s.signIn(login);
+    const bystander = await s.signIn('operator');
+    // Each session proven in use first, so that this node remembers its principal.
+    for (const token of [phoneSession, deskSession, bystander]) expect((await s.api('GET', '/api/cases', { token })).status).toBe(200);
+    const sock = await s.socket({ token: deskSession });
+    const gone = new Promise<string>((resolve) => sock.once('disconnect', resolve));
+
+    const res = await s.api('POST', `/api/users/${user.id}/signout`, { token: admin });
+    expect(res).toMatchObject({ status: 200, body: { success: true, revoked: 2 } });
+    expect(Object.keys(res.body).sort()).toEqual(['revoked', 'success']);
+    for (const token of [phoneSession, deskSession]) {
+      expectError(await s.api('GET', '/api/cases', { token }), 401, EXPIRED);
+      expectError(await s.api('GET', '/api/auth/profile', { token }), 401, EXPIRED);
+    }
+    expect(await Promise.race([gone, new Promise((r) => setTimeout(() => r('still connected'), 1000))])).toBe('io server disconnect');
+    expect(await s.ctx.db('sessions').where({ user_id: user.id }).whereNull('revoked_at')).toEqual([]);
+    expect((await s.api('GET', '/api/cases', { token: bystander })).status).toBe(200);
+    expect((await s.api('GET', '/api/auth/profile', { token: admin })).status).toBe(200);
+    // The account itself is untouched: its owner signs in again.
+    expect(await userRow(user.id)).toMatchObject({ version: 1 });
+    expect((await s.api('GET', '/api/cases', { token: await s.signIn(login) })).status).toBe(200);
+  });
+
+  it('counts only live sessions: signed-out and expired ones are not ended again; a second call ends none', async () => {
+    const user = await createUser({ phone: '5550156' });
+    const login = { email: user.email, username: user.name, phone: '5550156' };
+    const live = await s.signIn(login);
+    const signedOut = await s.signIn(login);
+    expect((await s.api('POST', '/api/auth/signout', { token: signedOut })).status).toBe(200);
+    await s.signIn(login);
+    await s.ctx.db('sessions').where({ user_id: user.id }).whereNull('revoked_at').orderBy('id', 'desc').limit(1)
+      .then(([row]) => s.ctx.db('sessions').where({ id: row.id }).update({ expires_at: new Date(Date.now() - 1000).toISOString() }));
+    const res = await s.api('POST', `/api/users/${user.id}/signout`, { token: admin });
+    expect(res.body).toEqual({ success: true, revoked: 1 });
+    expectError(await s.api('GET', '/api/cases', { token: live }), 401, EXPIRED);
+    expect((await s.api('POST', `/api/users/${user.id}/signout`, { token: admin })).body).toEqual({ success: true, revoked: 0 });
+  });
+
+  it("ends an admin's sessions too (any role), the caller's own included", async () => {
+    const other = await s.signIn('admin');
+    const res = await s.api('POST', `/api/users/${adminId}/signout`, { token: other });
+    expect(res.status).toBe(200);
+    expect(res.body.revoked).toBeGreaterThanOrEqual(2);
+    expectError(await s.api('GET', '/api/cases', { token: other }), 401, EXPIRED);
+    expectError(await s.api('GET', '/api/cases', { token: admin }), 401, EXPIRED);
+    admin = await s.signIn('admin');
+  });
+
+  it('answers 403 to an operator and ends nothing', async () => {
+    const target = await s.signIn('admin');
+    const res = await expectNoWrite(s.ctx.db, () => s.api('POST', `/api/users/${adminId}/signout`, { token: operator }));
+    expectError(res, 403, 'Only admins can sign staff out');
+    expect((await s.api('GET', '/api/cases', { token: target })).status).toBe(200);
+  });
+
+  it('answers 401 without a session', async () => {
+    expectError(await expectNoWrite(s.ctx.db, () => s.api('POST', `/api/users/${operatorId}/signout`)), 401, 'Authentication required');
+  });
+
+  it.each([['an unknown id', '999999'], ['a non-numeric id', 'abc'], ['id 0', '0']])('answers 404 for %s and changes nothing', async (_what, id) => {
+    expectError(await expectNoWrite(s.ctx.db, () => s.api('POST', `/api/users/${id}/signout`, { token: admin })), 404, NOT_FOUND);
+  });
+});

@@ -4,7 +4,7 @@ import { userRepository } from '../../../db/repositories/userRepository';
 import { presentUser } from '../../presenters/presentUser';
 import { notFound } from '../../services/errors';
 import { userService } from '../../services/userService';
-import { authorize } from '../middleware/auth';
+import { type AppState, authorize } from '../middleware/auth';
 import { idempotency, writeContext } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
@@ -29,6 +29,11 @@ export const mountUsers: Mount = (router, { svc }) => {
   router.put('/api/users/:id', authorize('user.update'), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     ctx.body = { user: await userService.update(svc, id, validate(userWriteSchema, ctx.request.body)) };
+  });
+  router.post('/api/users/:id/signout', authorize('user.signout'), async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    const revoked = await userService.signOutEverywhere(svc, id, (ctx.state as AppState).principal!.user);
+    ctx.body = { success: true, revoked };
   });
   router.delete('/api/users/:id', authorize('user.delete'), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

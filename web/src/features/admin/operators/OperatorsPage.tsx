@@ -13,11 +13,12 @@ import { AddIcon } from '../../../layout/icons';
 import { OperatorDialog } from './OperatorDialog';
 import { OperatorsTable } from './OperatorsTable';
 import { emptyOperatorForm, formFromOperator, operatorBody, type OperatorForm } from './operatorForm';
+import { signedOutText, signOutEverywhere, signOutQuestion } from './signOutEverywhere';
 
 /** The dialog keeps its operator while it animates closed; a new key starts a fresh form. */
 interface DialogState { key: number; open: boolean; operator: UserDto | null }
 
-/** /admin-dashboard/operators: list, add, edit and delete operator accounts. */
+/** /admin-dashboard/operators: list, add, edit and delete operator accounts, and sign an operator out everywhere. */
 export function OperatorsPage() {
   const toast = useToast();
   const qc = useQueryClient();
@@ -50,9 +51,18 @@ export function OperatorsPage() {
     onError: (error) => toast(withServerReason(error, 'Failed to delete operator'), 'error'),
   });
 
+  const signOut = useMutation({
+    mutationFn: (u: UserDto) => signOutEverywhere(u),
+    onSuccess: ({ revoked }, u) => toast(signedOutText(u.name, revoked), 'success'),
+    onError: (error) => toast(withServerReason(error, 'Failed to sign the operator out'), 'error'),
+  });
+
   const open = (operator: UserDto | null) => setDialog((d) => ({ key: d.key + 1, open: true, operator }));
   const confirmDelete = (u: UserDto) => {
     if (window.confirm('Are you sure you want to delete this operator?')) remove.mutate(u.id);
+  };
+  const confirmSignOut = (u: UserDto) => {
+    if (window.confirm(signOutQuestion(u.name))) signOut.mutate(u);
   };
 
   return (
@@ -70,8 +80,10 @@ export function OperatorsPage() {
         <OperatorsTable
           operators={operators.data ?? []}
           deletingId={remove.isPending ? (remove.variables ?? null) : null}
+          signingOutId={signOut.isPending ? (signOut.variables?.id ?? null) : null}
           onEdit={(u) => open(u)}
           onDelete={confirmDelete}
+          onSignOut={confirmSignOut}
         />
       )}
       <OperatorDialog
