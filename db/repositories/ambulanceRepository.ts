@@ -1,6 +1,32 @@
+import { plateKey } from './plateKey';
 import { type AmbulanceRow, type Db, nowIso, rowLocks } from './types';
 
-export const plateKey = (plate: string) => plate.toUpperCase().replace(/[\s-]+/g, '');
+export { plateKey };
+
+/** A write met another ambulance's plate key at the UNIQUE index (a concurrent writer got there first). */
+export class PlateTakenError extends Error {
+  constructor() { super('Another ambulance holds this plate key'); }
+}
+
+const isPlateKeyViolation = (err: unknown) => {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  if (e?.code === '23505') return /plate_key/.test(e.constraint ?? e.message ?? '');
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /ambulances\.plate_key/.test(e.message ?? '');
+};
+
+/**
+ * Runs a write that sets a plate key in a savepoint: a unique violation of the key becomes
+ * PlateTakenError, and the caller's transaction stays usable (PostgreSQL aborts a transaction
+ * on any failed statement otherwise).
+ */
+async function plateWrite<T>(db: Db, write: (db: Db) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(write);
+  } catch (err) {
+    if (isPlateKeyViolation(err)) throw new PlateTakenError();
+    throw err;
+  }
+}
 
 export interface AmbulanceFields {
   license_plate?: string;
@@ -28,16 +54,20 @@ export const ambulanceRepository = {
   /** Locks an ambulance's row until the transaction ends (concurrent writers of it wait). */
   lock: async (db: Db, id: number) => { if (rowLocks(db)) await db('ambulances').where({ id }).forUpdate().select('id'); },
   count: async (db: Db) => Number((await db('ambulances').count({ n: '*' }).first())?.n ?? 0),
+  /** Throws PlateTakenError when another ambulance holds the plate's key. */
   async insert(db: Db, fields: AmbulanceFields & { license_plate: string }): Promise<number> {
     const now = nowIso();
     const located = fields.latitude != null && fields.longitude != null;
-    const [row] = await db('ambulances')
+    const [row] = await plateWrite(db, (w) => w('ambulances')
       .insert({ ...withKey(fields), position_at: located ? now : null, version: 1, created_at: now, updated_at: now })
-      .returning('id');
+      .returning('id'));
     return typeof row === 'object' ? row.id : row;
   },
-  update: (db: Db, id: number, fields: AmbulanceFields) =>
-    db('ambulances').where({ id }).update({ ...withKey(fields), ...bump(db) }),
+  /** Throws PlateTakenError when the new plate's key is another ambulance's. */
+  update: (db: Db, id: number, fields: AmbulanceFields) => {
+    const write = (w: Db) => w('ambulances').where({ id }).update({ ...withKey(fields), ...bump(w) });
+    return fields.license_plate ? plateWrite(db, write) : write(db);
+  },
   /** Marks the ambulance busy only if it is available right now; 1 when it was claimed, 0 otherwise. */
   claimIfAvailable: (db: Db, id: number) =>
     db('ambulances').where({ id, status: 'available' }).update({ status: 'busy', ...bump(db) }),

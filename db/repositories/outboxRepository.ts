@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { type Db, type OutboxRow, nowIso, rowLocks } from './types';
 
 /** Who holds a claimed message and until when (a lease; see claimNext). */
@@ -5,14 +6,44 @@ export interface Lease { workerId: string; leaseMs: number }
 
 export interface NewMessage {
   kind: string; to: string; subject: string; text: string; links: string[]; caseId?: string | null;
+  /** The live secrets the text and links carry (link tokens, a sign-in code): kept only until the message is sent. */
+  secrets?: string[];
+  /** When the secrets stop working by themselves (a sign-in code); links die with their case instead. */
+  secretsExpireAt?: string | null;
 }
 
+/** What stands where a secret was. */
+export const REDACTED_SECRET = '…';
+
+/** `text` with every occurrence of each secret replaced by REDACTED_SECRET (longest first, so none is left in part). */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  return [...secrets].sort((a, b) => b.length - a.length).reduce((t, s) => t.split(s).join(REDACTED_SECRET), text);
+}
+
+/**
+ * The stored body and links lose their secrets (one statement: the columns on the right are
+ * read as they were). Nothing else keeps them.
+ */
+const dropSecrets = (db: Db) => ({
+  body_text: db.raw('coalesce(body_redacted, body_text)'),
+  links: db.raw('coalesce(links_redacted, links)'),
+  body_redacted: null, links_redacted: null, secrets_expire_at: null,
+});
+
 export const outboxRepository = {
+  /**
+   * Queues a message. With secrets, the copy it is kept as once sent (each secret as `…`; links
+   * keep their path) is stored beside it, so that sending never needs the secrets again.
+   */
   async insert(db: Db, m: NewMessage): Promise<number> {
     const now = nowIso();
+    const secrets = (m.secrets ?? []).filter((x) => x.length > 0 && (m.text.includes(x) || m.links.some((l) => l.includes(x))));
+    const redacted = secrets.length > 0
+      ? { body_redacted: redactSecrets(m.text, secrets), links_redacted: JSON.stringify(m.links.map((l) => redactSecrets(l, secrets))), secrets_expire_at: m.secretsExpireAt ?? null }
+      : {};
     const [row] = await db('outbox').insert({
       kind: m.kind, to_address: m.to, subject: m.subject, body_text: m.text, links: JSON.stringify(m.links),
-      status: 'queued', attempts: 0, next_attempt_at: now, case_id: m.caseId ?? null, created_at: now,
+      status: 'queued', attempts: 0, next_attempt_at: now, case_id: m.caseId ?? null, created_at: now, ...redacted,
     }).returning('id');
     return typeof row === 'object' ? row.id : row;
   },
@@ -59,11 +90,31 @@ export const outboxRepository = {
   },
   /** The outcome of a send is recorded only by the worker that still holds the claim (undefined holder: any). */
   markSent: (db: Db, id: number, holder?: string) =>
-    held(db, id, holder).update({ status: 'sent', sent_at: nowIso(), last_error: null, claimed_by: null, claimed_until: null }),
+    held(db, id, holder).update({ status: 'sent', sent_at: nowIso(), last_error: null, claimed_by: null, claimed_until: null, ...dropSecrets(db) }),
   retryLater: (db: Db, id: number, error: string, nextAttemptAt: string, holder?: string) =>
     held(db, id, holder).update({ status: 'queued', last_error: error, next_attempt_at: nextAttemptAt, claimed_by: null, claimed_until: null }),
   markFailed: (db: Db, id: number, error: string, holder?: string) =>
-    held(db, id, holder).update({ status: 'failed', last_error: error, claimed_by: null, claimed_until: null }),
+    held(db, id, holder).update({ status: 'failed', last_error: error, claimed_by: null, claimed_until: null, ...dropSecrets(db) }),
+  /**
+   * Queued messages whose secrets no longer work lose them: a sign-in code past its expiry, the
+   * links of a case that is no longer active (or no longer exists). Conditional, so idempotent
+   * and safe with several nodes; a message being sent right now is left to markSent.
+   */
+  redactDeadSecrets: (db: Db, now: string) =>
+    db('outbox').where({ status: 'queued' }).whereNotNull('body_redacted')
+      .where((q) => q.where('secrets_expire_at', '<', now)
+        .orWhere((c) => c.whereNotNull('case_id')
+          .whereNotExists(db('cases').whereRaw('cases.id = outbox.case_id').where('cases.status', 'active'))))
+      .update(dropSecrets(db)),
+  /** Deletes up to `limit` messages sent or failed before `cutoff` (a failed one counts from when it was queued). */
+  async deleteFinishedBefore(db: Db, cutoff: string, limit: number): Promise<number> {
+    const finished = (q: Knex.QueryBuilder) => q
+      .where((w) => w.where('status', 'sent').where('sent_at', '<', cutoff)
+        .orWhere((f) => f.where('status', 'failed').where('created_at', '<', cutoff)));
+    const ids: number[] = await finished(db('outbox')).orderBy('id').limit(limit).pluck('id');
+    if (ids.length === 0) return 0;
+    return finished(db('outbox').whereIn('id', ids)).delete();
+  },
   /**
    * After a crash, messages caught mid-send go back to the queue. On SQLite (one process per
    * file) every `sending` message was this process's. On PostgreSQL other nodes may be sending

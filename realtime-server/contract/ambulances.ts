@@ -3,8 +3,9 @@ import { email, latitude, longitude } from './common';
 import { MAX_SPEED_MPS } from './geo';
 import type { AmbulanceStatus } from './enums';
 
+// Invisible letters (a Hangul filler is a letter to Unicode) would make a plate that reads like another.
 const plate = z.string().trim().min(1, 'required').max(20)
-  .regex(/^[\p{L}\p{N} -]+$/u, 'letters, digits, spaces and dashes only');
+  .regex(/^(?:(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N} -])+$/u, 'letters, digits, spaces and dashes only');
 const driverEmail = z.union([z.literal(''), z.null(), email()]).transform((v) => v || null);
 
 /** POST /api/ambulances (admins). An ambulance becomes busy only through a case. */

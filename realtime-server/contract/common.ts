@@ -12,6 +12,15 @@ const UNTYPEABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBF
 /** Free text a person typed: any script, emoji and line breaks, but no control characters or broken unicode. */
 export const text = () => z.string().refine((v) => !UNTYPEABLE.test(v), { error: 'must not contain control characters or broken unicode' });
 
+/** Line breaks text() lets through: CR, LF, NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR (vertical tab and form feed are control characters). */
+const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
+
+/**
+ * Text on one line, such as a name: what text() accepts, without a line break of any kind
+ * (a name goes into e-mails, where a line of its own could pass for a header).
+ */
+export const singleLine = () => text().refine((v) => !LINE_BREAK.test(v), { error: 'must be a single line' });
+
 /** The largest id a database integer column holds (PostgreSQL `integer`). */
 export const MAX_ID = 2_147_483_647;
 

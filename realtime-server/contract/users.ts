@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, optionalText, text } from './common';
+import { email, optionalText, singleLine } from './common';
 import type { Role } from './enums';
 
 const shift = z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1 (Morning), 2 (Evening) or 3 (Night)' });
@@ -7,7 +7,7 @@ const gender = z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'mus
 
 /** Body of POST /api/users and PUT /api/users/{id}: only operators are created or edited here. */
 export const userWriteSchema = z.object({
-  name: text().trim().min(1, 'required').max(100),
+  name: singleLine().trim().min(1, 'required').max(100),
   email: email(),
   role: z.literal('operator', { error: 'only operator accounts can be created' }).default('operator'),
   address: optionalText(300),

@@ -49,3 +49,19 @@ it('the share-location, tracking and driver e-mails are text only and carry the 
   expect(outbox).toHaveLength(3);
   for (const m of outbox) expect(Object.keys(m).filter((k) => /html/i.test(k))).toEqual([]);
 });
+
+it('line breaks in a description reach the driver e-mail only as indented continuation lines, never as a header-like line', async () => {
+  const operator = await s.signIn('operator');
+  const description = 'Chest pain\nSubject: x\r\nBcc: leak@example.com\u2028To: other@example.com\u2029\rconscious';
+  const caseId = await dispatchCase(s, operator, 2, { to: 'multi@example.com', description });
+  expect((await initiateTracking(s, operator, caseId, 2)).status).toBe(200);
+  const driver = await waitFor(() => smtp.received.find((m) => m.to.includes(driverOf(2))), 'the driver e-mail', 5000);
+  await waitFor(() => smtp.received.filter((m) => m.to.includes('multi@example.com')).length === 2, 'the patient e-mails', 5000);
+  expect(driver.text).toContain('Emergency: Chest pain\n  Subject: x\n  Bcc: leak@example.com\n  To: other@example.com\n  \n  conscious\n');
+  // No line of any e-mail begins with a header name taken from the typed text, and nothing went to the typed addresses.
+  for (const m of smtp.received) {
+    expect(m.text).not.toMatch(/^(Subject|Bcc|To):/m);
+    expect(m.to).not.toContain('leak@example.com');
+    expect(m.headers.bcc).toBeUndefined();
+  }
+});

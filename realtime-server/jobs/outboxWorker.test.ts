@@ -3,7 +3,7 @@ import {
   ISO_TIME, PUBLIC_URL, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, sha256Hex, tokenInLink, waitFor,
 } from '../testing/dispatchHelpers';
 import { closedPort, startSilentServer, startSmtpListener, type SmtpListener } from '../testing/smtpListener';
-import { sleep, startTestServer, type TestServer } from '../testing/testServer';
+import { DEMO, sleep, startTestServer, type TestServer } from '../testing/testServer';
 
 const outbox = async (s: TestServer, admin: string) => {
   const res = await s.api('GET', '/api/outbox', { token: admin });
@@ -80,6 +80,45 @@ describe('the outbox worker delivers through a real SMTP server', () => {
       ['tracking-driver', driverOf(1)],
       ['tracking-patient', 'ravi@example.com'],
     ]);
+  });
+
+  it('once sent, a message keeps no live secret: its stored text and links, and GET /api/outbox, show each token as …', async () => {
+    const delivered = smtp.received.length;
+    const caseId = await dispatchCase(s, operator, 2, { to: 'secret@example.com' });
+    expect((await initiateTracking(s, operator, caseId, 2)).status).toBe(200);
+    await waitFor(() => smtp.received.length >= delivered + 3, 'three messages at the SMTP listener', 5000);
+    const received = smtp.received.slice(delivered);
+    // The recipients got the live links...
+    const viewer = tokenInLink(received.find((m) => m.to.includes('secret@example.com') && m.text.includes('/track/'))!.text, 'track', 2)!;
+    const driver = tokenInLink(received.find((m) => m.to.includes(driverOf(2)))!.text, 'driver', 2)!;
+    expect(viewer).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(driver).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const location = /\/location\/[^\s]*/.exec(received.find((m) => m.subject === 'Emergency services: please share your location')!.text)![0];
+
+    const rows = await waitFor(async () => {
+      const list = await outboxFor(s, caseId);
+      return list.length === 3 && list.every((m) => m.status === 'sent') ? list : undefined;
+    }, 'the three messages marked sent');
+    // ...the database keeps no token: neither in the body nor in the links, nor in a column of its own.
+    const secrets = [viewer, driver, ...(new URL(`${PUBLIC_URL}${location}`).searchParams.getAll('t'))];
+    for (const row of rows) for (const secret of secrets) expect(JSON.stringify(row)).not.toContain(secret);
+    const byKind = Object.fromEntries(rows.map((m) => [m.kind, m]));
+    expect(JSON.parse(byKind['tracking-patient'].links)).toEqual([`${PUBLIC_URL}/track/2?t=…`]);
+    expect(JSON.parse(byKind['tracking-driver'].links)).toEqual([`${PUBLIC_URL}/driver/2?t=…`, `${PUBLIC_URL}/track/2?t=…`]);
+    expect(byKind['tracking-driver'].body_text).toContain(`${PUBLIC_URL}/driver/2?t=…\n`);
+    expect(byKind['tracking-driver'].body_text).toContain(`${PUBLIC_URL}/track/2?t=…\n`);
+    expect(byKind['tracking-patient'].body_text).toContain(`${PUBLIC_URL}/track/2?t=…\n`);
+    expect(JSON.parse(byKind['share-location'].links)[0]).toMatch(new RegExp(`^${PUBLIC_URL}/location/${caseId}(\\?t=…)?$`));
+    // The admin reads exactly what is stored.
+    const listed = (await outbox(s, admin)).filter((m) => m.case_id === caseId);
+    expect(listed).toHaveLength(3);
+    for (const m of listed) for (const secret of secrets) expect(JSON.stringify(m)).not.toContain(secret);
+    for (const m of listed) {
+      const row = rows.find((r) => r.id === m.id)!;
+      expect({ text: m.text, links: m.links }).toEqual({ text: row.body_text, links: JSON.parse(row.links) });
+    }
+    // The links still work for their holders: only the stored copy lost them.
+    expect((await s.api('GET', `/api/track/2?t=${viewer}`)).status).toBe(200);
   });
 
   it('keeps the outbox for admins only', async () => {
@@ -168,6 +207,59 @@ describe('an SMTP port where nothing listens', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ status: 'failed', attempts: 8, to: 'nobody@example.com' });
   });
+
+  it('a message that failed for good keeps no live secret either', async () => {
+    const caseId = await dispatchCase(s, operator, 4, { to: 'nobody@example.com' });
+    expect((await initiateTracking(s, operator, caseId, 4)).status).toBe(200);
+    const rows = await waitFor(async () => {
+      const list = await outboxFor(s, caseId);
+      return list.length === 3 && list.every((m) => m.attempts >= 1 && m.status === 'queued') ? list : undefined;
+    }, 'a failed first attempt of each');
+    const viewer = tokenInLink(rows.find((m) => m.kind === 'tracking-patient')!.body_text, 'track', 4)!;
+    expect(viewer).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Fast-forward each to its last allowed attempt (a message being retried right now is caught on the next poll).
+    const failed = await waitFor(async () => {
+      await s.ctx.db('outbox').where({ case_id: caseId, status: 'queued' }).where('attempts', '<', 7)
+        .update({ attempts: 7, next_attempt_at: new Date(Date.now() - 1000).toISOString() });
+      const list = await outboxFor(s, caseId);
+      return list.every((m) => m.status === 'failed') ? list : undefined;
+    }, 'the messages marked failed');
+    for (const m of failed) expect(JSON.stringify(m)).not.toMatch(/[?&]t=[A-Za-z0-9_-]/);
+    expect(JSON.parse(failed.find((m) => m.kind === 'tracking-patient')!.links)).toEqual([`${PUBLIC_URL}/track/4?t=…`]);
+    expect((await outbox(s, admin)).filter((m) => m.case_id === caseId).map((m) => m.links).flat())
+      .toEqual(expect.arrayContaining([`${PUBLIC_URL}/track/4?t=…`, `${PUBLIC_URL}/driver/4?t=…`]));
+  });
+});
+
+describe('a sign-in code mail (SIGNIN_CODE=email)', () => {
+  let smtp: SmtpListener;
+  let s: TestServer;
+  beforeAll(async () => {
+    smtp = await startSmtpListener();
+    s = await startTestServer({ env: { SMTP_URL: smtp.url, SIGNIN_CODE: 'email' } });
+  });
+  afterAll(async () => {
+    await s?.dispose();
+    await smtp?.close();
+  });
+
+  it('reaches the user with its code, and once sent keeps no code in the outbox', async () => {
+    const first = await s.api('POST', '/api/auth/signin', { body: DEMO.admin });
+    expect(first.status).toBe(202);
+    const mail = await waitFor(() => smtp.received.find((m) => m.to.includes(DEMO.admin.email)), 'the code e-mail');
+    const code = /^\s+(\d{6})$/m.exec(mail.text)![1];
+    const row = await waitFor(async () => {
+      const r = await s.ctx.db('outbox').where({ kind: 'signin-code' }).first();
+      return r?.status === 'sent' ? r : undefined;
+    }, 'the code mail marked sent');
+    expect(JSON.stringify(row)).not.toMatch(new RegExp(`(?<![0-9])${code}(?![0-9])`));
+    expect(row.body_text).toContain('Your Lifeline sign-in code is:\n\n    …\n');
+    const verified = await s.api('POST', '/api/auth/signin/verify', { body: { challenge: first.body.challenge, code } });
+    expect(verified.status).toBe(200);
+    const listed = await outbox(s, verified.body.token);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ kind: 'signin-code', status: 'sent', text: row.body_text, links: [] });
+  });
 });
 
 describe('an SMTP server that accepts the connection and never answers', () => {
@@ -237,8 +329,9 @@ describe('without SMTP_URL', () => {
       ['share-location', 'queued@example.com'],
     ]);
     const [driverMail, trackingMail, shareMail] = messages;
-    expect(shareMail.links).toEqual([`${PUBLIC_URL}/location/${caseId}`]);
-    expect(shareMail.text).toContain(`${PUBLIC_URL}/location/${caseId}`);
+    // A queued message keeps its live links: without SMTP the admin hands them on from here.
+    expect(shareMail.links).toEqual([expect.stringMatching(new RegExp(`^${PUBLIC_URL}/location/${caseId}(\\?t=[A-Za-z0-9_-]{43})?$`))]);
+    expect(shareMail.text).toContain(shareMail.links[0]);
     const viewer = tokenInLink(trackingMail.text, 'track', 4)!;
     expect(trackingMail.links).toEqual([`${PUBLIC_URL}/track/4?t=${viewer}`]);
     const driver = tokenInLink(driverMail.text, 'driver', 4)!;

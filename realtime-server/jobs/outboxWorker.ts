@@ -87,6 +87,7 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter, 
         };
         await mailer!.sendMail(mail);
         // Marked at once: the window in which a crash resends an accepted message is this one statement.
+        // The same statement drops the message's secrets: the stored copy keeps each link's path and `t=…`.
         if (await outboxRepository.markSent(ctx.db, id, workerId)) ctx.log.info({ outboxId: id, kind: m.kind }, 'mail sent');
         else ctx.log.warn({ outboxId: id }, 'mail sent after its lease ran out: another worker may send it again');
       } catch (err) {

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../reliability/invariants';
 import { dbSnapshot } from '../testing/assertions';
-import { dispatchCase, expectStatus, updateCase, waitFor } from '../testing/dispatchHelpers';
+import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, tokenInLink, updateCase, waitFor, shareLocation } from '../testing/dispatchHelpers';
+import { outboxRepository } from '../../db/repositories/outboxRepository';
+import { mailTemplates } from '../services/mailTemplates';
 import { startTestServer, type TestServer } from '../testing/testServer';
 import { REDACTED, runRetention, startRetentionJob } from './retention';
 
@@ -27,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => s?.dispose());
 
 const share = async (caseId: string, latitude: number, longitude: number) =>
-  expectStatus(await s.api('POST', `/api/location/${caseId}`, { body: { latitude, longitude, accuracy: 7 } }), 200, 'share');
+  expectStatus(await shareLocation(s, caseId, { latitude, longitude, accuracy: 7 }), 200, 'share');
 
 /** A case on `ambulance` with two shared positions, then (optionally) ended and backdated: created `createdDaysAgo`, ended `endedDaysAgo`. */
 async function located(ambulance: number, end: 'closed' | 'resolved' | 'pending' | 'active' | 'deleted', createdDaysAgo: number, endedDaysAgo?: number) {
@@ -88,8 +90,10 @@ describe('runRetention', () => {
 
   it('clears the patient position of cases closed or resolved more than RETENTION_DAYS ago, and says so on their timeline', async () => {
     const before = { recently: await caseRow(c.closedRecently), active: await caseRow(c.activeOld), pending: await caseRow(c.pendingOld) };
+    // The patients' queued e-mails of the cases that are no longer active lose their link tokens (the outbox describe below).
+    const deadLinks = Number((await s.ctx.db('outbox').whereNotNull('body_redacted').whereNot('case_id', c.activeOld).count({ n: '*' }).first())!.n);
     const result = await runRetention(s.ctx);
-    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 3, placesDeleted: 1 });
+    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 3, placesDeleted: 1, outboxRedacted: deadLinks, outboxDeleted: 0 });
     for (const id of [c.closedLong, c.resolvedLong]) {
       const row = await caseRow(id);
       expect(row).toMatchObject({ latitude: null, longitude: null, location_accuracy: null, location_at: null });
@@ -138,7 +142,7 @@ describe('runRetention', () => {
 
   it('is idempotent: a second pass changes nothing', async () => {
     const before = await dbSnapshot(s.ctx.db);
-    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0 });
+    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 });
     expect(await dbSnapshot(s.ctx.db)).toEqual(before);
   });
 
@@ -166,6 +170,108 @@ describe('runRetention', () => {
   });
 });
 
+describe('the outbox', () => {
+  let o: TestServer;
+  let op: string;
+  const ids: Record<string, number> = {};
+  const row = (name: string) => o.ctx.db('outbox').where({ id: ids[name] }).first();
+  const CODE = '482916';
+  const queueCode = async (minutesAgo: number) => {
+    const id = await outboxRepository.insert(o.ctx.db, mailTemplates.signinCode({ name: 'Operator', email: 'operator@lifeline.test' }, CODE, 10));
+    const at = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+    await o.ctx.db('outbox').where({ id }).update({ created_at: at(minutesAgo), next_attempt_at: at(minutesAgo), secrets_expire_at: at(minutesAgo - 10) });
+    return id;
+  };
+  /** The tracking mails of a new case on `ambulance` (queued: no SMTP here) and their tokens. */
+  const trackingMails = async (ambulance: number) => {
+    const caseId = await dispatchCase(o, op, ambulance);
+    expectStatus(await initiateTracking(o, op, caseId, ambulance), 200, 'tracking');
+    const mails = await o.ctx.db('outbox').where({ case_id: caseId }).orderBy('id');
+    const patient = mails.find((m) => m.kind === 'tracking-patient');
+    return { caseId, id: patient.id as number, token: tokenInLink(patient.body_text, 'track', ambulance)!, mails };
+  };
+  let closed: Awaited<ReturnType<typeof trackingMails>>;
+  let active: Awaited<ReturnType<typeof trackingMails>>;
+  let deleted: Awaited<ReturnType<typeof trackingMails>>;
+
+  beforeAll(async () => {
+    o = await startTestServer({ env: { RETENTION_DAYS: '30' } });
+    op = await o.signIn('operator');
+    const admin = await o.signIn('admin');
+    closed = await trackingMails(1);
+    active = await trackingMails(2);
+    deleted = await trackingMails(3);
+    expectStatus(await updateCase(o, op, closed.caseId, { status: 'closed' }), 200, 'close');
+    expectStatus(await o.api('DELETE', `/api/cases/${deleted.caseId}`, { token: admin }), 200, 'delete');
+    ids.codeExpired = await queueCode(11);
+    ids.codeLive = await queueCode(2);
+    // Finished messages on either side of the line (sent: from when it was sent; failed: from when it was queued).
+    const finished = async (name: string, status: 'sent' | 'failed', daysAgo: number) => {
+      ids[name] = await outboxRepository.insert(o.ctx.db, { kind: 'share-location', to: `${name}@example.com`, subject: name, text: name, links: [] });
+      await o.ctx.db('outbox').where({ id: ids[name] }).update({ status, created_at: ago(daysAgo + 1), sent_at: status === 'sent' ? ago(daysAgo) : null });
+    };
+    await finished('sentOld', 'sent', 31);
+    await finished('sentRecently', 'sent', 29);
+    await finished('failedOld', 'failed', 31);
+    await finished('failedRecently', 'failed', 20);
+    ids.queuedOld = await outboxRepository.insert(o.ctx.db, { kind: 'share-location', to: 'queued@example.com', subject: 'queued', text: 'queued', links: [] });
+    await o.ctx.db('outbox').where({ id: ids.queuedOld }).update({ created_at: ago(60), next_attempt_at: ago(60) });
+  });
+  afterAll(() => o?.dispose());
+
+  it('deletes messages sent or failed more than RETENTION_DAYS ago; keeps recent ones and every queued one; redacts queued secrets that no longer work', async () => {
+    const closedMails = closed.mails.length + deleted.mails.length;
+    const result = await runRetention(o.ctx);
+    expect(result).toMatchObject({ outboxDeleted: 2, outboxRedacted: closedMails + 1 });
+    expect(await row('sentOld')).toBeUndefined();
+    expect(await row('failedOld')).toBeUndefined();
+    for (const name of ['sentRecently', 'failedRecently', 'queuedOld']) expect(await row(name)).toBeDefined();
+    expect(await row('queuedOld')).toMatchObject({ status: 'queued' });
+  });
+
+  it('a queued sign-in code past its 10 minutes loses the code; one still valid keeps it', async () => {
+    const expired = await row('codeExpired');
+    expect(expired).toMatchObject({ status: 'queued', body_redacted: null, links_redacted: null, secrets_expire_at: null });
+    expect(expired.body_text).toContain('Your Lifeline sign-in code is:\n\n    …\n');
+    expect(expired.body_text).not.toContain(CODE);
+    expect((await row('codeLive')).body_text).toContain(`    ${CODE}\n`);
+  });
+
+  it('the queued links of a closed or deleted case lose their tokens (the path stays); an active case keeps them', async () => {
+    for (const dead of [closed, deleted]) {
+      for (const m of await o.ctx.db('outbox').where({ case_id: dead.caseId })) {
+        expect(m).toMatchObject({ status: 'queued', body_redacted: null, links_redacted: null });
+        expect(`${m.body_text} ${m.links}`).not.toMatch(/[?&]t=[A-Za-z0-9_-]/);
+      }
+    }
+    const [closedLink] = JSON.parse((await o.ctx.db('outbox').where({ id: closed.id }).first()).links);
+    expect(closedLink).toBe(`${PUBLIC_URL}/track/1?t=…`);
+    const live = await o.ctx.db('outbox').where({ id: active.id }).first();
+    expect(JSON.parse(live.links)).toEqual([`${PUBLIC_URL}/track/2?t=${active.token}`]);
+    expect(live.body_text).toContain(active.token);
+    // What the admin reads is what is stored.
+    const listed = (await o.api('GET', '/api/outbox', { token: await o.signIn('admin') })).body.messages;
+    expect(listed.find((m: any) => m.id === closed.id).links).toEqual([`${PUBLIC_URL}/track/1?t=…`]);
+    expect(listed.find((m: any) => m.id === active.id).links).toEqual([`${PUBLIC_URL}/track/2?t=${active.token}`]);
+  });
+
+  it('is idempotent: a second pass changes nothing', async () => {
+    const before = await dbSnapshot(o.ctx.db);
+    expect(await runRetention(o.ctx)).toMatchObject({ outboxDeleted: 0, outboxRedacted: 0 });
+    expect(await dbSnapshot(o.ctx.db)).toEqual(before);
+  });
+
+  it('passes running at once delete and redact each message once', async () => {
+    const again = await trackingMails(4);
+    expectStatus(await updateCase(o, op, again.caseId, { status: 'resolved' }), 200, 'resolve');
+    const id = await outboxRepository.insert(o.ctx.db, { kind: 'share-location', to: 'x@example.com', subject: 'x', text: 'x', links: [] });
+    await o.ctx.db('outbox').where({ id }).update({ status: 'sent', sent_at: ago(45) });
+    const results = await Promise.all([runRetention(o.ctx), runRetention(o.ctx), runRetention(o.ctx)]);
+    expect(results.reduce((n, r) => n + r.outboxDeleted, 0)).toBe(1);
+    expect(results.reduce((n, r) => n + r.outboxRedacted, 0)).toBe(again.mails.length);
+  });
+});
+
 describe('the retention job', () => {
   it('runs on a timer: rows that age past the line are cleared without a restart', async () => {
     const job = startRetentionJob(s.ctx, 50);
@@ -187,7 +293,7 @@ describe('the retention job', () => {
     try {
       const token = await first.signIn('operator');
       const id = await dispatchCase(first, token, 1);
-      expectStatus(await first.api('POST', `/api/location/${id}`, { body: { latitude: 17.4, longitude: 78.4 } }), 200, 'share');
+      expectStatus(await shareLocation(first, id, { latitude: 17.4, longitude: 78.4 }), 200, 'share');
       expectStatus(await updateCase(first, token, id, { status: 'closed' }), 200, 'close');
       await first.ctx.db('cases').where({ id }).update({ closed_at: ago(31) });
       await first.dispose();

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ServiceContext } from '../services/context';
+import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { runJobExclusive } from './jobLock';
 
 /** How often the job runs (and once at start). */
@@ -19,6 +20,10 @@ export interface RetentionResult {
   positionsDeleted: number;
   /** Reverse-geocoding cache entries (coordinates → place names) deleted. */
   placesDeleted: number;
+  /** Queued e-mails whose secrets no longer work (an expired sign-in code, the links of a case no longer active) that lost them. */
+  outboxRedacted: number;
+  /** E-mails sent or failed before the cutoff, deleted. */
+  outboxDeleted: number;
 }
 
 const parse = (v: string | null): Record<string, unknown> | null => {
@@ -43,6 +48,8 @@ async function rewriteEntry(db: Knex, id: number, column: 'before' | 'after', wa
  * - Ambulance position rows older than the retention are deleted, except those recorded
  *   while a case of that ambulance was open that has not been closed that long.
  * - Reverse-geocoding cache entries (place names keyed by coordinates) that old are deleted.
+ * - E-mails sent or failed that long ago are deleted; a queued one whose secrets no longer
+ *   work (a sign-in code past its expiry, the links of a case no longer active) loses them.
  *
  * Every statement is idempotent and conditional on what it changes (a case is cleared only
  * while it still has a position; an entry is rewritten only if it still holds what was
@@ -51,7 +58,7 @@ async function rewriteEntry(db: Knex, id: number, column: 'before' | 'after', wa
 export async function runRetention(ctx: Pick<ServiceContext, 'db' | 'config'>, now = new Date()): Promise<RetentionResult> {
   const { db } = ctx;
   const cutoff = new Date(now.getTime() - ctx.config.retentionDays * DAY_MS).toISOString();
-  const result: RetentionResult = { casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0 };
+  const result: RetentionResult = { casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 };
 
   // 1. Cases closed or resolved before the cutoff that still hold a patient position, or whose timeline still holds one.
   const cases: { id: string }[] = await db('cases')
@@ -114,6 +121,14 @@ export async function runRetention(ctx: Pick<ServiceContext, 'db' | 'config'>, n
 
   // 4. Place names looked up for coordinates (patients' among them): a cache, refilled on demand.
   result.placesDeleted = await db('geocode_cache').where('created_at', '<', cutoff).delete();
+
+  // 5. E-mails: a queued one whose secrets no longer work keeps no copy of them; sent and failed ones that old go.
+  result.outboxRedacted = await outboxRepository.redactDeadSecrets(db, now.toISOString());
+  for (;;) {
+    const n = await outboxRepository.deleteFinishedBefore(db, cutoff, 1000);
+    result.outboxDeleted += n;
+    if (n < 1000) break;
+  }
   return result;
 }
 
@@ -157,7 +172,7 @@ export function startRetentionJob(ctx: ServiceContext, everyMs = RETENTION_EVERY
       .then((o) => {
         if (!o.ran) { ctx.log.debug({ reason: o.reason }, 'retention: pass skipped (another node runs or ran it)'); return; }
         const r = o.result;
-        if (r.casesCleared || r.entriesRedacted || r.positionsDeleted || r.placesDeleted) ctx.log.info({ ...r, retentionDays: ctx.config.retentionDays }, 'retention: old positions deleted');
+        if (Object.values(r).some((n) => n > 0)) ctx.log.info({ ...r, retentionDays: ctx.config.retentionDays }, 'retention: old positions and e-mails deleted');
       })
       .catch((err) => { if (!stopped) ctx.log.error({ err }, 'retention pass failed'); })
       .finally(() => { running = undefined; });

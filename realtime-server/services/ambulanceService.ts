@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AmbulanceCreateInput, AmbulanceUpdateInput, PositionInput } from '../contract';
-import { ambulanceRepository, type AmbulanceFields } from '../../db/repositories/ambulanceRepository';
+import { ambulanceRepository, type AmbulanceFields, PlateTakenError } from '../../db/repositories/ambulanceRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
 import type { AmbulanceRow, Db } from '../../db/repositories/types';
 import { presentAmbulance } from '../presenters/presentAmbulance';
@@ -25,9 +25,26 @@ async function findAmbulanceForUpdate(trx: Knex.Transaction, id: number): Promis
   return findAmbulance(trx, id);
 }
 
+/** A plate is free unless another ambulance's plate reads the same (the look-alike key, ambulanceRepository.plateKey). */
 async function assertPlateFree(trx: Knex.Transaction, plate: string, selfId?: number) {
   const other = await ambulanceRepository.findByPlate(trx, plate);
   if (other && other.id !== selfId) throw conflict(`An ambulance with license plate ${other.license_plate} already exists`);
+}
+
+/**
+ * Writes a plate that assertPlateFree found free. Two writers may both find it free (PostgreSQL
+ * runs them at once): the UNIQUE key lets one win, and the other gets the same 409, naming the
+ * winner's plate (committed by then, so visible to the next statement).
+ */
+async function writePlate<T>(trx: Knex.Transaction, plate: string, selfId: number | undefined, write: () => Promise<T>): Promise<T> {
+  await assertPlateFree(trx, plate, selfId);
+  try {
+    return await write();
+  } catch (err) {
+    if (!(err instanceof PlateTakenError)) throw err;
+    await assertPlateFree(trx, plate, selfId);
+    throw conflict(`An ambulance with license plate ${plate} already exists`);
+  }
 }
 
 /** Staff (any ambulance) or a driver link, which holds for one case's ambulance while the case is active. */
@@ -40,14 +57,13 @@ export const ambulanceService = {
 
   create: (ctx: ServiceContext, input: AmbulanceCreateInput) =>
     inTransaction(ctx, async (trx, record) => {
-      await assertPlateFree(trx, input.license_plate);
-      const id = await ambulanceRepository.insert(trx, {
+      const id = await writePlate(trx, input.license_plate, undefined, () => ambulanceRepository.insert(trx, {
         license_plate: input.license_plate,
         status: input.status,
         driver_email: input.email ?? null,
         latitude: input.latitude ?? null,
         longitude: input.longitude ?? null,
-      });
+      }));
       const ambulance = presentAmbulance((await ambulanceRepository.findById(trx, id))!);
       record({ type: 'ambulance.created', ambulance });
       return ambulance;
@@ -78,13 +94,11 @@ export const ambulanceService = {
         }
         fields.status = input.status;
       }
-      if (editsPlate) {
-        await assertPlateFree(trx, input.license_plate!, id);
-        fields.license_plate = input.license_plate;
-      }
+      if (editsPlate) fields.license_plate = input.license_plate;
       if (editsEmail) fields.driver_email = input.email;
       if (Object.keys(fields).length === 0) return presentAmbulance(before);
-      await ambulanceRepository.update(trx, id, fields);
+      const write = () => ambulanceRepository.update(trx, id, fields);
+      await (editsPlate ? writePlate(trx, input.license_plate!, id, write) : write());
       const ambulance = presentAmbulance((await ambulanceRepository.findById(trx, id))!);
       record({ type: 'ambulance.updated', ambulance });
       return ambulance;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ISO_TIME, ambulanceRow, caseRow, dispatchCase, driverOf, plateOf, rowCount, updateCase } from '../../testing/dispatchHelpers';
 import { startTestServer, type TestServer } from '../../testing/testServer';
+import { plateKey } from '../../../db/repositories/plateKey';
 
 describe('GET /api/ambulances', () => {
   let s: TestServer;
@@ -101,7 +102,7 @@ describe('PUT /api/ambulances/{id} and DELETE /api/ambulances/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body.ambulance).toMatchObject({ id: 3, license_plate: 'TS11 ZZ 9999', status: 'maintenance', email: 'new.driver@example.com', version: before.version + 1 });
     expect(res.body.ambulance.updated_at).toMatch(ISO_TIME);
-    expect(await ambulanceRow(s, 3)).toMatchObject({ license_plate: 'TS11 ZZ 9999', plate_key: 'TS11ZZ9999', status: 'maintenance', driver_email: 'new.driver@example.com' });
+    expect(await ambulanceRow(s, 3)).toMatchObject({ license_plate: 'TS11 ZZ 9999', plate_key: plateKey('TS11 ZZ 9999'), status: 'maintenance', driver_email: 'new.driver@example.com' });
   });
 
   it("refuses renaming to another ambulance's plate with 409", async () => {

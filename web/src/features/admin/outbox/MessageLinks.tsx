@@ -5,9 +5,9 @@ import Typography from '@mui/material/Typography';
 import { useToast } from '../../../layout/toast';
 import { CopyIcon, OpenInNewIcon } from '../../../layout/icons';
 import { copyText } from '../../../layout/clipboard';
-import { linkLabel } from './outboxText';
+import { isRedactedLink, linkLabel } from './outboxText';
 
-/** A message's links, each easy to open in a new tab or copy. */
+/** A message's links, each easy to open in a new tab or copy; a link whose token was removed after sending is shown as text only. */
 export function MessageLinks({ links }: { links: string[] }) {
   const toast = useToast();
   const copy = (link: string) =>
@@ -15,7 +15,14 @@ export function MessageLinks({ links }: { links: string[] }) {
 
   return (
     <Stack spacing={1}>
-      {links.map((link) => (
+      {links.map((link) => isRedactedLink(link) ? (
+        <Box key={link} sx={{ p: 1.25, borderRadius: 2, bgcolor: 'action.hover' }}>
+          <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 700, textTransform: 'uppercase', letterSpacing: 0.4 }}>
+            {linkLabel(link)} · token removed after sending
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{link}</Typography>
+        </Box>
+      ) : (
         <Box key={link} sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', p: 1.25, borderRadius: 2, bgcolor: 'action.hover' }}>
           <Box sx={{ flex: '1 1 220px', minWidth: 0 }}>
             <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 700, textTransform: 'uppercase', letterSpacing: 0.4 }}>

@@ -36,6 +36,7 @@ export function OutboxPage() {
       />
       <Alert severity="info" sx={{ mb: 2 }}>
         Without a mail server, messages stay queued here: open or copy a patient's share-location link or a tracking link from the message.
+        Once a message is sent (or has failed for good), its link tokens and codes are removed and shown as ….
       </Alert>
       {(outbox.data?.length ?? 0) > 0 && (
         <TextField

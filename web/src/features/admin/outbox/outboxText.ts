@@ -10,6 +10,7 @@ const KIND_LABELS: Record<string, string> = {
   'share-location': 'Share location',
   'tracking-patient': 'Tracking (patient)',
   'tracking-driver': 'Tracking (driver)',
+  'signin-code': 'Sign-in code',
 };
 export const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind;
 
@@ -22,6 +23,17 @@ export function linkLabel(link: string): string {
   if (path.startsWith('/track/')) return 'Tracking link';
   if (path.startsWith('/driver/')) return 'Driver link';
   return 'Link';
+}
+
+/**
+ * Whether a link lost its token: the server keeps a sent (or failed) message without its
+ * secrets, each `t=` value replaced by `…`. Such a link opens nothing; it only says which link it was.
+ */
+export function isRedactedLink(link: string): boolean {
+  const t = (() => {
+    try { return new URL(link).searchParams.get('t'); } catch { return /[?&]t=([^&#]*)/.exec(link)?.[1] ?? null; }
+  })();
+  return t === '…';
 }
 
 /** Newest first. */
