@@ -61,7 +61,7 @@ export function knexConfig(databaseUrl: string): Knex.Config {
       migrations,
     };
   }
-  if (databaseUrl !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(databaseUrl)), { recursive: true });
+  if (databaseUrl !== ':memory:') prepareSqliteFile(databaseUrl);
   return {
     client: 'better-sqlite3',
     connection: { filename: databaseUrl },
@@ -84,6 +84,100 @@ export function knexConfig(databaseUrl: string): Knex.Config {
     acquireConnectionTimeout: 20_000,
     migrations,
   };
+}
+
+/** A SQLite DATABASE_URL the server cannot use: the message names the path and the cause. */
+export class DatabaseOpenError extends Error {
+  constructor(file: string, cause: string) {
+    super(`Cannot open the SQLite database at ${file}: ${cause}`);
+    this.name = 'DatabaseOpenError';
+  }
+}
+
+/** `permission denied (EACCES)` from a Node file-system error, whose message reads `EACCES: permission denied, open '…'`. */
+function reason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const text = /^[A-Z0-9]+: ([^,]+)/.exec(e?.message ?? '')?.[1] ?? String(e?.message ?? err);
+  return e?.code ? `${text} (${e.code})` : text;
+}
+
+/** stat, or undefined where nothing is (a missing entry, or a path through a file). */
+function statOf(p: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new Error(`cannot reach ${p}: ${reason(err)}`);
+  }
+}
+
+/**
+ * Makes sure SQLite can create or write the database file, so that a bad DATABASE_URL stops
+ * the start with its real cause rather than SQLite's "unable to open database file": the
+ * directories are created one level at a time (Node's recursive mkdir never returns on
+ * file systems such as /proc, which answer ENOENT for a parent that exists), a regular file
+ * where a directory should be is named, the file must open for reading and writing, and
+ * the directory must take the -wal and -shm files that WAL mode keeps beside the database.
+ */
+export function prepareSqliteFile(databaseUrl: string) {
+  const file = path.resolve(databaseUrl);
+  const fail = (cause: string): never => { throw new DatabaseOpenError(file, cause); };
+  try {
+    const dir = path.dirname(file);
+    const missing: string[] = [];
+    let existing = dir;
+    let st = statOf(existing);
+    while (!st) {
+      missing.unshift(existing);
+      existing = path.dirname(existing);
+      st = statOf(existing);
+    }
+    if (!st.isDirectory()) fail(`${existing} is a file, not a directory (ENOTDIR)`);
+    for (const d of missing) {
+      try {
+        fs.mkdirSync(d);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') fail(`cannot create the directory ${d}: ${reason(err)}`);
+      }
+    }
+    const own = statOf(file);
+    if (own?.isDirectory()) fail(`${file} is a directory, not a file (EISDIR)`);
+    try {
+      // r+ opens an existing file for reading and writing without changing it; `a` creates a missing one, as SQLite would.
+      fs.closeSync(fs.openSync(file, own ? 'r+' : 'a'));
+    } catch (err) {
+      fail(`${own ? 'cannot write' : 'cannot create'} ${file}: ${reason(err)}`);
+    }
+    for (const side of [`${file}-wal`, `${file}-shm`]) {
+      const sideFile = statOf(side);
+      try {
+        if (sideFile) fs.closeSync(fs.openSync(side, 'r+'));
+        else fs.accessSync(dir, fs.constants.W_OK);
+      } catch (err) {
+        fail(sideFile ? `cannot write ${side}: ${reason(err)}` : `the directory ${dir} is not writable, and SQLite keeps its -wal and -shm files there: ${reason(err)}`);
+      }
+    }
+  } catch (err) {
+    if (err instanceof DatabaseOpenError) throw err;
+    fail((err as Error).message);
+  }
+}
+
+/**
+ * Opens the first connection, so that a file SQLite cannot use (not a database, corrupt,
+ * read-only) stops the start with its path and SQLite's own cause. PostgreSQL's connection
+ * errors already name their cause.
+ */
+export async function verifyDatabase(db: Knex, databaseUrl: string) {
+  if (!isSqlite(db) || databaseUrl === ':memory:') return;
+  try {
+    // Reads the file's header: a file that is not a database fails here, not in a migration.
+    await db.raw('pragma schema_version');
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    throw new DatabaseOpenError(path.resolve(databaseUrl), e.code ? `${e.message} (${e.code})` : String(e.message ?? err));
+  }
 }
 
 /** Key of the session advisory lock that serialises migrations (and the demo seed) across nodes. */

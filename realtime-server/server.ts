@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import type { Transporter } from 'nodemailer';
-import { openDatabase } from '../db/connection';
+import { openDatabase, verifyDatabase } from '../db/connection';
 import { outboxRepository } from '../db/repositories/outboxRepository';
 import { seedDemo } from '../db/seeds/demo';
 import { startCheckpointer } from '../db/sqliteCheckpointer';
@@ -18,6 +18,7 @@ import { EventBus } from './realtime/eventBus';
 import { attachRealtime } from './realtime/socketServer';
 import type { ServiceContext } from './services/context';
 import { createGeocoder } from './services/geocodeService';
+import { createStorageHealth } from './services/storageHealth';
 
 export interface StartOptions {
   log?: Logger;
@@ -33,9 +34,16 @@ export async function migrate(db: Knex) {
 /** Opens the database, migrates, seeds an empty one, and serves HTTP + Socket.IO on one port. */
 export async function startServer(config: Config, opts: StartOptions = {}) {
   const log = opts.log ?? pino({ level: config.logLevel, base: undefined });
+  // A SQLite path the server cannot use throws here, naming the path and the cause.
   const db = openDatabase(config.databaseUrl);
-  await migrate(db);
-  if (config.seed === 'demo' && (await seedDemo(db))) log.info('seeded the demo data into an empty database');
+  try {
+    await verifyDatabase(db, config.databaseUrl);
+    await migrate(db);
+    if (config.seed === 'demo' && (await seedDemo(db))) log.info('seeded the demo data into an empty database');
+  } catch (err) {
+    await db.destroy().catch(() => undefined);
+    throw err;
+  }
   const checkpointer = await startCheckpointer(db, config.databaseUrl, log);
 
   const bus = new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed'));
@@ -46,6 +54,8 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   });
   const metrics = createMetrics();
   const ctx: ServiceContext = { db, bus, config, log, redis: cluster.redis, metrics, lifecycle: { draining: false } };
+  // Before anything writes: every storage failure from here on counts for /api/health.
+  ctx.storageHealth = createStorageHealth(ctx, cluster.nodeId);
   const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });
   const httpServer = http.createServer(app.callback());
   httpServer.on('clientError', answerClientError);

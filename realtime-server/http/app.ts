@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import serve from 'koa-static';
 import { createGeocoder, type Geocoder } from '../services/geocodeService';
 import type { ServiceContext } from '../services/context';
-import { DomainError, badRequest, notFound } from '../services/errors';
+import { notFound } from '../services/errors';
 import { authenticate } from './middleware/auth';
 import { limitBodyDepth } from './middleware/bodyDepth';
 import { accessGuard } from '../policies/accessGuard';
 import { errorHandler, requestLogger } from './middleware/errors';
+import { jsonBody } from './middleware/jsonBody';
 import { rateLimits } from './middleware/rateLimit';
-import { securityHeaders } from './middleware/security';
+import { noStoreUnder, securityHeaders } from './middleware/security';
 import { mountOutboxAndGeocode } from './routes/admin';
 import { mountAmbulances } from './routes/ambulances';
 import { mountAuth } from './routes/auth';
@@ -24,8 +24,10 @@ import { mountPublic } from './routes/public';
 import { mountUsers } from './routes/users';
 
 const API_PREFIXES = ['/api/', '/live-location', '/socket.io'];
+/** Answers that may carry patient data, links or sessions: never cached unless a route says otherwise. */
+const NO_STORE_PREFIXES = ['/api/', '/live-location'];
 
-/** The Koa app: security headers → errors → logging → body → auth → routes, then the built SPA. Does not listen. */
+/** The Koa app: security headers (no-store on API answers) → errors → logging → JSON body → auth → routes, then the built SPA. Does not listen. */
 export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {}) {
   const app = new Koa({ proxy: false });
   const router = new Router();
@@ -44,16 +46,10 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
 
   // Security headers first: every answer carries them, errors and 404s included.
   app.use(securityHeaders(svc.config));
-  app.use(errorHandler(svc.log));
+  app.use(noStoreUnder(NO_STORE_PREFIXES));
+  app.use(errorHandler(svc.log, svc.storageHealth));
   app.use(requestLogger(svc.log));
-  app.use(bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: '1mb',
-    encoding: 'utf-8',
-    onError(err: any) {
-      throw err?.status === 413 ? new DomainError(413, 'Request body is too large') : badRequest('Request body is not valid JSON');
-    },
-  }));
+  app.use(jsonBody());
   app.use(limitBodyDepth());
   app.use(authenticate(svc));
   app.use(router.routes());

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Metrics } from '../metrics';
 import type { DomainEvent, EventBus } from '../realtime/eventBus';
+import type { StorageHealth } from './storageHealth';
 
 /** What every service needs: the database, the bus, config and a logger; Redis when several nodes run. */
 export interface ServiceContext {
@@ -16,6 +17,8 @@ export interface ServiceContext {
   metrics?: Metrics;
   /** Set when the node begins to shut down: health answers 503 so a load balancer sends no more. */
   lifecycle?: { draining: boolean };
+  /** Whether the database takes writes (health answers 503 while it does not); `writeFailed(err)` records a failure knex did not see. */
+  storageHealth?: StorageHealth;
 }
 
 /** Who is acting, as recorded on the case timeline. */

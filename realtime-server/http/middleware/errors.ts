@@ -1,11 +1,16 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { DomainError } from '../../services/errors';
+import type { StorageHealth } from '../../services/storageHealth';
 
 const KNOWN = new Set([400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429]);
 
-/** Turns every failure into `{error}`: domain errors with their status, bugs as a logged 500 with no stack. */
-export const errorHandler = (log: Logger) => async (ctx: Context, next: Next) => {
+/**
+ * Turns every failure into `{error}`: domain errors with their status, bugs as a logged 500
+ * with no stack. A 500 caused by storage (a full disk, an I/O error) is also recorded for
+ * `/api/health`, so that a load balancer stops sending requests that cannot be stored.
+ */
+export const errorHandler = (log: Logger, storage?: Pick<StorageHealth, 'writeFailed'>) => async (ctx: Context, next: Next) => {
   try {
     await next();
   } catch (err: any) {
@@ -17,6 +22,7 @@ export const errorHandler = (log: Logger) => async (ctx: Context, next: Next) =>
       ctx.status = err.status;
       ctx.body = { error: String(err.message || 'Bad request') };
     } else {
+      storage?.writeFailed(err);
       log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
       ctx.status = 500;
       ctx.body = { error: 'Internal server error' };

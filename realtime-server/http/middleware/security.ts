@@ -88,6 +88,17 @@ export const noStore: Middleware = async (ctx, next) => {
 };
 
 /**
+ * `Cache-Control: no-store` on every answer whose path starts with one of `prefixes`, errors
+ * included: set before the route runs, so a route that wants another policy sets its own.
+ */
+export function noStoreUnder(prefixes: readonly string[]): Middleware {
+  return async (ctx, next) => {
+    if (prefixes.some((p) => ctx.path.startsWith(p))) ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+}
+
+/**
  * Socket.IO handshakes: a browser always sends `Origin`; it must be one of ALLOWED_ORIGINS or
  * the server's own (the origin's host is the Host the request was sent to: a page served by
  * this server, whatever name or address it was opened under). A request without `Origin` is
