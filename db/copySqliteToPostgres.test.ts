@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CopyError, copySqliteToPostgres, tablesInForeignKeyOrder } from '../scripts/copySqliteToPostgres';
-import { casePayload, dispatchCase, initiateTracking, updateCase } from '../realtime-server/testing/dispatchHelpers';
+import { casePayload, dispatchCase, initiateTracking, updateCase, shareLocation } from '../realtime-server/testing/dispatchHelpers';
 import { dropSchema, freshPostgresUrl, postgresSkipReason, postgresSuitesUrl } from '../realtime-server/testing/testEngine';
 import { startTestServer } from '../realtime-server/testing/testServer';
 import { openDatabase } from './connection';
@@ -31,7 +31,7 @@ describe.skipIf(!PG)('copying a SQLite database into PostgreSQL', () => {
       const [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
       const a = await dispatchCase(s, operator, 1, { patientName: 'Ravi Kumar', to: 'ravi@example.com' });
       const b = await dispatchCase(s, operator, 2, { patientName: 'Ünïcode Ω 😀', description: "O'Brien; DROP TABLE" });
-      await s.api('POST', `/api/location/${a}`, { body: { latitude: 17.123456789, longitude: 78.987654321, accuracy: 7.5 } });
+      await shareLocation(s, a, { latitude: 17.123456789, longitude: 78.987654321, accuracy: 7.5 });
       for (let i = 0; i < 30; i++) await s.api('POST', '/api/ambulances/1/position', { token: operator, body: { latitude: 17.4 + i / 1000, longitude: 78.5, accuracy: 5, heading: 90, speed: 11.5 } });
       await initiateTracking(s, operator, a, 1);
       await updateCase(s, operator, b, { status: 'closed' });

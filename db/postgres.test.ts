@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresSchema } from './connection';
 import { postgresSkipReason, postgresSuitesUrl } from '../realtime-server/testing/testEngine';
 import { startTestServer, type TestServer } from '../realtime-server/testing/testServer';
+import { shareLocation } from '../realtime-server/testing/dispatchHelpers';
 
 const url = postgresSuitesUrl();
 const pg = Boolean(url);
@@ -60,7 +61,7 @@ describe.skipIf(!pg)('on PostgreSQL', () => {
     const created = await dispatch(token, 3);
     expect(created.status).toBe(201);
     const id = created.body.caseId;
-    const shared = await s.api('POST', `/api/location/${id}`, { body: { latitude: 17.123456789, longitude: 78.987654321 } });
+    const shared = await shareLocation(s, id, { latitude: 17.123456789, longitude: 78.987654321 });
     expect(shared.body).toMatchObject({ latitude: 17.12345679, longitude: 78.98765432 });
     const list = await s.api('GET', '/api/cases', { token });
     expect(list.body.cases.find((c: any) => c.id === id)).toMatchObject({ latitude: 17.12345679, longitude: 78.98765432, license_plate: 'TS09 EA 1003' });

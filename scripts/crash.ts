@@ -255,6 +255,12 @@ export async function runCrashLoop(opts: CrashOptions): Promise<CrashFigures> {
     if (problems.length) log(`[crash] cycle ${figures.cycles}: ${problems.length} problem(s):\n  ${problems.slice(0, 20).join('\n  ')}`);
   }
 
+  /** The patient location links' tokens, from the dispatch answers (the only place they are given), by case id. */
+  const locationTokens = new Map<string, string>();
+  const rememberLink = (body: { caseId?: string; locationLink?: string }) => {
+    if (body?.caseId && body.locationLink) locationTokens.set(body.caseId, new URL(body.locationLink).searchParams.get('t') ?? '');
+  };
+
   /** Dispatches whose answer was lost in the kill are retried with their key: never doubled, never lost. */
   async function retryInDoubt() {
     const db = openDatabase(dbPath);
@@ -278,6 +284,7 @@ export async function runCrashLoop(opts: CrashOptions): Promise<CrashFigures> {
         if (res.status === 201) {
           acks.push({ kind: 'dispatch', caseId: res.body.caseId, marker: d.marker });
           figures.acknowledged += 1;
+          rememberLink(res.body);
         }
       }
     } finally {
@@ -314,6 +321,7 @@ export async function runCrashLoop(opts: CrashOptions): Promise<CrashFigures> {
             acks.push({ kind: 'dispatch', caseId: res.body.caseId, marker });
             figures.acknowledged += 1;
             active.set(res.body.caseId, amb ?? null);
+            rememberLink(res.body);
           }
         } catch (err) {
           inDoubt.push({ key, body, marker });
@@ -339,8 +347,10 @@ export async function runCrashLoop(opts: CrashOptions): Promise<CrashFigures> {
           figures.acknowledged += 1;
         }
       } else if (roll < 0.95) {
-        const id = rnd.pick(activeIds);
-        const res = await call('POST', `/api/location/${id}`, { latitude: 17.3 + rnd.next() / 5, longitude: 78.4 + rnd.next() / 5, accuracy: 15 });
+        const shareable = activeIds.filter((id) => locationTokens.has(id));
+        if (!shareable.length) return;
+        const id = rnd.pick(shareable);
+        const res = await call('POST', `/api/location/${id}?t=${locationTokens.get(id)}`, { latitude: 17.3 + rnd.next() / 5, longitude: 78.4 + rnd.next() / 5, accuracy: 15 });
         if (res.status === 200) {
           acks.push({ kind: 'share', caseId: id, latitude: res.body.latitude, longitude: res.body.longitude });
           figures.acknowledged += 1;

@@ -10,11 +10,14 @@ const HELP = `Usage: npm run simulate -- [options]   (with npm start running)
 Moves the ambulances along plausible paths around the city at real speeds by posting
 positions to POST /api/ambulances/{id}/position as the demo operator. Free ambulances
 wander; busy ones drive towards their case's shared patient location and wait there.
+An ambulance whose crew reports its own position (driver link) is left to them: the server
+refuses staff positions for it (409) while it does.
 
 Options:
   --url URL        the running Lifeline server (default http://127.0.0.1:3000, or PUBLIC_URL)
   --count N        how many ambulances to move (default: all)
-  --rate HZ        positions per second per ambulance (default 0.5)
+  --rate HZ        positions per second per ambulance (default 0.5; staff positions are limited
+                   like links, LINK_LIMIT_PER_MIN a minute per ambulance: 120 means at most 2)
   --speed KMH      cruising speed of an ambulance on a call (default 45)
   --radius KM      free ambulances stay within this distance of the centre (default 8)
   --duration S     stop after S seconds (default: run until Ctrl-C)

@@ -8,6 +8,7 @@ export interface CaseFields {
   patient_email?: string;
   ambulance_id?: number | null;
   closed_at?: string | null;
+  dispatched_at?: string | null;
 }
 
 /** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */

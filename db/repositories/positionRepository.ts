@@ -17,6 +17,8 @@ export interface PositionStore {
   ambulanceExists(id: number): Promise<boolean> | boolean;
   /** The case's status and ambulance, for a driver link's check. */
   caseOf(caseId: string): Promise<{ status: string; ambulance_id: number | null } | undefined> | { status: string; ambulance_id: number | null } | undefined;
+  /** Whether the ambulance itself (its driver link or a device, anything but staff) sent a fix taken at or after `sinceIso`. */
+  reportingSince(id: number, sinceIso: string): Promise<boolean> | boolean;
   insert(row: NewPosition): Promise<unknown> | unknown;
   /** Moves the latest position forward unless it holds a newer fix: 1 when it did, 0 otherwise. */
   setLatest(id: number, p: LatestPosition): Promise<number> | number;
@@ -25,6 +27,7 @@ export interface PositionStore {
 interface Prepared {
   ambulance: BetterSqlite3.Statement;
   caseOf: BetterSqlite3.Statement;
+  reporting: BetterSqlite3.Statement;
   insert: BetterSqlite3.Statement;
   latest: BetterSqlite3.Statement;
 }
@@ -36,6 +39,7 @@ function prepare(conn: BetterSqlite3.Database): Prepared {
     p = {
       ambulance: conn.prepare('select id from ambulances where id = ?'),
       caseOf: conn.prepare('select status, ambulance_id from cases where id = ?'),
+      reporting: conn.prepare(`select 1 from ambulance_positions where ambulance_id = ? and recorded_at >= ? and source <> 'staff' limit 1`),
       insert: conn.prepare(`insert into ambulance_positions (ambulance_id, latitude, longitude, accuracy, heading, speed, recorded_at, received_at, source)
         values (@ambulance_id, @latitude, @longitude, @accuracy, @heading, @speed, @recorded_at, @received_at, @source)`),
       // The same conditional update as ambulanceRepository.setLatestPosition.
@@ -61,6 +65,7 @@ export const positionRepository = {
         lockAmbulances: () => {},
         ambulanceExists: (id) => p.ambulance.get(id) !== undefined,
         caseOf: (caseId) => p.caseOf.get(caseId) as { status: string; ambulance_id: number | null } | undefined,
+        reportingSince: (id, sinceIso) => p.reporting.get(id, sinceIso) !== undefined,
         insert: (row) => p.insert.run(row),
         setLatest: (id, l) => p.latest.run({ ...l, id, updated_at: nowIso() }).changes,
       };
@@ -71,6 +76,8 @@ export const positionRepository = {
       },
       ambulanceExists: async (id) => (await trx('ambulances').where({ id }).first('id')) !== undefined,
       caseOf: (caseId) => trx('cases').where({ id: caseId }).first('status', 'ambulance_id'),
+      reportingSince: async (id, sinceIso) =>
+        (await trx('ambulance_positions').where({ ambulance_id: id }).where('recorded_at', '>=', sinceIso).whereNot('source', 'staff').first('id')) !== undefined,
       insert: (row) => trx('ambulance_positions').insert(row),
       setLatest: (id, l) => ambulanceRepository.setLatestPosition(trx, id, l),
     };

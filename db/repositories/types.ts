@@ -24,6 +24,10 @@ export interface CaseRow {
   patient_email: string; operator_id: number | null; ambulance_id: number | null;
   latitude: number | string | null; longitude: number | string | null; location_accuracy: number | null;
   location_at: string | null; version: number; created_at: string; updated_at: string; closed_at: string | null;
+  /** SHA-256 of the patient's location-link token. */
+  location_token_hash: string | null;
+  /** When the case took its current ambulance. */
+  dispatched_at: string | null;
   /** Joined from ambulances. */
   license_plate?: string | null;
 }
@@ -37,6 +41,10 @@ export interface OutboxRow {
   last_error: string | null; case_id: string | null; created_at: string; sent_at: string | null;
   /** The lease of a message being sent: which worker, until when. */
   claimed_by?: string | null; claimed_until?: string | null;
+  /** While body_text/links hold live secrets: the copy they are kept as once sent (each secret as `…`); null otherwise. */
+  body_redacted?: string | null; links_redacted?: string | null;
+  /** When those secrets stop working by themselves (a sign-in code), if they do. */
+  secrets_expire_at?: string | null;
 }
 export interface PositionRow {
   id: number; ambulance_id: number; latitude: number; longitude: number; accuracy: number | null;

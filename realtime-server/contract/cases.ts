@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { email, intId, latitude, longitude, text } from './common';
+import { email, intId, latitude, longitude, singleLine, text } from './common';
 import { CASE_STATUSES, type CaseStatus } from './enums';
 
 const caseType = text().trim().max(40).nullish().transform((v) => v || null);
 const description = text().trim().max(2000);
-const patientName = text().trim().min(1, 'required').max(200);
+const patientName = singleLine().trim().min(1, 'required').max(200);
 
 /**
  * Case-creation payload of SPEC.md §3 (POST /live-location) and the case form of
@@ -86,6 +86,16 @@ export interface CaseDto {
   updated_at: string;
   closed_at: string | null;
   version: number;
+}
+
+/**
+ * A created case and the patient's location link (`/location/{caseId}?t=TOKEN`): its token is
+ * the only thing that lets a caller share the patient's position, and it is answered only here.
+ * POST /live-location answers these with `caseId`; POST /api/cases answers them as they are.
+ */
+export interface CaseCreated {
+  case: CaseDto;
+  locationLink: string;
 }
 
 export interface CaseLocationEvent {

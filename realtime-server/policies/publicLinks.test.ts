@@ -2,18 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoWrite } from '../testing/assertions';
-import { dispatchCase, expectStatus, trackingTokens, updateCase } from '../testing/dispatchHelpers';
+import { PUBLIC_URL, dispatchCase, expectStatus, locationSharePath, locationToken, trackingTokens, updateCase } from '../testing/dispatchHelpers';
 import { type ApiResult, startTestServer, type TestServer } from '../testing/testServer';
 
 /**
- * The public links (issue 5): a wrong, random, other-case, other-letter-case, expired or
+ * The public links: a wrong, random, other-case, other-letter-case, expired or
  * closed-case token or case id always gets the same answer, so a link cannot be probed;
  * every answer is `no-store` and sends no referrer.
  *
  * - `GET /api/track/{ambulanceId}?t=`: one 404 body for every bad link.
- * - `POST /api/location/{caseId}`: one 404 body for every id that names no case; a case
- *   that exists but is no longer active (closed, resolved, pending) gets 410 (the documented
- *   exception: the holder of the id learns only that the emergency is over).
+ * - `POST /api/location/{caseId}?t=`: one 404 body for every id that names no case and every
+ *   token that is not the case's own location token (a tracking link's holder knows the case
+ *   id); the true link of a case that is no longer active (closed, resolved, pending) gets 410
+ *   (its holder is the patient, who learns only that the emergency is over).
  * - `POST /api/ambulances/{id}/position?t=`: one 403 body for every token that is not a live driver link.
  * - The socket handshake: one `unauthorized` for every bad link token.
  */
@@ -116,18 +117,74 @@ describe('GET /api/track/{ambulanceId}?t=: every bad link gets the same 404', ()
   });
 });
 
-describe('POST /api/location/{caseId}: one 404 for every id that names no case, 410 once a case is over', () => {
-  const share = (id: string) => s.api('POST', `/api/location/${encodeURIComponent(id)}`, { body: { latitude: 17.4, longitude: 78.5 } });
+describe('POST /api/location/{caseId}?t=: only the patient\'s own link writes; one 404 for every other, 410 once the case is over', () => {
+  const share = (id: string, t?: string, body: unknown = { latitude: 17.4, longitude: 78.5 }) =>
+    s.api('POST', `/api/location/${encodeURIComponent(id)}${t === undefined ? '' : `?t=${encodeURIComponent(t)}`}`, { body });
 
-  it('a live case answers 200, no-store, no referrer', async () => {
-    const res = await share(A.id);
+  it('the live link answers 200, no-store, no referrer; the patient\'s e-mail carries that link', async () => {
+    const t = await locationToken(s, A.id);
+    expect(t).toMatch(/^[\w-]{43}$/); // 256 bits, base64url
+    const res = await share(A.id, t);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const mail = await s.ctx.db('outbox').where({ case_id: A.id, kind: 'share-location' }).first();
+    expect(JSON.parse(mail.links)).toEqual([`${PUBLIC_URL}/location/${A.id}?t=${t}`]);
+    expect(mail.body_text).toContain(`${PUBLIC_URL}/location/${A.id}?t=${t}`);
+    // Stored only as its hash.
+    const row = await s.ctx.db('cases').where({ id: A.id }).first();
+    expect(row.location_token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(t);
+  });
+
+  it('a tracking link\'s holder cannot write: the case id it is given, with or without its viewer or driver token, is the same 404, nothing written', async () => {
+    const viewerAnswer = await s.api('GET', `/api/track/1?t=${A.viewer}`);
+    expect(viewerAnswer.body.case.id).toBe(A.id); // what a viewer learns…
+    const answers: [string, ApiResult][] = [];
+    for (const [what, t] of [
+      ['no token', undefined], ['empty token', ''], ['the viewer token', A.viewer], ['the driver token', A.driver],
+      ['another case\'s location token', await locationToken(s, B.id)], ['random token', randomToken()],
+      ['the live token in the other letter case', swapCase(await locationToken(s, A.id))],
+      ['the live token truncated', (await locationToken(s, A.id)).slice(0, -1)],
+    ] as const) {
+      answers.push([what, await expectNoWrite(s.ctx.db, () => share(A.id, t))]); // …writes nothing
+    }
+    expectSameAnswer(answers, 404, CASE_NOT_FOUND);
+  });
+
+  it('limits count per link × client and per client: a hammering link holder uses up only its own budget', async () => {
+    const hammer = await startTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', LINK_LIMIT_PER_MIN: '3', LINK_LIMIT_PER_CLIENT: '6', SIGNIN_LIMIT_IP: '1000', SIGNIN_LIMIT_ACCOUNT: '1000' } });
+    try {
+      const from = (ip: string) => ({ 'x-forwarded-for': ip });
+      const op = await hammer.signIn('operator');
+      const id = await dispatchCase(hammer, op, 1);
+      const { viewer } = await trackingTokens(hammer, op, id, 1);
+      const patientPath = await locationSharePath(hammer, id);
+      // A forwarded viewer link's holder posts at the patient's case: refused (404), then limited (429), never written.
+      for (let i = 0; i < 10; i++) {
+        const res = await expectNoWrite(hammer.ctx.db, () => hammer.api('POST', `/api/location/${id}?t=${viewer}`, { body: { latitude: 17.4, longitude: 78.5 }, headers: from('203.0.113.7') }));
+        expect(res.status === 404 || res.status === 429).toBe(true);
+      }
+      // …and watches the link until it is refused: another viewer of the same link still watches.
+      let watched = 0;
+      while ((await hammer.api('GET', `/api/track/1?t=${viewer}`, { headers: from('203.0.113.7') })).status === 200) watched++;
+      expect(watched).toBeLessThanOrEqual(3);
+      expect((await hammer.api('GET', `/api/track/1?t=${viewer}`, { headers: from('198.51.100.20') })).status).toBe(200);
+      // The patient, from their own phone, shares.
+      expect((await hammer.api('POST', patientPath, { body: { latitude: 17.41, longitude: 78.51 }, headers: from('198.51.100.9') })).status).toBe(200);
+      // One client spreading calls over many links is stopped by its own count (LINK_LIMIT_PER_CLIENT).
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await hammer.api('GET', `/api/track/${1 + (i % 8)}?t=${randomToken()}`, { headers: from('192.0.2.44') })).status);
+      expect(statuses.slice(0, 6)).toEqual(Array(6).fill(404));
+      expect(statuses.slice(6)).toEqual([429, 429]);
+    } finally {
+      await hammer.dispose();
+    }
   });
 
   it('wrong, random, other-letter-case, truncated and deleted case ids: the same 404, nothing written', async () => {
     const answers: [string, ApiResult][] = [];
+    const t = await locationToken(s, A.id);
     for (const [what, id] of [
       ['random UUIDv4', crypto.randomUUID()],
       ['nil UUID', '00000000-0000-0000-0000-000000000000'],
@@ -138,28 +195,36 @@ describe('POST /api/location/{caseId}: one 404 for every id that names no case, 
       ['not a UUID', 'not-a-uuid'],
       ['a number', '12'],
       ['a viewer token', A.viewer],
+      ['another live case', B.id],
       ['a deleted case', dead.deleted.id],
       ['a deleted case in upper case', dead.deleted.id.toUpperCase()],
       ['a closed case in upper case', dead.closed.id.toUpperCase()],
     ] as const) {
-      answers.push([what, await expectNoWrite(s.ctx.db, () => share(id))]);
+      answers.push([what, await expectNoWrite(s.ctx.db, () => share(id, t))]);
     }
+    answers.push(['a deleted case with its own token', await expectNoWrite(s.ctx.db, async () => share(dead.deleted.id, await locationToken(s, dead.deleted.id)))]);
     expectSameAnswer(answers, 404, CASE_NOT_FOUND);
   });
 
-  it('closed, resolved, pending and reassigned-then-closed cases: the same 410, nothing written', async () => {
+  it('closed, resolved, pending and reassigned-then-closed cases with their own link: the same 410, nothing written; with any other token the same 404', async () => {
     const answers: [string, ApiResult][] = [];
     for (const kind of ['closed', 'resolved', 'pending'] as const) {
-      answers.push([kind, await expectNoWrite(s.ctx.db, () => share(dead[kind].id))]);
+      const t = await locationToken(s, dead[kind].id);
+      answers.push([kind, await expectNoWrite(s.ctx.db, () => share(dead[kind].id, t))]);
     }
     expectSameAnswer(answers, 410, CASE_OVER);
+    const wrong: [string, ApiResult][] = [];
+    for (const kind of ['closed', 'resolved', 'pending'] as const) {
+      wrong.push([kind, await expectNoWrite(s.ctx.db, () => share(dead[kind].id, dead[kind].viewer))]);
+    }
+    expectSameAnswer(wrong, 404, CASE_NOT_FOUND);
   });
 
   it('a bad body gets the same 400 whatever the id: the answer never says whether the case exists', async () => {
     const bad = { latitude: 'x', longitude: 78.5 };
     const answers: [string, ApiResult][] = [];
     for (const [what, id] of [['live', A.id], ['unknown', crypto.randomUUID()], ['closed', dead.closed.id], ['deleted', dead.deleted.id], ['not a UUID', 'abc']]) {
-      answers.push([what, await expectNoWrite(s.ctx.db, () => s.api('POST', `/api/location/${id}`, { body: bad }))]);
+      answers.push([what, await expectNoWrite(s.ctx.db, async () => share(id, await locationToken(s, A.id), bad))]);
     }
     expectSameAnswer(answers, 400, { error: 'latitude: Invalid input: expected number, received string' });
   });
@@ -176,6 +241,9 @@ describe('POST /api/ambulances/{id}/position?t=: one 403 for every token that is
     await probe('the live driver token in the other letter case', 1, swapCase(A.driver));
     await probe('a truncated live driver token', 1, A.driver.slice(0, -1));
     await probe('a session token', 1, operator);
+    await probe('the live viewer token of this ambulance', 1, A.viewer);
+    await probe('another ambulance\'s live driver token', 1, B.driver);
+    await probe('the live driver token on another ambulance', 2, A.driver);
     for (const [kind, link] of Object.entries(dead)) await probe(`${kind} case's driver token`, link.ambulance, link.driver);
     expectSameAnswer(answers, 403, NOT_A_DRIVER_LINK);
   });

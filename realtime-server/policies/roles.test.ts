@@ -4,7 +4,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../http/app';
 import { expectError, expectNoWrite } from '../testing/assertions';
-import { dispatchCase, trackingTokens } from '../testing/dispatchHelpers';
+import { dispatchCase, trackingTokens, locationToken } from '../testing/dispatchHelpers';
 import { startTestServer, type TestServer } from '../testing/testServer';
 import { type AccessRule, PRINCIPALS, type Principal, access, mayCall, permissions, principalsOf } from './permissions';
 
@@ -17,7 +17,7 @@ import { type AccessRule, PRINCIPALS, type Principal, access, mayCall, permissio
 const NO_TOKEN = 'Authentication required';
 const BAD_TOKEN = 'Your session has expired or was revoked; please sign in again';
 const LINK_NOT_FOUND = 'Tracking link not found or expired';
-const ONLY_WATCH = 'A tracking link can only watch; use the driver link to send positions';
+const ONLY_WATCH = 'This link is not valid for sending positions';
 const ONLY_DRIVER = 'Only a driver link may send positions';
 
 let s: TestServer;
@@ -26,6 +26,7 @@ const f = {
   caseId: '', // active, ambulance 1: tracking, timeline, update
   spareCaseId: '', // active, no ambulance: deleted by the admin
   linkCaseId: '', // active, ambulance 6: the viewer and driver tokens below, the patient's share link
+  locationToken: '', // the patient's share link's token
   keptOperatorId: 0, // edited by the admin
   spareOperatorId: 0, // deleted by the admin
   viewer: '',
@@ -52,7 +53,7 @@ interface Entry {
    * The request every test sends: the path with fixture ids and a valid body (so that a
    * missing refusal would show up as a write); `n` counts calls, for unique values.
    */
-  url?: () => string;
+  url?: (p?: Principal) => string;
   body?: (n: number) => unknown;
   /** What a permitted caller gets with this request (the guard lets it through; the handler answers). */
   ok: number;
@@ -69,13 +70,14 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/auth/signin': { who: 'anyone', body: () => ({ email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' }), ok: 200 },
   // Without SIGNIN_CODE=email there is no challenge to answer: admitted, and told the code is not valid.
   'POST /api/auth/signin/verify': { who: 'anyone', body: () => ({ challenge: 'no-such-challenge', code: '123456' }), ok: 401 },
-  'POST /api/location/:caseId': { who: 'anyone', url: () => `/api/location/${f.linkCaseId}`, body: (n) => ({ latitude: 17.4 + n / 1000, longitude: 78.5 }), ok: 200 },
+  'POST /api/location/:caseId': { who: 'anyone', url: () => `/api/location/${f.linkCaseId}?t=${f.locationToken}`, body: (n) => ({ latitude: 17.4 + n / 1000, longitude: 78.5 }), ok: 200 },
   'GET /api/track/:ambulanceId': {
     who: 'viewer+driver', url: () => '/api/track/6', ok: 200,
     refused: () => [404, LINK_NOT_FOUND], // the same answer for every bad or missing link
   },
   'POST /api/ambulances/:id/position': {
-    who: 'staff+driver', url: () => '/api/ambulances/6/position', body: (n) => ({ latitude: 17.4, longitude: 78.5 + n / 1000 }), ok: 200,
+    // Staff post for another ambulance than the driver link's: the crew's own reports take precedence over staff posts (409).
+    who: 'staff+driver', url: (p) => `/api/ambulances/${p === 'operator' || p === 'admin' ? 5 : 6}/position`, body: (n) => ({ latitude: 17.4, longitude: 78.5 + n / 1000 }), ok: 200,
     refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
   },
 
@@ -97,6 +99,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/users': { who: 'admin', body: (n) => operatorBody(`new${n}`), ok: 201 },
   'PUT /api/users/:id': { who: 'admin', url: () => `/api/users/${f.keptOperatorId}`, body: () => operatorBody('kept'), ok: 200 },
   'DELETE /api/users/:id': { who: 'admin', url: () => `/api/users/${f.spareOperatorId}`, ok: 200 },
+  'POST /api/users/:id/signout': { who: 'admin', url: () => `/api/users/${f.keptOperatorId}/signout`, ok: 200 },
   'POST /api/ambulances': { who: 'admin', body: (n) => ({ license_plate: `TS09 ZZ ${9000 + n}`, status: 'available' }), ok: 201 },
   'DELETE /api/ambulances/:id': { who: 'admin', url: () => '/api/ambulances/8', ok: 200 },
   'DELETE /api/cases/:id': { who: 'admin', url: () => `/api/cases/${f.spareCaseId}`, ok: 200 },
@@ -143,8 +146,9 @@ async function call(key: string, p: Principal, via: Via) {
   const e = MATRIX[key];
   const n = (calls[key] = (calls[key] ?? 0) + 1);
   const secret = await credentials(p);
-  let url = e.url?.() ?? path;
-  if (via === 'query') url += `${url.includes('?') ? '&' : '?'}t=${encodeURIComponent(secret!)}`;
+  let url = e.url?.(p) ?? path;
+  // A route whose URL carries its own link token (the patient's location link) admits anyone holding that link: no second `t`.
+  if (via === 'query' && !/[?&]t=/.test(url)) url += `${url.includes('?') ? '&' : '?'}t=${encodeURIComponent(secret!)}`;
   return { send: () => s.api(method, url, { token: via === 'bearer' ? secret : undefined, body: e.body?.(n) }) };
 }
 
@@ -162,6 +166,7 @@ beforeAll(async () => {
   f.spareOperatorId = (await post('/api/users', operatorBody('spare'))).user.id;
   f.linkCaseId = await dispatchCase(s, admin, 6);
   ({ viewer: f.viewer, driver: f.driver } = await trackingTokens(s, admin, f.linkCaseId, 6));
+  f.locationToken = await locationToken(s, f.linkCaseId);
 });
 afterAll(() => s?.dispose());
 

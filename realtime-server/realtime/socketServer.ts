@@ -2,22 +2,26 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { type ClientToServerEvents, type ServerToClientEvents, positionSchema, rooms } from '../contract';
 import { type Principal, mayCall } from '../policies/permissions';
-import { linkCallRefusal, linkCounterKey } from '../http/middleware/rateLimit';
+import { clientKey, peerIp } from '../http/middleware/clientIp';
+import { type LinkCounter, linkCallRefusal, linkCounter } from '../http/middleware/rateLimit';
 import { secureEngineResponses, socketOriginAllowed } from '../http/middleware/security';
 import { authService } from '../services/authService';
 import { ambulanceService } from '../services/ambulanceService';
 import type { ServiceContext } from '../services/context';
 import { DomainError } from '../services/errors';
+import { hashToken } from '../services/tokens';
 import { trackingService } from '../services/trackingService';
 import type { Metrics } from '../metrics';
 import type { Cluster, FeedPosition } from './cluster';
 import type { DomainEvent } from './eventBus';
 import { PositionCoalescer } from './positionCoalescer';
+import { createSocketLimits } from './socketLimits';
 
 /** Who a socket is, decided once at the handshake. */
 export type SocketIdentity =
   | { kind: 'staff'; userId: number; role: 'admin' | 'operator'; sessionId: number; expiresAt: string }
-  | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string; limitKey: string };
+  /** `linkKey` names the link (its hashed token) for the per-link socket cap; `counter` is what its calls count under. */
+  | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string; linkKey: string; counter: LinkCounter };
 
 type LifelineSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
 
@@ -29,7 +33,7 @@ const sessionRoom = (id: number) => `session:${id}`;
 const grantRoom = (caseId: string) => `grant:${caseId}`;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-async function identify(ctx: ServiceContext, auth: Record<string, unknown>): Promise<SocketIdentity | undefined> {
+async function identify(ctx: ServiceContext, auth: Record<string, unknown>, client: string): Promise<SocketIdentity | undefined> {
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
   const token = str(auth.token);
   if (token) {
@@ -41,8 +45,10 @@ async function identify(ctx: ServiceContext, auth: Record<string, unknown>): Pro
     if (!t) continue;
     const grant = await trackingService.resolveGrant(ctx, t);
     const wanted = kind === 'trackToken' ? 'viewer' : 'driver';
-    // The link's calls are counted under the same key as its REST calls.
-    return grant && grant.kind === wanted ? { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id, limitKey: linkCounterKey(`${wanted}:${t}`) } : undefined;
+    // The link's calls are counted under the same keys as its REST calls from this client.
+    return grant && grant.kind === wanted
+      ? { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id, linkKey: hashToken(t), counter: linkCounter(`${wanted}:${t}`, client, { publicCaller: true }) }
+      : undefined;
   }
   return undefined;
 }
@@ -76,11 +82,20 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, clus
   });
   secureEngineResponses(httpServer, ctx.config);
 
+  const limits = createSocketLimits(
+    { eventsPerSecond: ctx.config.limits.socketEventsPerSecond, socketsPerLink: ctx.config.limits.socketsPerLink },
+    (socket, report) => ctx.log.warn({ kind: (socket.data as SocketIdentity | undefined)?.kind, refused: report.refused }, 'socket disconnected: it kept sending over its event limit'),
+  );
+
   io.use(async (socket, next) => {
     try {
-      const identity = await identify(ctx, (socket.handshake.auth ?? {}) as Record<string, unknown>);
+      const identity = await identify(ctx, (socket.handshake.auth ?? {}) as Record<string, unknown>, clientKey(peerIp(socket.request, ctx.config)));
       if (!identity) return next(new Error('unauthorized'));
       if (!mayCall('socket:connect', principalOf(identity))) return next(new Error('unauthorized'));
+      if (identity.kind !== 'staff') {
+        const refusal = limits.admit(identity.linkKey);
+        if (refusal) return next(new Error(refusal));
+      }
       socket.data = identity;
       next();
     } catch (err) {
@@ -92,6 +107,8 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, clus
   let nextShard = 0;
   io.on('connection', (socket: LifelineSocket) => {
     const who = socket.data;
+    limits.guard(socket, who.kind === 'staff' ? undefined : who.linkKey);
+    if (who.kind !== 'staff') limits.track(socket, who.linkKey);
     if (who.kind === 'staff') {
       socket.join([rooms.staff, staffShard(nextShard++ % STAFF_SHARDS), sessionRoom(who.sessionId), ...(who.role === 'admin' ? [rooms.admins] : [])]);
       // The session ends on its own at expiry: so does the socket.
@@ -111,7 +128,7 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, clus
         const issue = parsed.error.issues[0];
         return reply({ ok: false, error: `${issue.path.join('.') || 'position'}: ${issue.message}` });
       }
-      const refusal = await linkCallRefusal(ctx, who.limitKey);
+      const refusal = await linkCallRefusal(ctx, who.counter);
       if (refusal) return reply({ ok: false, error: refusal });
       try {
         reply(await ambulanceService.recordPosition(ctx, who.ambulanceId, parsed.data, { type: 'driver', caseId: who.caseId }));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../http/app';
 import { access } from '../policies/permissions';
 import { dbSnapshot } from '../testing/assertions';
-import { dispatchCase, expectStatus, trackingTokens } from '../testing/dispatchHelpers';
+import { dispatchCase, expectStatus, trackingTokens, locationToken } from '../testing/dispatchHelpers';
 import { dropSchema, onPostgresPass, postgresSuitesUrl, withSchema } from '../testing/testEngine';
 import { startTestServer, type TestServer } from '../testing/testServer';
 
@@ -256,7 +256,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
     let started = 0;
     const tried = { http: 0, socket: 0, byStatus: {} as Record<number, number> };
     /** Fixture rows and credentials the generated requests may point at. */
-    const f = { caseId: '', closedCaseId: '', viewer: '', driver: '', operatorId: 0, demoOperatorId: 0, admin: '', operator: '' };
+    const f = { caseId: '', closedCaseId: '', viewer: '', driver: '', locationToken: '', operatorId: 0, demoOperatorId: 0, admin: '', operator: '' };
     const timeLeft = () => opts.budgetMs - (Date.now() - started);
     /**
      * fast-check's `interruptAfterTimeLimit` abandons an async run in flight when the time is up,
@@ -351,7 +351,11 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
     }
 
     beforeAll(async () => {
-      s = await startTestServer({ env: { LINK_LIMIT_PER_MIN: '1000000', SIGNIN_LIMIT_IP: '1000000', SIGNIN_LIMIT_ACCOUNT: '1000000', ...opts.env } });
+      // Rates are not what is fuzzed here (the limits have their own tests): every input reaches the checks it is about.
+      s = await startTestServer({ env: {
+        LINK_LIMIT_PER_MIN: '1000000', LINK_LIMIT_PER_CLIENT: '1000000', SIGNIN_LIMIT_IP: '1000000', SIGNIN_LIMIT_ACCOUNT: '1000000',
+        SIGNIN_BACKOFF_AFTER: '1000000', SOCKET_EVENTS_PER_SEC: '1000000', ...opts.env,
+      } });
       started = Date.now();
       // A built app to fall back to, so that a path that escapes /api/ meets the SPA, not "not built yet".
       fs.mkdirSync(s.config.staticDir, { recursive: true });
@@ -360,6 +364,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
       f.operator = await s.signIn('operator');
       f.caseId = await dispatchCase(s, f.operator, 1);
       ({ viewer: f.viewer, driver: f.driver } = await trackingTokens(s, f.operator, f.caseId, 1));
+      f.locationToken = await locationToken(s, f.caseId);
       f.closedCaseId = await dispatchCase(s, f.operator, 2);
       expectStatus(await s.api('PUT', `/api/cases/${f.closedCaseId}`, { token: f.operator, body: { status: 'closed' } }), 200, 'close');
       f.demoOperatorId = (await s.ctx.db('users').where({ email: 'operator@lifeline.test' }).first()).id;
@@ -468,7 +473,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
               params: fc.tuple(...names.map((n) => param(() => realIds(route.path, n)))),
               query: queryString,
               body: rawBody(templates(f)[`${route.method} ${route.path}`]),
-              link: fc.constantFrom('', f.viewer, f.driver),
+              link: route.path.startsWith('/api/location/') ? fc.constantFrom('', f.locationToken, f.viewer) : fc.constantFrom('', f.viewer, f.driver),
               idempotencyKey: fc.option(fc.oneof(
                 // Any value a client can send in a header (visible ASCII and Latin-1, spaces).
                 fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((c) => String.fromCharCode(c)), maxLength: 260 }),
@@ -482,7 +487,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
               names.forEach((n, j) => { p = p.replace(`:${n}`, params[j]); });
               let query = r.query.replace(/__LINK__/g, r.link);
               // Link routes get a live token in `t` most of the time, so that their bodies reach the service.
-              if (r.link && /track|position/.test(route.path) && !/[?&]t=/.test(query)) query += `${query ? '&' : '?'}t=${r.link}`;
+              if (r.link && /track|position|location/.test(route.path) && !/[?&]t=/.test(query)) query += `${query ? '&' : '?'}t=${r.link}`;
               const req: Sent = { method: r.method, url: p + query, as, body: r.body, idempotencyKey: r.idempotencyKey };
               const bearer = route.path === '/api/auth/signout' && token ? await s.signIn(as as 'operator' | 'admin') : token;
               await settle();

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { canonicalJson } from '../http/middleware/idempotency';
-import { casePayload } from '../testing/dispatchHelpers';
+import { casePayload, locationSharePath, rememberLocationLink } from '../testing/dispatchHelpers';
 import { dropSchema, onPostgresPass, postgresSkipReason, postgresSuitesUrl, withSchema } from '../testing/testEngine';
 import { type ApiResult, startTestServer, type TestServer } from '../testing/testServer';
 import { checkInvariants } from './invariants';
@@ -90,7 +90,8 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
       case 'dispatch': {
         const key = op.key === null ? undefined : `race-${runId}-${op.key}`;
         const headers: Record<string, string> = key ? { 'Idempotency-Key': key } : {};
-        return { op, target: amb(op.amb), key, res: await api('POST', '/live-location', { token: operator, body: casePayload(amb(op.amb), { patientName: 'Race Patient' }), headers }) };
+        const res = rememberLocationLink(await api('POST', '/live-location', { token: operator, body: casePayload(amb(op.amb), { patientName: 'Race Patient' }), headers }));
+        return { op, target: amb(op.amb), key, res };
       }
       case 'caseStatus':
         return { op, target: kase(op.c), res: await api('PUT', `/api/cases/${kase(op.c)}`, { token: operator, body: { status: op.status } }) };
@@ -99,7 +100,11 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
       case 'deleteCase':
         return { op, target: kase(op.c), res: await api('DELETE', `/api/cases/${kase(op.c)}`, { token: admin }) };
       case 'share':
-        return { op, target: kase(op.c), res: await api('POST', `/api/location/${kase(op.c)}`, { body: { latitude: 17.3 + Math.random() / 10, longitude: 78.4 + Math.random() / 10, accuracy: 12 } }) };
+      {
+        // The patient's own link; a case with none known (the placeholder id) is shared at without a token.
+        const path = await locationSharePath(s(), kase(op.c)).catch(() => `/api/location/${kase(op.c)}`);
+        return { op, target: kase(op.c), res: await api('POST', path, { body: { latitude: 17.3 + Math.random() / 10, longitude: 78.4 + Math.random() / 10, accuracy: 12 } }) };
+      }
       case 'ambulanceStatus':
         return { op, target: amb(op.amb), res: await api('PUT', `/api/ambulances/${amb(op.amb)}`, { token: operator, body: { status: op.status } }) };
       case 'deleteAmbulance':

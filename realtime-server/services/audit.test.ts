@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoWrite } from '../testing/assertions';
-import { ISO_TIME, caseEvents, dispatchCase, expectStatus, trackingTokens, updateCase, userId } from '../testing/dispatchHelpers';
+import { ISO_TIME, caseEvents, dispatchCase, expectStatus, trackingTokens, updateCase, userId, shareLocation } from '../testing/dispatchHelpers';
 import { startTestServer, type TestServer } from '../testing/testServer';
 import { LOCATION_VIEW_EVERY_MS } from './caseService';
 
@@ -38,7 +38,7 @@ async function added(caseId: string, act: () => Promise<unknown>) {
   return entries.map((e) => ({ action: e.action, actor: [e.actor_type, e.actor_id], before: json(e.before), after: json(e.after) }));
 }
 const share = async (caseId: string, latitude: number, longitude: number) =>
-  expectStatus(await s.api('POST', `/api/location/${caseId}`, { body: { latitude, longitude, accuracy: 9 } }), 200, 'share');
+  expectStatus(await shareLocation(s, caseId, { latitude, longitude, accuracy: 9 }), 200, 'share');
 
 describe('every state change of a case is on its timeline with actor, time, before and after', () => {
   it('dispatch (POST /live-location): created, by the operator, with what was set', async () => {

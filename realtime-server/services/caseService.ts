@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { CaseCreateInput, CaseUpdateInput, ShareLocationInput } from '../contract';
+import type { CaseCreated, CaseCreateInput, CaseUpdateInput, ShareLocationInput } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository, type CaseFields } from '../../db/repositories/caseRepository';
@@ -14,6 +14,7 @@ import type { DomainEvent } from '../realtime/eventBus';
 import { conflict, forbidden, gone, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
+import { hashToken, newToken, sameHash } from './tokens';
 
 type Record = (e: DomainEvent) => void;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -96,6 +97,13 @@ async function recordLocationViews(ctx: ServiceContext, viewer: Actor & { type: 
   });
 }
 
+/** The link the patient opens to share where they are (mailed, and shown to the dispatcher who created the case). */
+export const patientLocationLink = (publicUrl: string, caseId: string, token: string) => `${publicUrl}/location/${caseId}?t=${token}`;
+
+/** Whether `token` is this case's location-link token (a case without one accepts none). */
+const locationTokenMatches = (c: CaseRow, token: string) =>
+  Boolean(token && c.location_token_hash && sameHash(c.location_token_hash, hashToken(token)));
+
 /** The ambulance an active case holds, or null. */
 const heldAmbulance = (status: string, ambulanceId: number | null) => (status === 'active' ? ambulanceId : null);
 
@@ -106,12 +114,13 @@ export const caseService = {
    * With `notifyPatient` the patient's share-location e-mail is queued in that transaction too.
    */
   create: (ctx: ServiceContext, actor: Actor & { type: 'user' }, input: CaseCreateInput, opts: { notifyPatient: boolean }) =>
-    inTransaction(ctx, async (trx, record) => {
+    inTransaction(ctx, async (trx, record): Promise<CaseCreated> => {
       if (input.operatorId != null && input.operatorId !== actor.id) {
         throw forbidden('operator_id must be your own id');
       }
       const id = randomUUID();
       const ambulance = input.ambulanceId != null ? await claimAmbulance(trx, input.ambulanceId, record) : null;
+      const locationToken = newToken();
       await caseRepository.insert(trx, {
         id,
         description: input.description,
@@ -121,6 +130,8 @@ export const caseService = {
         patient_email: input.patientEmail,
         operator_id: actor.id,
         ambulance_id: ambulance?.id ?? null,
+        location_token_hash: hashToken(locationToken),
+        dispatched_at: ambulance ? new Date().toISOString() : null,
       });
       const row = (await caseRepository.findById(trx, id))!;
       const dto = presentCase(row);
@@ -128,12 +139,13 @@ export const caseService = {
         caseId: id, action: 'created', actor: timelineActor(actor),
         after: { status: dto.status, patient_name: dto.patientName, patient_email: dto.email, description: dto.description, case_type: dto.caseType, ambulance_id: dto.ambulance_id },
       });
+      const locationLink = patientLocationLink(ctx.config.publicUrl, id, locationToken);
       if (opts.notifyPatient) {
-        await outboxRepository.insert(trx, mailTemplates.shareLocation(row, `${ctx.config.publicUrl}/location/${id}`));
+        await outboxRepository.insert(trx, mailTemplates.shareLocation(row, locationLink));
         record({ type: 'mail.queued' });
       }
       record({ type: 'case.created', case: dto });
-      return dto;
+      return { case: dto, locationLink };
     }),
 
   /** Every case; read by a staff member (`viewer`), the patients' locations it shows go on the timelines. */
@@ -184,7 +196,8 @@ export const caseService = {
       };
       const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => next[k] !== (before as any)[k]);
       if (changed.length === 0) return presentCase(before);
-      await caseRepository.update(trx, id, next);
+      // A new ambulance (or the same one taken again) starts a new dispatch: its tracking links show the path from here on.
+      await caseRepository.update(trx, id, heldAfter != null && heldAfter !== heldBefore ? { ...next, dispatched_at: new Date().toISOString() } : next);
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'updated', actor: timelineActor(actor),
         before: Object.fromEntries(changed.map((k) => [k, (before as any)[k]])),
@@ -212,10 +225,15 @@ export const caseService = {
       record({ type: 'case.deleted', id });
     }),
 
-  /** The patient's shared position: only while the case is active. */
-  shareLocation: (ctx: ServiceContext, id: string, input: ShareLocationInput) =>
+  /**
+   * The patient's shared position, with the location link's own token: a wrong or missing
+   * token is the same 404 as an unknown case; the true link of a case that is no longer
+   * active is told so (410), since its holder is the patient.
+   */
+  shareLocation: (ctx: ServiceContext, id: string, token: string, input: ShareLocationInput) =>
     inTransaction(ctx, async (trx, record) => {
       const before = await findCaseForUpdate(trx, id);
+      if (!locationTokenMatches(before, token)) throw notFound('Case not found');
       if (before.status !== 'active') throw gone('This case is no longer active');
       const at = new Date().toISOString();
       const position = { latitude: round8(input.latitude), longitude: round8(input.longitude), accuracy: input.accuracy ?? null, at };

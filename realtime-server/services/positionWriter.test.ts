@@ -7,11 +7,15 @@ import { DomainError } from './errors';
 import { PositionWriter, positionWriter } from './positionWriter';
 
 let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
+beforeAll(async () => {
+  s = await startTestServer();
+  // The seeded fleet's positions are older than every fix below.
+  await s.ctx.db('ambulances').update({ position_at: new Date(Date.now() - 600_000).toISOString() });
+});
 afterAll(() => s?.dispose());
 
-// Fix times just ahead of the seeded positions (within the 30 s of clock skew the server accepts).
-const base = Date.now();
+// Fix times in the recent past (a fix is stored as taken at its arrival at the latest), after the seeded positions.
+const base = Date.now() - 120_000;
 const at = (ms: number) => new Date(base + ms).toISOString();
 const count = async (ambulanceId: number) => Number((await s.ctx.db('ambulance_positions').where({ ambulance_id: ambulanceId }).count({ n: '*' }).first())?.n);
 

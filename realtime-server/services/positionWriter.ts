@@ -6,13 +6,20 @@ import { presentPosition } from '../presenters/presentAmbulance';
 import type { DomainEvent } from '../realtime/eventBus';
 import type { PositionSource } from './ambulanceService';
 import type { ServiceContext } from './context';
-import { DomainError, badRequest, forbidden, notFound } from './errors';
+import { DomainError, badRequest, conflict, forbidden, notFound } from './errors';
 
 /** The contract's acknowledgement of a stored position. */
 export type PositionAck = Extract<AnyPositionAck, { ok: true }>;
 
-/** Clock skew we tolerate on a device's fix time. */
+/** Clock skew we tolerate on a device's fix time (the fix is stored as taken at its arrival at the latest). */
 const FUTURE_SKEW_MS = 30_000;
+/**
+ * While the ambulance itself has reported a fix this recently (driver link or device), staff
+ * may not post its position: the crew's own device is the truth, and a staff post (or a
+ * forged one with a stolen session) would move the marker away from it.
+ */
+export const AMBULANCE_REPORTING_MS = 60_000;
+export const STAFF_OVER_DEVICE = 'This ambulance is reporting its own position; staff positions are refused while it does';
 /** At most this many positions in one transaction (the rest wait for the next one). */
 const MAX_BATCH = 500;
 /**
@@ -45,9 +52,14 @@ async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent)
     if (!c || c.status !== 'active' || c.ambulance_id !== id) throw forbidden('This driver link is no longer valid: its case is closed');
   }
   const now = Date.now();
-  const at = input.timestamp === undefined ? now : new Date(input.timestamp).getTime();
-  if (!Number.isFinite(at)) throw badRequest('timestamp: is not a valid time');
-  if (at > now + FUTURE_SKEW_MS) throw badRequest('timestamp: is in the future');
+  const fixAt = input.timestamp === undefined ? now : new Date(input.timestamp).getTime();
+  if (!Number.isFinite(fixAt)) throw badRequest('timestamp: is not a valid time');
+  if (fixAt > now + FUTURE_SKEW_MS) throw badRequest('timestamp: is in the future');
+  // A fix is never newer than its arrival: one dated ahead (inside the skew) would otherwise stay "latest" and pin the marker.
+  const at = Math.min(fixAt, now);
+  if (from.type === 'staff' && (await store.reportingSince(id, new Date(now - AMBULANCE_REPORTING_MS).toISOString()))) {
+    throw conflict(STAFF_OVER_DEVICE);
+  }
   const row: NewPosition = {
     ambulance_id: id,
     latitude: input.latitude,
@@ -141,7 +153,11 @@ export class PositionWriter {
             out.push({ ok: true, ack: await writeOne(store, job, (e) => mine.push(e)) });
             events.push(...mine);
           } catch (error) {
-            if (!(error instanceof DomainError)) throw error;
+            if (!(error instanceof DomainError)) {
+              // Here, not after the transaction: on SQLITE_FULL the rollback itself fails and its error would hide this one.
+              this.ctx.storageHealth?.writeFailed(error);
+              throw error;
+            }
             out.push({ ok: false, error });
           }
         }

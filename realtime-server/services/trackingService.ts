@@ -5,7 +5,7 @@ import { caseRepository } from '../../db/repositories/caseRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
-import type { TrackTokenRow } from '../../db/repositories/types';
+import type { CaseRow, TrackTokenRow } from '../../db/repositories/types';
 import { conflict, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
@@ -16,6 +16,16 @@ const LINK_NOT_FOUND = 'Tracking link not found or expired';
 /** How much of an ambulance's recent path a tracking link shows. */
 export const TRAIL_MS = 30 * 60_000;
 export const TRAIL_POINTS = 200;
+/**
+ * Where a link's trail begins: the last TRAIL_MS, but never before its case was dispatched,
+ * so that a link shows only the path driven for its own patient (not where the crew stood
+ * during the case before).
+ */
+function trailStart(c: CaseRow): string {
+  const recent = new Date(Date.now() - TRAIL_MS).toISOString();
+  return c.dispatched_at && c.dispatched_at > recent ? c.dispatched_at : recent;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const trackingService = {
@@ -74,7 +84,7 @@ export const trackingService = {
       latitude: a.latitude == null ? null : Number(a.latitude),
       longitude: a.longitude == null ? null : Number(a.longitude),
       updated_at: a.position_at,
-      trail: await positionRepository.trail(ctx.db, a.id, new Date(Date.now() - TRAIL_MS).toISOString(), TRAIL_POINTS),
+      trail: await positionRepository.trail(ctx.db, a.id, trailStart(c), TRAIL_POINTS),
       case: { id: c.id, status: c.status, patientName: c.patient_name, description: c.description },
       patient: located
         ? { latitude: Number(c.latitude), longitude: Number(c.longitude), accuracy: c.location_accuracy, updated_at: c.location_at! }

@@ -23,8 +23,42 @@ export const casePayload = (ambulanceId: number | undefined, extra: Record<strin
 });
 
 /** POST /live-location (the e-mail/location service). */
-export const dispatch = (s: TestServer, token: string, ambulanceId: number | undefined, extra: Record<string, unknown> = {}) =>
-  s.api('POST', '/live-location', { token, body: casePayload(ambulanceId, extra) });
+export async function dispatch(s: TestServer, token: string, ambulanceId: number | undefined, extra: Record<string, unknown> = {}) {
+  return rememberLocationLink(await s.api('POST', '/live-location', { token, body: casePayload(ambulanceId, extra) }));
+}
+
+/** Location links answered by the creates this test file made, by case id (their token is answered only there). */
+const locationLinks = new Map<string, string>();
+
+/** Keeps the patient's location link of a create's answer (POST /live-location or /api/cases); answers the result as it is. */
+export function rememberLocationLink<T extends ApiResult>(res: T): T {
+  const b = res.body as { caseId?: string; case?: { id?: string }; locationLink?: string } | undefined;
+  const id = b?.caseId ?? b?.case?.id;
+  if (id && b?.locationLink) locationLinks.set(id, b.locationLink);
+  return res;
+}
+
+/**
+ * The token of a case's patient location link: from its create's answer when this file made it
+ * through a helper, else from the patient's e-mail in the outbox.
+ */
+export async function locationToken(s: TestServer, caseId: string): Promise<string> {
+  let link = locationLinks.get(caseId);
+  if (!link) {
+    const mail = await s.ctx.db('outbox').where({ case_id: caseId, kind: 'share-location' }).first();
+    link = mail ? (JSON.parse(mail.links) as string[])[0] : undefined;
+  }
+  const token = link ? new URL(link).searchParams.get('t') : null;
+  if (!token) throw new Error(`no location link known for case ${caseId}`);
+  return token;
+}
+
+/** The patient's share call of a case, with its link's own token: `/api/location/{caseId}?t=TOKEN`. */
+export const locationSharePath = async (s: TestServer, caseId: string) => `/api/location/${caseId}?t=${await locationToken(s, caseId)}`;
+
+/** POST /api/location/{caseId}?t=TOKEN as the patient's page sends it. */
+export const shareLocation = async (s: TestServer, caseId: string, body: unknown) =>
+  s.api('POST', await locationSharePath(s, caseId), { body });
 
 /** Dispatches and returns the new case id; throws unless the answer is 201. */
 export async function dispatchCase(s: TestServer, token: string, ambulanceId: number, extra: Record<string, unknown> = {}): Promise<string> {
@@ -75,16 +109,26 @@ export function tokenInLink(text: string, kind: 'track' | 'driver', ambulanceId:
 }
 
 /**
- * Initiates tracking for a case and returns the viewer and driver tokens read from the
- * two queued e-mails, as their recipients would read them.
+ * What a test reads the mail of a server from: its outbox rows (a queued message keeps its
+ * links), or with SMTP_URL what the SMTP listener received (a sent row keeps no secret).
  */
-export async function trackingTokens(s: TestServer, token: string, caseId: string, ambulanceId: number) {
+export interface Mailbox { received: { to: string[]; text: string }[] }
+
+/**
+ * Initiates tracking for a case and returns the viewer and driver tokens read from the
+ * e-mails it queued (or, given the server's SMTP listener, from the e-mails it sent).
+ */
+export async function trackingTokens(s: TestServer, token: string, caseId: string, ambulanceId: number, mailbox?: Mailbox) {
+  const seen = mailbox?.received.length ?? 0;
   expectStatus(await initiateTracking(s, token, caseId, ambulanceId), 200, 'tracking');
-  const mails = await s.ctx.db('outbox').where({ case_id: caseId }).whereIn('kind', ['tracking-patient', 'tracking-driver']).orderBy('id', 'desc');
-  const patient = mails.find((m) => m.kind === 'tracking-patient');
-  const driver = mails.find((m) => m.kind === 'tracking-driver');
-  const viewer = patient && tokenInLink(patient.body_text, 'track', ambulanceId);
-  const driverToken = driver && tokenInLink(driver.body_text, 'driver', ambulanceId);
+  const texts = mailbox
+    ? (await waitFor(() => {
+      const mine = mailbox.received.slice(seen).filter((m) => m.text.includes(caseId.slice(0, 8)) && m.text.includes(`/track/${ambulanceId}?t=`));
+      return mine.some((m) => m.text.includes(`/driver/${ambulanceId}?t=`)) && mine.some((m) => !m.text.includes('/driver/')) ? mine : undefined;
+    }, 'the tracking e-mails')).map((m) => m.text)
+    : (await s.ctx.db('outbox').where({ case_id: caseId }).whereIn('kind', ['tracking-patient', 'tracking-driver']).orderBy('id', 'desc')).map((m) => m.body_text as string);
+  const viewer = texts.map((t) => !t.includes('/driver/') && tokenInLink(t, 'track', ambulanceId)).find(Boolean);
+  const driverToken = texts.map((t) => tokenInLink(t, 'driver', ambulanceId)).find(Boolean);
   if (!viewer || !driverToken) throw new Error('tracking e-mails without their links');
   return { viewer, driver: driverToken };
 }

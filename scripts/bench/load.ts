@@ -19,7 +19,7 @@ type Cmd =
   }
   | { cmd: 'reset'; since: number }
   | { cmd: 'drive'; rateHz: number; durationMs: number }
-  | { cmd: 'ingest'; path: 'socket' | 'rest'; url: string; token: string; ambIds: number[]; rate: number; durationMs: number }
+  | { cmd: 'ingest'; path: 'socket' | 'rest'; url: string; links: { id: number; driverToken: string }[]; rate: number; durationMs: number }
   | { cmd: 'poll'; url: string; targets: { ambId: number; token: string }[]; intervalMs: number; durationMs: number }
   | { cmd: 'dispatch'; url: string; token: string; dispatchers: number; durationMs: number }
   | { cmd: 'report' }
@@ -196,8 +196,8 @@ async function ingest(c: Extract<Cmd, { cmd: 'ingest' }>) {
       d.socket.timeout(30_000).emit('ambulance.position', position(d.ambId, start), (err: Error | null, r: { ok: boolean; error?: string }) =>
         done(start, !err && !!r?.ok, err ? 'ack timeout' : r?.error));
     } else {
-      const id = c.ambIds[rr++ % c.ambIds.length];
-      request(c.url, 'POST', `/api/ambulances/${id}/position`, { token: c.token, body: position(id, start) }).then(
+      const { id, driverToken } = c.links[rr++ % c.links.length];
+      request(c.url, 'POST', `/api/ambulances/${id}/position?t=${driverToken}`, { body: position(id, start) }).then(
         (r) => done(start, r.status === 200 && r.body?.ok, `${r.status} ${r.body?.error ?? ''}`),
         (e) => done(start, false, String(e.code ?? e.message)),
       );

@@ -297,7 +297,8 @@ function writeStats(server: ServerHandle): { transactions: number; rows: number 
 async function ingestScenario(server: ServerHandle, fx: Fixtures) {
   const results: Record<string, any[]> = { socket: [], rest: [] };
   const procs = spawnLoad(smoke ? 1 : 2);
-  // Drivers split over the processes; the REST load uses the staff bearer (no per-link limit).
+  // Drivers split over the processes; the REST load posts as the drivers' devices do (`?t=` driver link): staff
+  // positions are refused for an ambulance whose crew reports itself, as the fleet's drivers just did.
   const halves = procs.map((_, i) => fx.fleet.filter((_a, j) => j % procs.length === i));
   await Promise.all(procs.map((p, i) => p.call({ cmd: 'connect', url: server.url, width: 50, viewers: [], staff: { count: 0, token: '' }, drivers: halves[i].map((a) => ({ ambId: a.id, token: a.driverToken })) })));
   for (const pathKind of ['socket', 'rest'] as const) {
@@ -307,7 +308,7 @@ async function ingestScenario(server: ServerHandle, fx: Fixtures) {
       const meter = new ProcMeter(server.pid).start();
       const loadMeters = procs.map((p) => new ProcMeter(p.pid).start());
       const rs = await Promise.all(procs.map((p, i) => p.call({
-        cmd: 'ingest', path: pathKind, url: server.url, token: fx.operatorToken, ambIds: halves[i].map((a) => a.id), rate: rate / procs.length, durationMs: P.ingestStep,
+        cmd: 'ingest', path: pathKind, url: server.url, links: halves[i].map((a) => ({ id: a.id, driverToken: a.driverToken })), rate: rate / procs.length, durationMs: P.ingestStep,
       })));
       const usage = meter.stop();
       const loadCpuPct = loadMeters.reduce((sum, m) => sum + m.stop().cpuPct, 0);

@@ -42,6 +42,9 @@ export function benchEnv(o: ServerOptions, port: number): NodeJS.ProcessEnv {
     GEOCODER_URL: 'off',
     SMTP_URL: '',
     LINK_LIMIT_PER_MIN: '100000000',
+    LINK_LIMIT_PER_CLIENT: '100000000',
+    SOCKET_EVENTS_PER_SEC: '1000000',
+    LINK_SOCKETS_MAX: '1000000',
     SIGNIN_LIMIT_IP: '1000000',
     SIGNIN_LIMIT_ACCOUNT: '1000000',
     // Reported by the position writer when it runs (rows per transaction).

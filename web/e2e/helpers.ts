@@ -70,7 +70,7 @@ export async function closeCase(page: Page, token: string, caseId: string): Prom
   expect(res.ok(), await res.text()).toBeTruthy();
 }
 
-/** Appended: frees an ambulance for a test by closing the active case that holds it, if any; resolves with the ambulance. */
+/** Frees an ambulance for a test by closing the active case that holds it, if any; resolves with the ambulance. */
 export async function freeAmbulance(page: Page, token: string, plate: string): Promise<{ id: number; status: string; license_plate: string }> {
   const ambulance = await ambulanceByPlate(page, token, plate);
   const res = await page.request.get('/api/cases', { headers: { authorization: `Bearer ${token}` } });
@@ -81,7 +81,17 @@ export async function freeAmbulance(page: Page, token: string, plate: string): P
   return holding.length ? ambulanceByPlate(page, token, plate) : ambulance;
 }
 
-/** Appended: the links the server queued for a case (admin outbox), by mail kind, as paths (`/track/…?t=…`). */
+/** The patient's location link of a case as a path with its own token (`/location/{caseId}?t=…`), from the queued e-mail. */
+export async function locationPath(page: Page, caseId: string): Promise<string> {
+  const [link] = await outboxLinks(page, caseId, 'share-location');
+  expect(link, `share-location link of case ${caseId}`).toMatch(/^\/location\/[0-9a-f-]{36}\?t=[\w-]{43}$/);
+  return link;
+}
+
+/** The patient's share call (what the location page sends) for a case: `/api/location/{caseId}?t=…`. */
+export const locationApiPath = async (page: Page, caseId: string) => `/api${await locationPath(page, caseId)}`;
+
+/** The links the server queued for a case (admin outbox), by mail kind, as paths (`/track/…?t=…`). */
 export async function outboxLinks(page: Page, caseId: string, kind: string): Promise<string[]> {
   const admin = await apiToken(page, 'admin');
   const res = await page.request.get('/api/outbox', { headers: { authorization: `Bearer ${admin}` } });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks, signIn, locationApiPath, locationPath } from './helpers';
 
 /**
  * Safe rendering (issue 5): a case whose patient name and description hold markup and a
@@ -55,7 +55,7 @@ test('patient- and operator-supplied text is shown as text on every screen, publ
 
   try {
     // The patient shares a location; the tracking links are sent.
-    const shared = await page.request.post(`/api/location/${caseId}`, { data: { latitude: 17.4199, longitude: 78.4983, accuracy: 25 } });
+    const shared = await page.request.post(await locationApiPath(page, caseId), { data: { latitude: 17.4199, longitude: 78.4983, accuracy: 25 } });
     expect(shared.ok(), await shared.text()).toBeTruthy();
     const tracking = await page.request.post('/api/tracking/initiate', { headers: auth(operator), data: { caseId, ambulanceId: ambulance.id } });
     expect(tracking.ok(), await tracking.text()).toBeTruthy();
@@ -143,7 +143,7 @@ test('patient- and operator-supplied text is shown as text on every screen, publ
       const pub = await context.newPage();
       watch(pub);
       try {
-        await pub.goto(`/location/${caseId}`);
+        await pub.goto(await locationPath(page, caseId));
         await expect(pub.getByRole('heading', { name: 'Emergency Location Sharing' })).toBeVisible();
         await expectInert(pub, `/location/${caseId}`);
 

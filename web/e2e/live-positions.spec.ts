@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks, signIn, locationApiPath, locationPath } from './helpers';
 
 // Only ambulances TS09 EA 1007 and 1008 are dispatched here; each test closes its case (freeing
 // the ambulance) even when it fails, and frees the ambulance first if another run left it busy.
@@ -25,7 +25,7 @@ test('the driver page moves the ambulance on the tracking page and the dispatche
     const placed = await page.request.post(`/api/ambulances/${ambulance.id}/position`, { headers: auth(operator), data: { latitude: 17.3457, longitude: 78.5522 } });
     expect(placed.ok(), await placed.text()).toBeTruthy();
     // The patient has shared where they are; the dispatcher sends the tracker.
-    const shared = await page.request.post(`/api/location/${caseId}`, { data: { latitude: 17.39, longitude: 78.5, accuracy: 25 } });
+    const shared = await page.request.post(await locationApiPath(page, caseId), { data: { latitude: 17.39, longitude: 78.5, accuracy: 25 } });
     expect(shared.ok(), await shared.text()).toBeTruthy();
     const sent = await page.request.post('/api/tracking/initiate', { headers: auth(operator), data: { caseId, ambulanceId: ambulance.id, patientEmail: '', driverEmail: '' } });
     expect(sent.ok(), await sent.text()).toBeTruthy();
@@ -136,7 +136,7 @@ test('the patient page keeps the dispatcher up to date while open, warns about a
     patient.on('request', (r) => {
       if (r.method() === 'POST' && r.url().includes(`/api/location/${caseId}`)) posts.push(r.postData() ?? '');
     });
-    await patient.goto(`/location/${caseId}`);
+    await patient.goto(await locationPath(page, caseId));
     await patient.getByRole('button', { name: 'Share My Location' }).click();
     await expect(patient.getByText('Your location has been shared successfully.')).toBeVisible();
     await expect(patient.getByTestId('live-accuracy')).toHaveText('Accuracy: ±20 m');

@@ -43,7 +43,7 @@ test('dispatch from the form: toast, share link, busy ambulance, and a second op
 
   await expect(page.getByText('Emergency case created and ambulance assigned successfully!')).toBeVisible();
   const link = page.getByTestId('share-link');
-  await expect(link).toHaveText(/\/location\/[0-9a-f-]{36}$/);
+  await expect(link).toHaveText(/\/location\/[0-9a-f-]{36}\?t=[\w-]{43}$/);
   const shareLink = (await link.textContent())!;
   expect(shareLink.startsWith(new URL(page.url()).origin)).toBeTruthy();
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
@@ -56,7 +56,8 @@ test('dispatch from the form: toast, share link, busy ambulance, and a second op
 
   const token = await apiToken(page, 'operator');
   expect((await ambulanceByPlate(page, token, 'TS09 EA 1001')).status).toBe('busy');
-  const caseId = shareLink.split('/location/')[1];
+  const { pathname, search } = new URL(shareLink);
+  const caseId = pathname.split('/location/')[1];
   const created = await page.request.get(`/api/cases/${caseId}`, { headers: { authorization: `Bearer ${token}` } });
   expect((await created.json()).case).toMatchObject({ patientName: 'Meera Dispatchtest', description: 'Heart Attack', caseType: 'Heart Attack', status: 'active' });
 
@@ -69,7 +70,8 @@ test('dispatch from the form: toast, share link, busy ambulance, and a second op
   expect(await watcher.evaluate(() => (window as any).__noReload)).toBe(true);
 
   // The patient shares a location: the watcher's card shows the coordinates live.
-  const shared = await page.request.post(`/api/location/${caseId}`, { data: { latitude: 17.41, longitude: 78.45 } });
+  // With the link's own token, as the patient's page sends it.
+  const shared = await page.request.post(`/api/location/${caseId}${search}`, { data: { latitude: 17.41, longitude: 78.45 } });
   expect(shared.ok()).toBeTruthy();
   await expect(card.getByTestId('case-location')).toHaveText('17.41, 78.45');
   await expect(card).toContainText('Last fix:');

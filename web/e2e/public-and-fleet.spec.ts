@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn } from './helpers';
+import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn, locationPath } from './helpers';
 
 // Only ambulances TS09 EA 1004, 1005 and 1006 are dispatched here; nothing relies on other spec files.
 
@@ -58,7 +58,7 @@ test('the patient shares a location and the dispatcher sees it', async ({ page, 
   const { caseId, operator } = await dispatch(page, 'TS09 EA 1005', 'Vikram Shah');
   const patientContext = await browser.newContext({ permissions: ['geolocation'], geolocation: { latitude: 17.4321, longitude: 78.4123, accuracy: 20 } });
   const patient = await patientContext.newPage();
-  await patient.goto(`/location/${caseId}`);
+  await patient.goto(await locationPath(page, caseId));
   await expect(patient.getByRole('heading', { name: 'Emergency Location Sharing' })).toBeVisible();
   await patient.getByRole('button', { name: 'Share My Location' }).click();
   await expect(patient.getByText('Your location has been shared successfully.')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn } from './helpers';
+import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn, locationApiPath } from './helpers';
 
 // Only TS09 EA 1002 is dispatched here, plus an ambulance this file creates (and deletes).
 // Another file's form test dispatches "the first available" ambulance, which may be 1002:
@@ -18,9 +18,9 @@ async function postPosition(page: Page, token: string, ambulanceId: number, p: {
   return res.json() as Promise<{ ok: boolean; latest: boolean }>;
 }
 
-/** The patient's page does this: POST /api/location/{caseId}, no sign-in. */
+/** The patient's page does this: POST /api/location/{caseId}?t=…, no sign-in. */
 async function sharePatient(page: Page, caseId: string, p: { latitude: number; longitude: number; accuracy: number }) {
-  const res = await page.request.post(`/api/location/${caseId}`, { data: p });
+  const res = await page.request.post(await locationApiPath(page, caseId), { data: p });
   expect(res.ok(), await res.text()).toBeTruthy();
 }
 

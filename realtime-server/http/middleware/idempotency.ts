@@ -9,7 +9,7 @@ import type { AppState } from './auth';
 
 /**
  * Idempotency-Key for the creating POSTs (`/live-location`, `/api/cases`, `/api/ambulances`,
- * `/api/users`). A key belongs to the signed-in user; its first request's answer is stored
+ * `/api/users`, `/api/tracking/initiate`, which mints links and mails them). A key belongs to the signed-in user; its first request's answer is stored
  * and replayed to every retry with the same body:
  *
  * - the claim is an insert under a unique (user_id, key) constraint: exactly one request runs;

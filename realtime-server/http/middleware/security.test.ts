@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
-import { dispatchCase, trackingTokens } from '../../testing/dispatchHelpers';
+import { dispatchCase, trackingTokens, locationSharePath, shareLocation } from '../../testing/dispatchHelpers';
 import { startTestServer, type TestServer } from '../../testing/testServer';
 import { socketOriginAllowed, tileSource } from './security';
 
@@ -115,7 +115,7 @@ describe('public link answers are never cached', () => {
     const answers = [
       await s.api('GET', `/api/track/2?t=${viewer}`),
       await s.api('GET', '/api/track/2?t=wrong-token'),
-      await s.api('POST', `/api/location/${caseId}`, { body: { latitude: 17.4, longitude: 78.5 } }),
+      await shareLocation(s, caseId, { latitude: 17.4, longitude: 78.5 }),
       await s.api('POST', '/api/location/00000000-0000-4000-8000-000000000000', { body: { latitude: 17.4, longitude: 78.5 } }),
       await s.api('POST', `/api/ambulances/2/position?t=${driver}`, { body: { latitude: 17.41, longitude: 78.49 } }),
       await s.api('POST', '/api/ambulances/2/position?t=wrong', { body: { latitude: 17.41, longitude: 78.49 } }),
@@ -167,7 +167,7 @@ describe('body size', () => {
 
   it('the public location link refuses a 10 MB body the same way', async () => {
     const caseId = await dispatchCase(s, operator, 6);
-    const res = await s.api('POST', `/api/location/${caseId}`, { raw: JSON.stringify({ latitude: 1, longitude: 2, pad: 'x'.repeat(TEN_MB) }) });
+    const res = await s.api('POST', await locationSharePath(s, caseId), { raw: JSON.stringify({ latitude: 1, longitude: 2, pad: 'x'.repeat(TEN_MB) }) });
     expectError(res, 413, 'Request body is too large');
   });
 });

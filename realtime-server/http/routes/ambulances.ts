@@ -12,6 +12,7 @@ import { routeId, validate } from '../validate';
 import type { Mount, RouteDeps } from './types';
 
 const NOT_FOUND = 'Ambulance details not found';
+export const NOT_A_DRIVER_LINK = 'This link is not valid for sending positions';
 
 /** Staff (bearer) or the holder of this ambulance's driver token (`?t=`). */
 async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: number): Promise<PositionSource> {
@@ -21,9 +22,8 @@ async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: num
     throw unauthorized(ctx.get('authorization') ? 'Your session has expired or was revoked; please sign in again' : 'Authentication required');
   }
   const grant = await trackingService.resolveGrant(svc, token);
-  if (!grant) throw forbidden('This link is not valid for sending positions');
-  if (grant.kind !== 'driver') throw forbidden('A tracking link can only watch; use the driver link to send positions');
-  if (grant.ambulance_id !== ambulanceId) throw forbidden('This driver link is for another ambulance');
+  // One answer for every link that may not send here (unknown, a viewer's, another ambulance's), so none can be told apart.
+  if (!grant || grant.kind !== 'driver' || grant.ambulance_id !== ambulanceId) throw forbidden(NOT_A_DRIVER_LINK);
   return { type: 'driver', caseId: grant.case_id };
 }
 
@@ -52,9 +52,13 @@ export const mountAmbulances: Mount = (router, deps) => {
     await ambulanceService.findAmbulance(svc.db, id);
     ctx.body = { positions: await positionRepository.trail(svc.db, id, new Date(Date.now() - TRAIL_MS).toISOString(), TRAIL_POINTS) };
   });
-  // A driver link (`?t=`) is counted per token; a staff member's bearer call is not.
-  const driverLinkLimit = linkRateLimit(svc, (ctx) => ((ctx.state as AppState).principal || typeof ctx.query.t !== 'string' || !ctx.query.t ? undefined : `driver:${ctx.query.t}`));
-  router.post('/api/ambulances/:id/position', noStore, driverLinkLimit, async (ctx) => {
+  // Counted like a link: a driver link (`?t=`) per token, a staff member per ambulance (a stolen or scripted session cannot flood one marker).
+  const positionLimit = linkRateLimit(svc, (ctx) => {
+    const principal = (ctx.state as AppState).principal;
+    if (principal) return `staff-position:${principal.user.id}:${ctx.params.id}`;
+    return typeof ctx.query.t === 'string' && ctx.query.t ? `driver:${ctx.query.t}` : undefined;
+  });
+  router.post('/api/ambulances/:id/position', noStore, positionLimit, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const source = await positionSource(ctx, deps, id);
     const input = validate(positionSchema, ctx.request.body);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ISO_TIME, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatchCase, plateOf, rowCount, updateCase, userId, writeCounts,
+  ISO_TIME, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatchCase, plateOf, rowCount, updateCase, userId, writeCounts, shareLocation,
 } from '../../testing/dispatchHelpers';
 import { startTestServer, type TestServer } from '../../testing/testServer';
 
@@ -45,7 +45,7 @@ describe('GET /api/cases', () => {
 
   it('carries the shared location as latitude, longitude and a decodable wkb', async () => {
     const caseId = await dispatchCase(s, operator, 2);
-    expect((await s.api('POST', `/api/location/${caseId}`, { body: { latitude: 17.4, longitude: 78.45 } })).status).toBe(200);
+    expect((await shareLocation(s, caseId, { latitude: 17.4, longitude: 78.45 })).status).toBe(200);
     const c = (await s.api('GET', '/api/cases', { token: operator })).body.cases.find((x: any) => x.id === caseId);
     expect(c).toMatchObject({ latitude: 17.4, longitude: 78.45 });
     expect(decodeWkb(c.wkb)).toEqual({ latitude: 17.4, longitude: 78.45 });

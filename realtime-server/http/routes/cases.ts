@@ -1,4 +1,4 @@
-import { type CaseDto, caseCreateSchema, caseUpdateSchema } from '../../contract';
+import { type CaseCreated, caseCreateSchema, caseUpdateSchema } from '../../contract';
 import { caseService } from '../../services/caseService';
 import { actorOf, authorize } from '../middleware/auth';
 import { idempotency, writeContext } from '../middleware/idempotency';
@@ -15,10 +15,10 @@ export const mountCases: Mount = (router, { svc }) => {
   router.get('/api/cases/:id/timeline', authorize('case.timeline'), async (ctx) => {
     ctx.body = { timeline: await caseService.timeline(svc, ctx.params.id) };
   });
-  router.post('/api/cases', authorize('case.create'), idempotency(svc, (c: CaseDto) => ({ status: 201, body: { case: c } })), async (ctx) => {
+  router.post('/api/cases', authorize('case.create'), idempotency(svc, (c: CaseCreated) => ({ status: 201, body: c })), async (ctx) => {
     const input = validate(caseCreateSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = { case: await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: false }) };
+    ctx.body = await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: false });
   });
   router.put('/api/cases/:id', authorize('case.update'), async (ctx) => {
     const input = validate(caseUpdateSchema, ctx.request.body);

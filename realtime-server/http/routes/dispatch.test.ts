@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  PUBLIC_URL, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatch, dispatchCase, driverOf, initiateTracking,
-  outboxFor, plateOf, rowCount, sha256Hex, tokenInLink, updateCase, userId, writeCounts,
+  PUBLIC_URL, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatch, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, rowCount, sha256Hex, tokenInLink, updateCase, userId, writeCounts, locationToken,
 } from '../../testing/dispatchHelpers';
 import { startTestServer, type TestServer } from '../../testing/testServer';
 
@@ -40,7 +39,10 @@ describe('POST /live-location (the e-mail/location service)', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ kind: 'share-location', to_address: 'jane.roe@example.com', status: 'queued', attempts: 0 });
     expect(mails[0].body_text).toContain(`${PUBLIC_URL}/location/${caseId}`);
-    expect(JSON.parse(mails[0].links)).toEqual([`${PUBLIC_URL}/location/${caseId}`]);
+    // The patient's link carries its own 256-bit token, answered to the dispatcher as `locationLink` and nowhere else.
+    const link = `${PUBLIC_URL}/location/${caseId}?t=${await locationToken(s, caseId)}`;
+    expect(JSON.parse(mails[0].links)).toEqual([link]);
+    expect(mails[0].body_text).toContain(link);
 
     expect(await writeCounts(s)).toEqual({ ...before, cases: before.cases + 1, case_events: before.case_events + 1, outbox: before.outbox + 1 });
   });
@@ -49,6 +51,15 @@ describe('POST /live-location (the e-mail/location service)', () => {
     const res = await dispatch(s, operator, 7);
     expect(res.status).toBe(201);
     expect(res.body.case).toMatchObject({ id: res.body.caseId, status: 'active', ambulance_id: 7, license_plate: plateOf(7) });
+    expect(res.body.locationLink).toMatch(new RegExp(`^${PUBLIC_URL}/location/${res.body.caseId}\\?t=[\\w-]{43}$`));
+  });
+
+  it('POST /api/cases answers the patient\'s location link too (no e-mail is sent), and it shares', async () => {
+    const res = await s.api('POST', '/api/cases', { token: operator, body: { to: 'p@example.com', patientName: 'Walk In', description: 'Fall' } });
+    expect(res.status).toBe(201);
+    expect(res.body.locationLink).toMatch(new RegExp(`^${PUBLIC_URL}/location/${res.body.case.id}\\?t=[\\w-]{43}$`));
+    const { pathname, search } = new URL(res.body.locationLink);
+    expect((await s.api('POST', `/api${pathname}${search}`, { body: { latitude: 17.4, longitude: 78.4 } })).status).toBe(200);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { type CaseDto, caseCreateSchema, trackingInitiateSchema } from '../../contract';
+import { type CaseCreated, type TrackingInitiateResponse, caseCreateSchema, trackingInitiateSchema } from '../../contract';
 import { caseService } from '../../services/caseService';
 import { trackingService } from '../../services/trackingService';
 import { actorOf, authorize } from '../middleware/auth';
@@ -6,15 +6,17 @@ import { idempotency, writeContext } from '../middleware/idempotency';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
+const liveLocationAnswer = (c: CaseCreated) => ({ status: 201, body: { caseId: c.case.id, case: c.case, locationLink: c.locationLink } });
+
 /** The spec's e-mail/location service and tracking service, served here with staff auth. */
 export const mountDispatch: Mount = (router, { svc }) => {
-  router.post('/live-location', authorize('case.create'), idempotency(svc, (c: CaseDto) => ({ status: 201, body: { caseId: c.id, case: c } })), async (ctx) => {
+  router.post('/live-location', authorize('case.create'), idempotency(svc, liveLocationAnswer), async (ctx) => {
     const input = validate(caseCreateSchema, ctx.request.body);
-    const created = await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: true });
-    ctx.status = 201;
-    ctx.body = { caseId: created.id, case: created };
+    const answer = liveLocationAnswer(await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: true }));
+    ctx.status = answer.status;
+    ctx.body = answer.body;
   });
-  router.post('/api/tracking/initiate', authorize('tracking.initiate'), async (ctx) => {
-    ctx.body = await trackingService.initiate(svc, actorOf(ctx), validate(trackingInitiateSchema, ctx.request.body));
+  router.post('/api/tracking/initiate', authorize('tracking.initiate'), idempotency(svc, (r: TrackingInitiateResponse) => ({ status: 200, body: r })), async (ctx) => {
+    ctx.body = await trackingService.initiate(writeContext(ctx, svc), actorOf(ctx), validate(trackingInitiateSchema, ctx.request.body));
   });
 };

@@ -6,6 +6,9 @@ import { noStore } from '../middleware/security';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
 
+/** A public link's `?t=` token ('' when missing or repeated). */
+const linkToken = (ctx: { query: Record<string, unknown> }) => (typeof ctx.query.t === 'string' ? ctx.query.t : '');
+
 /** The two calls that need no sign-in: the patient's location share and a tracking link. */
 export const mountPublic: Mount = (router, { svc }) => {
   // Counted per link: the case id is the location link's secret, the `t` token the tracking link's.
@@ -13,12 +16,11 @@ export const mountPublic: Mount = (router, { svc }) => {
   const trackLimit = linkRateLimit(svc, (ctx) => (typeof ctx.query.t === 'string' && ctx.query.t ? `track:${ctx.query.t}` : undefined));
   router.post('/api/location/:caseId', noStore, locationLimit, async (ctx) => {
     const input = validate(shareLocationSchema, ctx.request.body);
-    ctx.body = await caseService.shareLocation(svc, ctx.params.caseId, input);
+    ctx.body = await caseService.shareLocation(svc, ctx.params.caseId, linkToken(ctx), input);
   });
   router.get('/api/track/:ambulanceId', noStore, trackLimit, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const token = typeof ctx.query.t === 'string' ? ctx.query.t : '';
     const id = routeId(ctx.params.ambulanceId, trackingService.LINK_NOT_FOUND);
-    ctx.body = await trackingService.track(svc, id, token);
+    ctx.body = await trackingService.track(svc, id, linkToken(ctx));
   });
 };

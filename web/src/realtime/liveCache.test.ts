@@ -226,7 +226,7 @@ describe('a staff client with the live cache against a real server', () => {
   const dispatch = async (ambulanceId?: number) => {
     const res = await other('POST', '/live-location', operator, { to: 'p@example.com', status: 'active', patientName: 'Live Patient', description: 'Fall', ...(ambulanceId ? { license_plate: ambulanceId } : {}) });
     if (res.status !== 201) throw new Error(`dispatch: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.case as CaseDto;
+    return { ...(res.body.case as CaseDto), locationLink: res.body.locationLink as string };
   };
   const serverLists = async () => ({
     cases: (await other('GET', '/api/cases', operator)).body.cases as CaseDto[],
@@ -268,7 +268,7 @@ describe('a staff client with the live cache against a real server', () => {
     if (active[1]) await other('DELETE', `/api/cases/${active[1].id}`, admin);
     const stillFree = (await freeAmbulances()).filter((id) => id !== free[0]);
     if (active[2] && stillFree[0]) await other('PUT', `/api/cases/${active[2].id}`, operator, { ambulance_id: stillFree[0] });
-    await other('POST', `/api/location/${fresh.id}`, undefined, { latitude: 17.41, longitude: 78.47, accuracy: 9 });
+    await other('POST', `/api/location/${fresh.id}${new URL(fresh.locationLink).search}`, undefined, { latitude: 17.41, longitude: 78.47, accuracy: 9 });
     const created = await other('POST', '/api/ambulances', admin, { license_plate: `LIVE ${++plates}`, status: 'available' });
     if (created.status !== 201) throw new Error(`ambulance create: ${created.status} ${JSON.stringify(created.body)}`);
     const spare = (await freeAmbulances()).filter((id) => id !== created.body.ambulance.id);

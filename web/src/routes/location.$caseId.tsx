@@ -7,10 +7,13 @@ import { LocationSharePage } from '../features/public/LocationSharePage';
 // navigation inside the app, the Vite dev server and a build without that entry.
 export const Route = createFileRoute('/location/$caseId')({
   staticData: { bare: true },
+  /** The link's own token comes as ?t=; kept as text whatever it looks like. */
+  validateSearch: (search: Record<string, unknown>): { t?: string } => (search.t == null ? {} : { t: String(search.t) }),
   component: LocationRoute,
 });
 
 function LocationRoute() {
   const { caseId } = Route.useParams();
-  return <LocationSharePage key={caseId} caseId={caseId} />;
+  const { t } = Route.useSearch();
+  return <LocationSharePage key={`${caseId}:${t ?? ''}`} caseId={caseId} token={t ?? ''} />;
 }

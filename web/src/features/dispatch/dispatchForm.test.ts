@@ -29,6 +29,6 @@ describe('dispatch form', () => {
   });
 
   it('builds the share-location link from the case id', () => {
-    expect(shareLinkFor('abc', 'https://x.test')).toBe('https://x.test/location/abc');
+    expect(shareLinkFor('abc', 'http://public.example/location/abc?t=Tok_en-1', 'https://x.test')).toBe('https://x.test/location/abc?t=Tok_en-1');
   });
 });

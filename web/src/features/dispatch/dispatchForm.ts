@@ -49,5 +49,12 @@ export function dispatchErrorText(error: unknown): string {
   return 'Network or server error. Please try again later.';
 }
 
-/** The patient's share-location link for a new case. */
-export const shareLinkFor = (caseId: string, origin = window.location.origin) => `${origin}/location/${caseId}`;
+/**
+ * The patient's share-location link for a new case, on this app's origin: the case id and
+ * the link's own token from the server's `locationLink` (the token is what lets the patient
+ * share; the case id alone writes nothing).
+ */
+export function shareLinkFor(caseId: string, locationLink: string, origin = window.location.origin): string {
+  const token = new URL(locationLink).searchParams.get('t') ?? '';
+  return `${origin}/location/${encodeURIComponent(caseId)}?t=${encodeURIComponent(token)}`;
+}

@@ -21,11 +21,11 @@ export function useDispatchCase(onDispatched: (shareLink: string) => void) {
       // The server assigns the ambulance atomically in the same transaction as the case
       // (409 if it was taken meanwhile, nothing written). The old app's separate
       // PUT {status:'busy'} and its rollback to 'available' on failure are therefore gone.
-      return apiFetch<{ caseId: string }>('/live-location', { method: 'POST', body: casePayload(values, operatorId), idempotencyKey: newIdempotencyKey() });
+      return apiFetch<{ caseId: string; locationLink: string }>('/live-location', { method: 'POST', body: casePayload(values, operatorId), idempotencyKey: newIdempotencyKey() });
     },
-    onSuccess: ({ caseId }) => {
+    onSuccess: ({ caseId, locationLink }) => {
       toast('Emergency case created and ambulance assigned successfully!', 'success');
-      onDispatched(shareLinkFor(caseId));
+      onDispatched(shareLinkFor(caseId, locationLink));
     },
     onError: (error) => toast(dispatchErrorText(error), 'error'),
     // Socket events patch the cache already; this covers a tab whose socket is down.

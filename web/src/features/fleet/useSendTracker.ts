@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { useSnackbar, type VariantType } from 'notistack';
-import { ApiError, apiFetch } from '../../api/client';
+import { ApiError, apiFetch, newIdempotencyKey } from '../../api/client';
 import type { AmbulanceDto, CaseDto, TrackingInitiateResponse } from '../../api/contract';
 import { activeCaseFor } from '../../domain/fleetRules';
 import { patientNameOf } from '../../domain/caseRules';
@@ -45,6 +45,8 @@ export function useSendTracker(ambulances: AmbulanceDto[], activeCases: CaseDto[
     try {
       const answer = await apiFetch<TrackingInitiateResponse>('/api/tracking/initiate', {
         method: 'POST',
+        // A retry of this press (a lost answer) mails nothing twice and mints no second pair of links.
+        idempotencyKey: newIdempotencyKey(),
         body: {
           caseId: activeCase.id,
           ambulanceId: ambulance.id,

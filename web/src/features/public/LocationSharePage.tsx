@@ -48,17 +48,17 @@ function formatTime(iso: string): string {
 }
 
 /**
- * /location/{caseId}: the patient shares where they are, then keeps the dispatcher up to date
+ * /location/{caseId}?t=TOKEN: the patient shares where they are, then keeps the dispatcher up to date
  * while the page stays open (throttled: a move of more than 10 m, or every 15 s). Plain React
  * and one small CSS file, no MUI and no map, so it opens quickly on a weak phone; the link a
  * patient opens loads it through its own entry (src/location/main.tsx) on Preact's React API,
  * so it uses nothing preact/compat lacks.
  */
-export function LocationSharePage({ caseId }: { caseId: string }) {
+export function LocationSharePage({ caseId, token }: { caseId: string; token: string }) {
   const [phase, setPhase] = useState<Phase>(() => initialPhase(caseId));
   const toast = useMiniToast();
   const busy = phase.kind === 'sharing';
-  const { live, start: startLive, stop: stopLive } = useLiveSharing(caseId, {
+  const { live, start: startLive, stop: stopLive } = useLiveSharing({ caseId, token }, {
     closed: (detail) => setPhase({ kind: 'closed', detail }),
     saved: (saved) => setPhase((p) => (p.kind === 'shared' ? { kind: 'shared', saved } : p)),
   });
@@ -85,7 +85,7 @@ export function LocationSharePage({ caseId }: { caseId: string }) {
     setPhase({ kind: 'sharing' });
     try {
       const position = await currentPosition();
-      const answer = await sendLocation(caseId, position.coords);
+      const answer = await sendLocation({ caseId, token }, position.coords);
       const saved = saveLocation(caseId, position.coords.latitude, position.coords.longitude);
       setPhase({ kind: 'shared', saved });
       toast.show('Location shared successfully', 'success');

@@ -53,11 +53,15 @@ export function currentPosition(): Promise<GeolocationPosition> {
   return new Promise((resolve, reject) => navigator.geolocation.getCurrentPosition(resolve, reject, GEOLOCATION_OPTIONS));
 }
 
-/** Sends the position to the case (no sign-in; the link is the permission). */
-export function sendLocation(caseId: string, coords: Pick<GeolocationCoordinates, 'latitude' | 'longitude' | 'accuracy'>): Promise<ShareAnswer> {
+/** The patient's link: the case and the link's own token (`/location/{caseId}?t=TOKEN`), which is the permission to share. */
+export interface LocationLink { caseId: string; token: string }
+
+/** Sends the position to the case (no sign-in; the link's token is the permission). */
+export function sendLocation(link: LocationLink, coords: Pick<GeolocationCoordinates, 'latitude' | 'longitude' | 'accuracy'>): Promise<ShareAnswer> {
   const body: { latitude: number; longitude: number; accuracy?: number } = { latitude: coords.latitude, longitude: coords.longitude };
   if (Number.isFinite(coords.accuracy)) body.accuracy = Math.min(Math.max(coords.accuracy, 0), MAX_ACCURACY);
-  return apiFetch<ShareAnswer>(`/api/location/${encodeURIComponent(caseId)}`, { method: 'POST', body, auth: false });
+  const url = `/api/location/${encodeURIComponent(link.caseId)}?t=${encodeURIComponent(link.token)}`;
+  return apiFetch<ShareAnswer>(url, { method: 'POST', body, auth: false });
 }
 
 /** A GeolocationPositionError (the browser refused or could not find a position). */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import type { LatLon } from '../../api/contract';
-import { GEOLOCATION_OPTIONS, type SavedLocation, type SentFix, saveLocation, sendLocation, shouldSend } from './locationShare';
+import { GEOLOCATION_OPTIONS, type LocationLink, type SavedLocation, type SentFix, saveLocation, sendLocation, shouldSend } from './locationShare';
 
 export interface LiveFix extends LatLon { accuracy: number | null }
 
@@ -29,7 +29,7 @@ const fixOf = (p: GeolocationPosition): LiveFix => ({
  * and sends a fix when the patient moved more than 10 m or 15 s passed, one request at a
  * time. The server's 410 (case closed) or 404 ends it; a network failure is retried.
  */
-export function useLiveSharing(caseId: string, on: { closed: (serverText: string | undefined) => void; saved: (saved: SavedLocation) => void }) {
+export function useLiveSharing({ caseId, token }: LocationLink, on: { closed: (serverText: string | undefined) => void; saved: (saved: SavedLocation) => void }) {
   const [live, setLive] = useState<LiveState>({ watching: false, accuracy: null, lastUpdate: null, problem: null });
   const watchId = useRef<number | null>(null);
   const ticker = useRef<ReturnType<typeof setInterval> | null>(null);
@@ -55,7 +55,7 @@ export function useLiveSharing(caseId: string, on: { closed: (serverText: string
     const now = Date.now();
     if (stopped.current || !fix || inFlight.current || now < retryAt.current || !shouldSend(lastSent.current, fix, now)) return;
     inFlight.current = true;
-    sendLocation(caseId, { latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy ?? NaN })
+    sendLocation({ caseId, token }, { latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy ?? NaN })
       .then((answer) => {
         lastSent.current = { latitude: fix.latitude, longitude: fix.longitude, at: Date.now() };
         const saved = saveLocation(caseId, fix.latitude, fix.longitude);
@@ -74,7 +74,7 @@ export function useLiveSharing(caseId: string, on: { closed: (serverText: string
       .finally(() => {
         inFlight.current = false;
       });
-  }, [caseId, stop]);
+  }, [caseId, token, stop]);
 
   /** Starts watching; `sent` is the fix just shared (null: the first fix is sent at once). */
   const start = useCallback((sent: { fix: LiveFix; updatedAt: string } | null) => {
