@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { SignInCodeRequired, SignInInput, SignInResponse, SignInResult, SignInVerifyInput } from '../contract';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { sessionRepository } from '../../db/repositories/sessionRepository';
@@ -9,7 +9,7 @@ import { unauthorized } from './errors';
 import { type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
 import { createPrincipalCache } from './principalCache';
-import { hashToken, newToken } from './tokens';
+import { hashToken, newToken, sameHash } from './tokens';
 
 export interface Principal { session: SessionRow; user: UserRow }
 
@@ -29,7 +29,6 @@ export const CODE_ERRORS = {
 
 /** The code's hash is keyed by the challenge, which only the browser holds in clear. */
 const codeHash = (challenge: string, code: string) => createHash('sha256').update(`${challenge}:${code}`).digest('hex');
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 async function openSession(ctx: ServiceContext, db: Db, user: UserRow): Promise<SignInResponse> {
   const token = newToken();
