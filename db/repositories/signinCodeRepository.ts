@@ -7,14 +7,16 @@ export interface SigninCodeRow {
 
 export const signinCodeRepository = {
   /** A new challenge for a user; the user's earlier unused challenges stop working (only the latest mail counts). */
-  async insert(db: Db, row: { challengeHash: string; userId: number; codeHash: string; expiresAt: string }): Promise<number> {
+  /** A challenge valid for `validMs` from its creation (one clock reading for both times). */
+  async insert(db: Db, row: { challengeHash: string; userId: number; codeHash: string; validMs: number }): Promise<number> {
     const now = nowIso();
+    const expiresAt = new Date(Date.parse(now) + row.validMs).toISOString();
     await db('signin_codes').where({ user_id: row.userId }).whereNull('used_at').delete();
     // Housekeeping: challenges that ended more than a day ago are of no use to anyone.
     await db('signin_codes').where('expires_at', '<', new Date(Date.now() - 86_400_000).toISOString()).delete();
     const [inserted] = await db('signin_codes').insert({
       challenge_hash: row.challengeHash, user_id: row.userId, code_hash: row.codeHash, attempts: 0,
-      created_at: now, expires_at: row.expiresAt, used_at: null,
+      created_at: now, expires_at: expiresAt, used_at: null,
     }).returning('id');
     return typeof inserted === 'object' ? inserted.id : inserted;
   },

@@ -46,7 +46,7 @@ const startCodeChallenge = (ctx: ServiceContext, user: UserRow): Promise<SignInC
       challengeHash: hashToken(challenge),
       userId: user.id,
       codeHash: codeHash(challenge, code),
-      expiresAt: new Date(Date.now() + CODE_VALID_MINUTES * 60_000).toISOString(),
+      validMs: CODE_VALID_MINUTES * 60_000,
     });
     await outboxRepository.insert(trx, mailTemplates.signinCode(user, code, CODE_VALID_MINUTES));
     record({ type: 'mail.queued' });

@@ -4,6 +4,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import { redisNames } from '../../realtime/cluster';
 import type { ServiceContext } from '../../services/context';
 import { DomainError } from '../../services/errors';
+import { CODE_MAX_TRIES } from '../../services/authService';
 import { requestClientKey, trustFor } from './clientIp';
 
 export const SIGNIN_WINDOW_SECONDS = 15 * 60;
@@ -126,8 +127,8 @@ export const backoffSeconds = (n: number, backoff: { after: number; seconds: num
  * and within a wait it is refused. Answers whether this attempt opened a wait, or how long
  * the caller must still wait.
  */
-async function reservePair(svc: ServiceContext, limits: RateLimits, key: string): Promise<{ opened: boolean } | { waitMs: number }> {
-  const backoff = svc.config.signinBackoff;
+async function reservePair(svc: ServiceContext, limits: RateLimits, key: string, step: SigninStep): Promise<{ opened: boolean } | { waitMs: number }> {
+  const backoff = step === 'code' ? codeBackoff(svc.config.signinBackoff) : svc.config.signinBackoff;
   const counted = await tolerant(svc, () => limits.signinPair.penalty(key), undefined);
   if (!counted || counted.consumedPoints < backoff.after) return { opened: false };
   const wait = await tolerant(svc, () => limits.signinPairWait.penalty(key, 1, { customDuration: backoffSeconds(counted.consumedPoints, backoff) }), undefined);
@@ -135,6 +136,20 @@ async function reservePair(svc: ServiceContext, limits: RateLimits, key: string)
   await quietly(limits.signinPair.reward(key));
   return { waitMs: wait.msBeforeNext };
 }
+
+/**
+ * The code step's waits begin after one challenge's worth of tries more than the fields' (a
+ * challenge already dies at its 5th wrong code): an owner who mistyped a whole challenge can
+ * still enter the next code at once; guessing across challenges meets the doubling waits.
+ */
+const codeBackoff = (b: { after: number; seconds: number }) => ({ ...b, after: b.after + CODE_MAX_TRIES });
+
+/**
+ * The step an attempt is counted for: the three fields, or the mailed code. They wait apart, so
+ * that mistyped codes (already 5 tries a challenge) do not stop the owner from asking for a new
+ * one, while guessing either step still meets its own backoff.
+ */
+export type SigninStep = 'fields' | 'code';
 
 export interface SigninAttempt {
   /**
@@ -159,15 +174,16 @@ export interface SigninAttempt {
  * wait on this account, 429 with Retry-After. Failures of other clients on the account never
  * refuse this one; they only make the account `underAttack`.
  */
-export async function signinAttempt(ctx: Context, svc: ServiceContext, email: string | undefined): Promise<SigninAttempt> {
+export async function signinAttempt(ctx: Context, svc: ServiceContext, email: string | undefined, step: SigninStep = 'fields'): Promise<SigninAttempt> {
   const limits = rateLimits(svc);
   const client = requestClientKey(ctx, svc.config);
   const account = email ? hashed(email.trim().toLowerCase()) : undefined;
-  const pair = account ? hashed(`${account}\n${client}`) : undefined;
+  const pairOf = (s: SigninStep) => (account ? hashed(`${account}\n${client}\n${s}`) : undefined);
+  const pair = pairOf(step);
   await take(ctx, svc, limits.signinClient, client, signinRefusal);
   let opened = false;
   if (pair) {
-    const reserved = await reservePair(svc, limits, pair);
+    const reserved = await reservePair(svc, limits, pair, step);
     if ('waitMs' in reserved) {
       await quietly(limits.signinClient.reward(client));
       refuse(ctx, reserved.waitMs, signinRefusal);
@@ -201,7 +217,10 @@ export async function signinAttempt(ctx: Context, svc: ServiceContext, email: st
         throw err;
       }
       await release();
-      if (pair && completed(result)) await Promise.all([quietly(limits.signinPair.delete(pair)), quietly(limits.signinPairWait.delete(pair))]);
+      if (account && completed(result)) {
+        // Both factors proven: this client starts over on either step of this account.
+        for (const k of [pairOf('fields')!, pairOf('code')!]) await Promise.all([quietly(limits.signinPair.delete(k)), quietly(limits.signinPairWait.delete(k))]);
+      }
       return result;
     },
   };

@@ -21,7 +21,7 @@ export const mountAuth: Mount = (router, { svc }) => {
   /** The second step with SIGNIN_CODE=email: {challenge, code} → the session. */
   router.post('/api/auth/signin/verify', noStore, async (ctx) => {
     const input = validate(signInVerifySchema, ctx.request.body);
-    const attempt = await signinAttempt(ctx, svc, await authService.challengeAccount(svc, input.challenge));
+    const attempt = await signinAttempt(ctx, svc, await authService.challengeAccount(svc, input.challenge), 'code');
     ctx.body = await attempt.run(() => authService.verifyCode(svc, input), completed);
   });
   router.post('/api/auth/signout', authorize('session.end'), async (ctx) => {
