@@ -118,6 +118,7 @@ function runTests() {
   if (pg) vitestPasses.push({ name: 'PostgreSQL', env: { TEST_ENGINE: 'postgres' }, report: 'vitest-report-postgres.json', args: ['db/', 'realtime-server/'] });
   for (const [i, p] of vitestPasses.entries()) {
     say(`unit, API and socket tests (vitest), pass ${i + 1} of ${vitestPasses.length}: ${p.name} ...`);
+    if (p.name === 'PostgreSQL') run(process.execPath, [path.join(root, 'scripts', 'pgCatalogVacuum.mjs')]);
     const vitestJson = path.join(root, '.tmp', p.report);
     fs.rmSync(vitestJson, { force: true });
     const started = Date.now();

@@ -245,6 +245,13 @@ describe('one driver socket cannot flood the server', () => {
         await sleep(50);
         const again = await cap.socket(auth);
         expect(again.connected).toBe(true);
+        for (const sock of [...held, again]) sock.disconnect();
+        await sleep(50);
+        // Six handshakes at once: exactly three get through.
+        const racing = await Promise.allSettled(Array.from({ length: 6 }, () => cap.socket(auth)));
+        expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+        for (const r of racing) if (r.status === 'fulfilled') r.value.disconnect();
+        await sleep(50);
       }
     } finally {
       await cap.dispose();

@@ -95,6 +95,8 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, clus
       if (identity.kind !== 'staff') {
         const refusal = limits.admit(identity.linkKey);
         if (refusal) return next(new Error(refusal));
+        // Counted now, not at 'connection': handshakes of one link arriving at once cannot all pass the cap.
+        limits.track(socket, identity.linkKey);
       }
       socket.data = identity;
       next();
@@ -108,7 +110,6 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, clus
   io.on('connection', (socket: LifelineSocket) => {
     const who = socket.data;
     limits.guard(socket, who.kind === 'staff' ? undefined : who.linkKey);
-    if (who.kind !== 'staff') limits.track(socket, who.linkKey);
     if (who.kind === 'staff') {
       socket.join([rooms.staff, staffShard(nextShard++ % STAFF_SHARDS), sessionRoom(who.sessionId), ...(who.role === 'admin' ? [rooms.admins] : [])]);
       // The session ends on its own at expiry: so does the socket.
