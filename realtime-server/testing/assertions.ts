@@ -13,9 +13,16 @@ export async function tableNames(db: Knex): Promise<string[]> {
 
 /** Every row of every application table (knex's bookkeeping left out), each table's rows in a stable order. */
 export async function dbSnapshot(db: Knex): Promise<Record<string, unknown[]>> {
+  const tables = (await tableNames(db)).filter((t) => !t.startsWith('knex_'));
   const snapshot: Record<string, unknown[]> = {};
-  for (const table of await tableNames(db)) {
-    if (table.startsWith('knex_')) continue;
+  if (db.client.config.client === 'pg') {
+    // One round trip for every table (a test comparing before and after runs this twice per request).
+    const columns = tables.map((t, i) => `(select coalesce(json_agg(r), '[]'::json) from ${db.client.wrapIdentifier(t)} r) as t${i}`);
+    const { rows } = await db.raw(`select ${columns.join(', ')}`);
+    tables.forEach((t, i) => { snapshot[t] = (rows[0][`t${i}`] as unknown[]).map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r)); });
+    return snapshot;
+  }
+  for (const table of tables) {
     const rows = await db(table).select('*');
     snapshot[table] = rows.map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r));
   }
