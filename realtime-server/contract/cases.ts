@@ -98,6 +98,9 @@ export interface CaseCreated {
   locationLink: string;
 }
 
+/** POST /live-location: the created case, its id (SPEC §7) and the patient's location link. */
+export interface LiveLocationResponse extends CaseCreated { caseId: string }
+
 export interface CaseLocationEvent {
   id: string;
   latitude: number;

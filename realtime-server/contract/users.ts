@@ -35,3 +35,6 @@ export interface UserDto {
   updated_at: string;
   version: number;
 }
+
+/** POST /api/users/{id}/signout (admins): how many live sessions of that staff member it ended. */
+export interface SignOutEverywhereResponse { success: true; revoked: number }

@@ -1,4 +1,4 @@
-import { type CaseCreated, type TrackingInitiateResponse, caseCreateSchema, trackingInitiateSchema } from '../../contract';
+import { type CaseCreated, type LiveLocationResponse, type TrackingInitiateResponse, caseCreateSchema, trackingInitiateSchema } from '../../contract';
 import { caseService } from '../../services/caseService';
 import { trackingService } from '../../services/trackingService';
 import { actorOf, authorize } from '../middleware/auth';
@@ -6,7 +6,7 @@ import { idempotency, writeContext } from '../middleware/idempotency';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
-const liveLocationAnswer = (c: CaseCreated) => ({ status: 201, body: { caseId: c.case.id, case: c.case, locationLink: c.locationLink } });
+const liveLocationAnswer = (c: CaseCreated) => ({ status: 201, body: { caseId: c.case.id, case: c.case, locationLink: c.locationLink } satisfies LiveLocationResponse });
 
 /** The spec's e-mail/location service and tracking service, served here with staff auth. */
 export const mountDispatch: Mount = (router, { svc }) => {

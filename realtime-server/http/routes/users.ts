@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type UserDto, email, userWriteSchema } from '../../contract';
+import { type SignOutEverywhereResponse, type UserDto, email, userWriteSchema } from '../../contract';
 import { userRepository } from '../../../db/repositories/userRepository';
 import { presentUser } from '../../presenters/presentUser';
 import { notFound } from '../../services/errors';
@@ -33,7 +33,7 @@ export const mountUsers: Mount = (router, { svc }) => {
   router.post('/api/users/:id/signout', authorize('user.signout'), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const revoked = await userService.signOutEverywhere(svc, id, (ctx.state as AppState).principal!.user);
-    ctx.body = { success: true, revoked };
+    ctx.body = { success: true, revoked } satisfies SignOutEverywhereResponse;
   });
   router.delete('/api/users/:id', authorize('user.delete'), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, newIdempotencyKey } from '../../api/client';
+import type { LiveLocationResponse } from '../../api/contract';
 import { operatorIdByEmail, queries } from '../../api/queries';
 import { useSession } from '../../auth/useSession';
 import { useToast } from '../../layout/toast';
@@ -21,7 +22,7 @@ export function useDispatchCase(onDispatched: (shareLink: string) => void) {
       // The server assigns the ambulance atomically in the same transaction as the case
       // (409 if it was taken meanwhile, nothing written). The old app's separate
       // PUT {status:'busy'} and its rollback to 'available' on failure are therefore gone.
-      return apiFetch<{ caseId: string; locationLink: string }>('/live-location', { method: 'POST', body: casePayload(values, operatorId), idempotencyKey: newIdempotencyKey() });
+      return apiFetch<LiveLocationResponse>('/live-location', { method: 'POST', body: casePayload(values, operatorId), idempotencyKey: newIdempotencyKey() });
     },
     onSuccess: ({ caseId, locationLink }) => {
       toast('Emergency case created and ambulance assigned successfully!', 'success');

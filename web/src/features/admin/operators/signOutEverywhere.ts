@@ -1,8 +1,5 @@
 import { apiFetch } from '../../../api/client';
-import type { UserDto } from '../../../api/contract';
-
-/** What POST /api/users/{id}/signout answers: how many live sessions it ended. */
-export interface SignOutEverywhereResponse { success: true; revoked: number }
+import type { SignOutEverywhereResponse, UserDto } from '../../../api/contract';
 
 /** Ends every live session of a staff member; their open screens must sign in again. */
 export const signOutEverywhere = (u: Pick<UserDto, 'id'>) =>
