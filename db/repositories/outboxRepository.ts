@@ -49,9 +49,11 @@ export const outboxRepository = {
   },
   list: (db: Db) => db<OutboxRow>('outbox').orderBy('id', 'desc'),
   findById: (db: Db, id: number) => db<OutboxRow>('outbox').where({ id }).first(),
-  /** Ids of queued messages that are due, oldest first. */
-  due: (db: Db, limit: number) =>
-    db<OutboxRow>('outbox').where('status', 'queued').where('next_attempt_at', '<=', nowIso())
+  /** The newest message's id (0 with none): where a starting worker's "new since start" begins. */
+  latestId: async (db: Db) => Number((await db('outbox').max({ id: 'id' }).first())?.id ?? 0),
+  /** Ids of queued messages that are due, oldest first (only those after `afterId` when given). */
+  due: (db: Db, limit: number, afterId = 0) =>
+    db<OutboxRow>('outbox').where('status', 'queued').where('next_attempt_at', '<=', nowIso()).where('id', '>', afterId)
       .orderBy('id').limit(limit).pluck('id') as Promise<number[]>,
   /** Claims one queued message for sending; 1 when this caller got it. */
   claim: (db: Db, id: number, lease?: Lease) =>

@@ -49,12 +49,25 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter, 
   let again = false;
   let stopped = false;
   const aborter = new AbortController();
-  const logged = new Set<number>();
+  /**
+   * The newest message already logged. Mail queued before this start was logged by the run that
+   * queued it: it is said once as a count, not again line by line.
+   */
+  let loggedUpTo: number | undefined;
 
   async function logUnsent() {
-    for (const id of await outboxRepository.due(ctx.db, 100)) {
-      if (logged.has(id)) continue;
-      logged.add(id);
+    if (loggedUpTo === undefined) {
+      loggedUpTo = await outboxRepository.latestId(ctx.db);
+      const waiting = await outboxRepository.countByStatus(ctx.db, 'queued');
+      if (waiting > 0) {
+        ctx.log.info(
+          { queued: waiting },
+          `${waiting} e-mail(s) queued before this start still wait (no SMTP_URL set): an admin reads them in GET /api/outbox or the admin Outbox screen`,
+        );
+      }
+    }
+    for (const id of await outboxRepository.due(ctx.db, 100, loggedUpTo)) {
+      loggedUpTo = id;
       const m = await outboxRepository.findById(ctx.db, id);
       // Tokens never reach the log: a link's `t=` is redacted; admins read the full links in the outbox.
       if (m) {
