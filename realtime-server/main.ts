@@ -1,6 +1,14 @@
 import pino from 'pino';
 import { loadConfig } from './config';
+import { usableDemoAccounts } from '../db/seeds/demo';
 import { startServer } from './server';
+
+/** What the server tells `npm start` once it is serving (see scripts/bootstrap.mjs). */
+export interface FrontDoorReady {
+  type: 'lifeline:ready';
+  url: string;
+  demo: { email: string; name: string; phone: string | null; role: string }[];
+}
 
 if (process.argv.includes('--help')) {
   console.log(`Lifeline server: REST API, Socket.IO and the built web app on one port.
@@ -23,8 +31,15 @@ const config = loadConfig();
 const log = pino({ level: config.logLevel, base: undefined });
 
 startServer(config, { log }).then(
-  (server) => {
+  async (server) => {
     log.info(`Lifeline is running at ${server.url} (database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`);
+    // Started by `npm start` (scripts/bootstrap.mjs, over an IPC channel): it prints the plain
+    // "open this address, sign in as" lines; this process's own output stays JSON.
+    if (process.send) {
+      const demo = await usableDemoAccounts(server.ctx.db).catch(() => []);
+      const ready: FrontDoorReady = { type: 'lifeline:ready', url: process.env.PUBLIC_URL ? config.publicUrl : server.url, demo: demo.map(({ email, name, phone, role }) => ({ email, name, phone, role })) };
+      process.send(ready);
+    }
     // SIGTERM (an orchestrator, a rolling deploy) drains for DRAIN_SECONDS; Ctrl-C stops at once.
     const shutdown = (signal: string) => {
       const drainMs = signal === 'SIGTERM' ? config.drainSeconds * 1000 : 0;

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectedPackages, installedCount, progressLine, readyLines } from './frontDoor.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2];
@@ -28,6 +29,15 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.exit(1);
 }
 
+/** Like run(), without blocking the event loop (progress lines keep coming while it works). */
+function runAsync(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
   if (r.error) throw r.error;
@@ -35,7 +45,7 @@ function run(cmd, args, opts = {}) {
 }
 
 /** Dependencies are current when node_modules holds the hash of package.json + lock file. */
-function ensureDependencies() {
+async function ensureDependencies() {
   const hash = createHash('sha256');
   for (const f of ['package.json', 'package-lock.json']) {
     if (fs.existsSync(path.join(root, f))) hash.update(fs.readFileSync(path.join(root, f)));
@@ -44,8 +54,14 @@ function ensureDependencies() {
   const stamp = path.join(root, 'node_modules', '.lifeline-deps');
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === want) return;
   const useCi = fs.existsSync(path.join(root, 'package-lock.json'));
-  say(`installing dependencies (npm ${useCi ? 'ci' : 'install'}) ...`);
-  const status = run('npm', [useCi ? 'ci' : 'install', '--no-audit', '--no-fund'], { shell: process.platform === 'win32' });
+  const first = !fs.existsSync(path.join(root, 'node_modules'));
+  say(`installing dependencies (npm ${useCi ? 'ci' : 'install'})${first ? ': the first start takes 2 to 3 minutes here, then the web app is built (about a minute); progress every 10 s' : ' ...'}`);
+  const packages = expectedPackages(root);
+  const started = Date.now();
+  const ticker = setInterval(() => say(`installing dependencies: ${progressLine(installedCount(root, packages), packages.length, Date.now() - started)}`), 10_000);
+  const status = await runAsync('npm', [useCi ? 'ci' : 'install', '--no-audit', '--no-fund'], { shell: process.platform === 'win32' });
+  clearInterval(ticker);
+  if (status === 0) say(`dependencies installed in ${Math.round((Date.now() - started) / 1000)} s`);
   if (status !== 0) {
     console.error('Dependency installation failed.');
     process.exit(status);
@@ -83,12 +99,20 @@ function ensureWebBuild() {
   fs.writeFileSync(stamp, new Date().toISOString());
 }
 
-ensureDependencies();
+await ensureDependencies();
 ensureWebBuild();
 if (mode === 'prepare') process.exit(0);
 
 if (mode === 'start') {
-  const child = spawn(bin('tsx'), ['realtime-server/main.ts', ...process.argv.slice(3)], { cwd: root, stdio: 'inherit' });
+  say('starting the server (it migrates the database and seeds the demo data into an empty one) ...');
+  // The IPC channel carries one message, the server's "ready" (its address and the demo accounts
+  // that still sign in): printed here as plain lines, so the server's own log stays JSON.
+  const child = spawn(bin('tsx'), ['realtime-server/main.ts', ...process.argv.slice(3)], { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+  child.on('message', (m) => {
+    if (m?.type !== 'lifeline:ready') return;
+    for (const line of readyLines(m)) say(line);
+    child.disconnect();
+  });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

@@ -38,3 +38,12 @@ export async function seedDemo(db: Knex): Promise<boolean> {
     return true;
   });
 }
+
+/** The demo accounts that can still sign in with their seeded e-mail, name and phone (none when changed or deleted). */
+export async function usableDemoAccounts(db: Knex): Promise<typeof DEMO_USERS> {
+  const usable = [];
+  for (const u of DEMO_USERS) {
+    if (await userRepository.findForSignIn(db, u.email, u.name.toLowerCase(), u.phone)) usable.push(u);
+  }
+  return usable;
+}
