@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expectedPackages, installedCount, progressLine, readyLines } from './frontDoor.mjs';
+import { expectedPackages, installedCount, packagesWithInstallScripts, progressLine, readyLines } from './frontDoor.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2];
@@ -57,8 +57,9 @@ async function ensureDependencies() {
   const first = !fs.existsSync(path.join(root, 'node_modules'));
   say(`installing dependencies (npm ${useCi ? 'ci' : 'install'})${first ? ': the first start takes 2 to 3 minutes here, then the web app is built (about a minute); progress every 10 s' : ' ...'}`);
   const packages = expectedPackages(root);
+  const scripts = packagesWithInstallScripts(root);
   const started = Date.now();
-  const ticker = setInterval(() => say(`installing dependencies: ${progressLine(installedCount(root, packages), packages.length, Date.now() - started)}`), 10_000);
+  const ticker = setInterval(() => say(`installing dependencies: ${progressLine(installedCount(root, packages), packages.length, Date.now() - started, scripts)}`), 10_000);
   const status = await runAsync('npm', [useCi ? 'ci' : 'install', '--no-audit', '--no-fund'], { shell: process.platform === 'win32' });
   clearInterval(ticker);
   if (status === 0) say(`dependencies installed in ${Math.round((Date.now() - started) / 1000)} s`);

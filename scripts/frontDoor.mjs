@@ -3,18 +3,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+function lockEntries(root) {
+  try {
+    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+    return Object.entries(lock.packages ?? {}).filter(([where, p]) => where.startsWith('node_modules/') && !p.link);
+  } catch {
+    return [];
+  }
+}
+
 /**
- * The packages `npm ci` will put in place, from package-lock.json: every entry under
- * node_modules/ except optional ones for another platform (e.g. @esbuild/darwin-arm64).
+ * The packages `npm ci` surely puts in place, from package-lock.json: every entry under
+ * node_modules/ but the optional ones (other platforms' builds such as @esbuild/darwin-arm64
+ * or musl variants, which npm skips here).
  */
 export function expectedPackages(root) {
-  let lock;
-  try { lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')); } catch { return []; }
-  const forThisMachine = (p) =>
-    !(p.optional && ((p.os && !p.os.includes(process.platform)) || (p.cpu && !p.cpu.includes(process.arch))));
-  return Object.entries(lock.packages ?? {})
-    .filter(([where, p]) => where.startsWith('node_modules/') && !p.link && forThisMachine(p))
-    .map(([where]) => where);
+  return lockEntries(root).filter(([, p]) => !p.optional).map(([where]) => where);
+}
+
+/** The packages whose install scripts run after the files are in place (native modules compile there). */
+export function packagesWithInstallScripts(root) {
+  return lockEntries(root).filter(([, p]) => p.hasInstallScript && !p.optional).map(([where]) => where.replace(/^.*node_modules\//, ''));
 }
 
 /** How many of `packages` (lock-file paths) have their package.json on disk. */
@@ -29,11 +38,15 @@ const clock = (ms) => {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 };
 
-/** One progress line: "312 of 426 packages (73%), 1 min 05 s". Never says 100% before npm is done. */
-export function progressLine(done, total, elapsedMs) {
+/**
+ * One progress line: "312 of 426 packages (73%), 1 min 05 s". Never says 100% before npm is
+ * done; once every package is on disk, it names the install scripts npm is running.
+ */
+export function progressLine(done, total, elapsedMs, scripts = []) {
   if (total <= 0) return `${done} packages so far, ${clock(elapsedMs)}`;
   const pct = Math.min(99, Math.floor((done / total) * 100));
-  return `${Math.min(done, total)} of ${total} packages (${pct}%), ${clock(elapsedMs)}`;
+  const line = `${Math.min(done, total)} of ${total} packages (${pct}%), ${clock(elapsedMs)}`;
+  return done >= total && scripts.length ? `${line}; building native modules (${scripts.join(', ')}), about a minute` : line;
 }
 
 /** The lines printed once the server answers: where to open it and, when the demo accounts work, how to sign in. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module (the front door runs before dependencies, TypeScript included, exist)
-import { expectedPackages, installedCount, progressLine, readyLines } from './frontDoor.mjs';
+import { expectedPackages, installedCount, packagesWithInstallScripts, progressLine, readyLines } from './frontDoor.mjs';
 
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
@@ -28,15 +28,20 @@ describe('install progress (npm start on a fresh clone)', () => {
       'node_modules/@esbuild/other-os': { optional: true, os: ['no-such-os'] },
       'node_modules/@esbuild/this-os': { optional: true, os: [process.platform], cpu: [process.arch] },
       'node_modules/linked': { link: true },
-    }, ['node_modules/koa', 'node_modules/a/node_modules/b']);
+      'node_modules/better-sqlite3': { hasInstallScript: true },
+      'node_modules/fsevents': { optional: true, hasInstallScript: true },
+    }, ['node_modules/koa', 'node_modules/a/node_modules/b', 'node_modules/@esbuild/this-os']);
     const expected = expectedPackages(root);
-    expect(expected.sort()).toEqual(['node_modules/@esbuild/this-os', 'node_modules/@mui/material', 'node_modules/a/node_modules/b', 'node_modules/koa']);
+    expect(expected.sort()).toEqual(['node_modules/@mui/material', 'node_modules/a/node_modules/b', 'node_modules/better-sqlite3', 'node_modules/koa']);
     expect(installedCount(root, expected)).toBe(2);
+    expect(packagesWithInstallScripts(root)).toEqual(['better-sqlite3']);
   });
 
   it('says how far it is, never 100% before npm is done, and copes with no lock file', () => {
     expect(progressLine(2, 4, 65_000)).toBe('2 of 4 packages (50%), 1 min 05 s');
     expect(progressLine(4, 4, 9_000)).toBe('4 of 4 packages (99%), 9 s');
+    expect(progressLine(4, 4, 70_000, ['better-sqlite3'])).toBe('4 of 4 packages (99%), 1 min 10 s; building native modules (better-sqlite3), about a minute');
+    expect(progressLine(3, 4, 70_000, ['better-sqlite3'])).toBe('3 of 4 packages (75%), 1 min 10 s');
     expect(progressLine(7, 0, 3_000)).toBe('7 packages so far, 3 s');
     expect(expectedPackages(path.join(os.tmpdir(), 'no-such-project-here'))).toEqual([]);
   });
