@@ -18,9 +18,15 @@ export function isClientAbort(err: unknown): boolean {
  */
 export function logAppErrors(app: Koa, log: Logger) {
   app.silent = true;
+  // Koa reports one abort twice (the response stream's end and the socket's): one line per request.
+  const told = new WeakSet<object>();
   app.on('error', (err: unknown, ctx?: Koa.Context) => {
     const where = ctx ? { method: ctx.method, path: ctx.path } : {};
     if (isClientAbort(err)) {
+      if (ctx) {
+        if (told.has(ctx)) return;
+        told.add(ctx);
+      }
       log.debug({ ...where, code: (err as { code?: string }).code ?? 'aborted' }, 'client went away mid-answer');
       return;
     }
