@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { precompress } from './vite.precompress';
 
 const fromRoot = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -19,6 +20,7 @@ export default defineConfig({
       autoCodeSplitting: true,
     }),
     react(),
+    precompress(fromRoot('./dist/web')),
   ],
   build: {
     outDir: fromRoot('./dist/web'),

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Router from '@koa/router';
 import Koa from 'koa';
-import serve from 'koa-static';
 import { createGeocoder, type Geocoder } from '../services/geocodeService';
 import type { ServiceContext } from '../services/context';
 import { notFound } from '../services/errors';
@@ -10,6 +7,9 @@ import { authenticate } from './middleware/auth';
 import { limitBodyDepth } from './middleware/bodyDepth';
 import { accessGuard } from '../policies/accessGuard';
 import { errorHandler, requestLogger } from './middleware/errors';
+import { compressJson } from './middleware/compression';
+import { logAppErrors } from './clientAbort';
+import { serveSpa } from './spa';
 import { jsonBody } from './middleware/jsonBody';
 import { rateLimits } from './middleware/rateLimit';
 import { noStoreUnder, securityHeaders } from './middleware/security';
@@ -27,9 +27,10 @@ const API_PREFIXES = ['/api/', '/live-location', '/socket.io'];
 /** Answers that may carry patient data, links or sessions: never cached unless a route says otherwise. */
 const NO_STORE_PREFIXES = ['/api/', '/live-location'];
 
-/** The Koa app: security headers (no-store on API answers) → errors → logging → JSON body → auth → routes, then the built SPA. Does not listen. */
+/** The Koa app: security headers (no-store on API answers) → JSON compression → errors → logging → JSON body → auth → routes, then the built SPA. Does not listen. */
 export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {}) {
   const app = new Koa({ proxy: false });
+  logAppErrors(app, svc.log);
   const router = new Router();
   // First on the router: every route's entry in policies/permissions.ts `access` is checked before the route runs.
   router.use(accessGuard);
@@ -47,6 +48,7 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   // Security headers first: every answer carries them, errors and 404s included.
   app.use(securityHeaders(svc.config));
   app.use(noStoreUnder(NO_STORE_PREFIXES));
+  app.use(compressJson());
   app.use(errorHandler(svc.log, svc.storageHealth));
   app.use(requestLogger(svc.log));
   app.use(jsonBody());
@@ -60,38 +62,4 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   });
   app.use(serveSpa(svc.config.staticDir));
   return { app, router };
-}
-
-/**
- * The HTML a client route starts from: the patient's /location/{caseId} has its own small
- * page (location.html, built by vite.location.config.ts); every other path, and a build that
- * has no location page, gets the SPA's index.html.
- */
-function spaHtml(dir: string, urlPath: string): string {
-  const location = path.join(dir, 'location.html');
-  return urlPath.startsWith('/location/') && fs.existsSync(location) ? location : path.join(dir, 'index.html');
-}
-
-/** Serves the built web app; every other GET falls back to index.html (or location.html) for client-side routes. */
-function serveSpa(dir: string): Koa.Middleware {
-  const files = serve(dir, { index: 'index.html', maxage: 0 });
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    await files(ctx, async () => {});
-    if (ctx.body != null || ctx.status !== 404) {
-      if (ctx.path.startsWith('/assets/')) ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      return;
-    }
-    const index = spaHtml(dir, ctx.path);
-    if (!fs.existsSync(index)) {
-      ctx.status = 503;
-      ctx.type = 'text/plain';
-      ctx.body = 'The web app is not built yet: run `npm run build` (npm start does it for you).';
-      return;
-    }
-    ctx.type = 'html';
-    ctx.set('Cache-Control', 'no-cache');
-    // A small file, read whole: a stream would log a premature close whenever a tab goes away mid-send.
-    ctx.body = await fs.promises.readFile(index);
-  };
 }

@@ -151,6 +151,9 @@ test('the tracking link shows the ambulance and follows it live', async ({ page,
   await expect(viewer.getByTestId('tracking-error')).toContainText('Error:');
   await expect(viewer.getByTestId('tracking-error')).toContainText('Tracking link not found or expired');
   await expect(viewer.getByTestId('tracking-badge')).toHaveText('Tracking Inactive');
+  // One toast for one error, however often the page learns of it (the socket's refusal refetches the link).
+  await viewer.waitForTimeout(1500);
+  await expect(viewer.getByText('Tracking link not found or expired', { exact: true })).toHaveCount(1);
   await viewer.close();
 });
 

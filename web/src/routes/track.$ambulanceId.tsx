@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { TrackPage } from '../features/public/TrackPage';
+import { TrackPage } from '../track/TrackPage';
 
 /** The link's token comes as ?t=; kept as text whatever it looks like. */
 export const Route = createFileRoute('/track/$ambulanceId')({

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef } from 'react';
 import 'leaflet/dist/leaflet.css';
 import './map.css';
 import L from 'leaflet';
-import Typography from '@mui/material/Typography';
 import { Circle, MapContainer, Marker, Polyline, Popup, useMap } from 'react-leaflet';
 import { markerColor } from '../../domain/fleetRules';
 import { PATIENT_COLOR, patientIcon } from '../public/patientMarker';
@@ -25,6 +24,7 @@ const ACCURACY_STYLE = { color: PATIENT_COLOR, weight: 1, opacity: 0.6, fillColo
 /**
  * The public tracking map: the ambulance's red marker with its recent trail, and the
  * patient's own location (blue, with its accuracy circle) when the link's case has one.
+ * Plain markup in the popups: the page it is on has no MUI (src/track).
  */
 export function TrackMap({ ambulanceId, point, trail = [], patient = null }: {
   ambulanceId: string;
@@ -62,9 +62,9 @@ export function TrackMap({ ambulanceId, point, trail = [], patient = null }: {
           )}
           <Marker position={patientAt} icon={patientIcon()} title="Your location" alt="Your location" zIndexOffset={-100}>
             <Popup>
-              <Typography sx={{ fontWeight: 800 }}>Your location</Typography>
-              {patient.accuracy != null && <Typography variant="body2">Accuracy: ±{Math.round(patient.accuracy)} m</Typography>}
-              <Typography variant="body2">Shared: {formatPositionTime(patient.updated_at)}</Typography>
+              <p className="ll-popup-title">Your location</p>
+              {patient.accuracy != null && <p>Accuracy: ±{Math.round(patient.accuracy)} m</p>}
+              <p>Shared: {formatPositionTime(patient.updated_at)}</p>
             </Popup>
           </Marker>
         </>
@@ -72,8 +72,8 @@ export function TrackMap({ ambulanceId, point, trail = [], patient = null }: {
       {position && (
         <Marker position={position} icon={markerIcon(markerColor('busy'))} title={`Ambulance #${ambulanceId}`} alt={`Ambulance #${ambulanceId}`}>
           <Popup>
-            <Typography sx={{ fontWeight: 800 }}>Ambulance #{ambulanceId}</Typography>
-            <Typography variant="body2">Last Updated: {formatPositionTime(point?.updated_at)}</Typography>
+            <p className="ll-popup-title">Ambulance #{ambulanceId}</p>
+            <p>Last Updated: {formatPositionTime(point?.updated_at)}</p>
           </Popup>
         </Marker>
       )}
