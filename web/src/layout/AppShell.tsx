@@ -43,8 +43,10 @@ export function AppShell({ sidebarTitle, sidebarSubtitle, headerTitle, nav, bott
   const width = collapsed ? MINI_WIDTH : OPEN_WIDTH;
   const closeOnNarrow = wide ? undefined : () => setOpen(false);
 
+  // One named landmark for the whole sidebar (brand, main links, account links): two unnamed
+  // <nav>s, or a brand outside any landmark, leave a screen reader's landmark list ambiguous.
   const sidebar = (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+    <Box component="nav" aria-label="Sidebar" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar sx={{ gap: 1.25, px: collapsed ? 0 : 2.5, justifyContent: collapsed ? 'center' : 'flex-start' }}>
         <LogoMark size={34} />
         {!collapsed && (
@@ -61,11 +63,11 @@ export function AppShell({ sidebarTitle, sidebarSubtitle, headerTitle, nav, bott
       </Toolbar>
       <Divider />
       <Box sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden', pt: 1.5 }}>
-        <SidebarNav items={nav} collapsed={collapsed} onNavigate={closeOnNarrow} />
+        <SidebarNav items={nav} collapsed={collapsed} onNavigate={closeOnNarrow} label="Main" />
       </Box>
       <Divider />
       <Box sx={{ py: 1 }}>
-        <SidebarNav items={bottomNav} collapsed={collapsed} onNavigate={closeOnNarrow} />
+        <SidebarNav items={bottomNav} collapsed={collapsed} onNavigate={closeOnNarrow} label="Account" />
       </Box>
     </Box>
   );
