@@ -101,6 +101,9 @@ test.describe('axe-core finds no violation', () => {
     await page.goto(await locationPath(page, caseId));
     await expect(page.getByRole('button', { name: 'Share My Location' })).toBeVisible();
     await expectNoViolations(page, 'the location page');
+    await page.goto(`/location/${caseId}?t=${'x'.repeat(43)}`);
+    await expect(page.getByTestId('location-invalid')).toBeVisible();
+    await expectNoViolations(page, 'the location page of a wrong link (Share off)');
 
     const sent = await page.request.post('/api/tracking/initiate', {
       headers: { authorization: `Bearer ${operator}` }, data: { caseId, ambulanceId, patientEmail: '', driverEmail: '' },
