@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, dispatchCase, freeAmbulance, locationPath, outboxLinks, signIn } from './helpers';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, locationPath, outboxLinks, signIn } from './helpers';
 
 // WCAG 2.1 A/AA plus axe's best practices: every page a dispatcher, an admin or a patient opens
 // must have none, of any impact (issue 13, item 9).
@@ -19,12 +19,19 @@ async function expectNoViolations(page: Page, what: string) {
 const run = Date.now().toString(36).toUpperCase();
 const PLATE = 'TS09 EA 1007';
 
+/** Cases a test opened: closed after it, so their ambulance is free for the other specs. */
+const opened: { operator: string; caseId: string }[] = [];
+test.afterEach(async ({ page }) => {
+  for (const c of opened.splice(0)) await closeCase(page, c.operator, c.caseId);
+});
+
 /** One active case with a tracking link, made through the API (set-up, not what the tests are about). */
 async function activeCase(page: Page) {
   const operator = await apiToken(page, 'operator');
   const ambulance = await freeAmbulance(page, operator, PLATE);
   const patientName = `A11y Patient ${run}`;
   const caseId = await dispatchCase(page, operator, { to: `a11y.${run.toLowerCase()}@example.com`, patientName, description: 'Chest pain', ambulanceId: ambulance.id });
+  opened.push({ operator, caseId });
   return { operator, caseId, patientName, ambulanceId: ambulance.id };
 }
 
@@ -116,3 +123,58 @@ test.describe('axe-core finds no violation', () => {
     await expectNoViolations(page, 'the tracking page');
   });
 });
+
+/** What the keyboard reached, and whether it shows a ring (outline or box-shadow) on its own. */
+async function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return null;
+    const style = getComputedStyle(el);
+    const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+    const where = el.closest('nav') ? 'sidebar' : el.closest('header') ? 'header' : el.closest('main') ? 'main' : 'page';
+    const name = el.getAttribute('aria-label') || el.textContent?.trim() || el.tagName;
+    return { name, where, ring, rect: el.getBoundingClientRect().toJSON() as DOMRect };
+  });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`keyboard (${theme}): Skip to content first, then every sidebar and header control in turn, each with a visible focus ring`, async ({ page }) => {
+    if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('darkMode', 'true'));
+    await signIn(page, 'operator');
+    await page.goto('/dashboard'); // focus starts at the top of a freshly loaded page
+    await expect(page.getByRole('link', { name: 'Cases', exact: true })).toBeVisible();
+
+    await page.keyboard.press('Tab');
+    const skip = await focused(page);
+    expect(skip).toMatchObject({ name: 'Skip to content', ring: true });
+    expect(skip!.rect.top, 'the skip link shows when focused').toBeGreaterThanOrEqual(0);
+    await page.screenshot({ path: `.tmp/a11y-skip-${theme}.png` });
+
+    const seen: { name: string; where: string; ring: boolean }[] = [];
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press('Tab');
+      const now = await focused(page);
+      if (!now || now.where === 'main') break;
+      seen.push({ name: now.name, where: now.where, ring: now.ring });
+      if (now.name === 'Ambulance Map') await page.screenshot({ path: `.tmp/a11y-focus-sidebar-${theme}.png` });
+      if (now.name === 'Toggle dark mode') await page.screenshot({ path: `.tmp/a11y-focus-header-${theme}.png` });
+    }
+    const names = seen.map((s) => s.name);
+    for (const name of ['Dashboard', 'Cases', 'New Case', 'Ambulance Tracking', 'Ambulance Map', 'View Profile', 'Toggle sidebar', 'Toggle dark mode']) {
+      expect(names, `${name} is reached by Tab`).toContain(name);
+    }
+    expect(seen.filter((s) => !s.ring), 'every stop shows a focus ring').toEqual([]);
+
+    // Enter on a focused sidebar link navigates; Skip to content moves focus into the screen.
+    await page.goto('/dashboard');
+    await expect(page.getByRole('link', { name: 'Cases', exact: true })).toBeVisible();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    for (let i = 0; i < 20 && (await focused(page))?.name !== 'Cases'; i++) await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/dashboard\/cases$/);
+  });
+}

@@ -9,6 +9,7 @@ import { createTheme, type PaletteMode } from '@mui/material/styles';
  */
 export function createAppTheme(mode: PaletteMode = 'light') {
   const dark = mode === 'dark';
+  const focusRing = dark ? '#90caf9' : '#1d3557';
   return createTheme({
     palette: {
       mode,
@@ -38,6 +39,13 @@ export function createAppTheme(mode: PaletteMode = 'light') {
     components: {
       // Subtitles are styled text, not headings: MUI's default <h6> breaks a screen's heading order.
       MuiTypography: { defaultProps: { variantMapping: { subtitle1: 'p', subtitle2: 'p' } } },
+      // A clear ring on whatever the keyboard reached (MUI's own cue is a faint tint or ripple):
+      // dark navy on the light theme, light blue on the dark one, 3:1 or more against both.
+      MuiButtonBase: {
+        styleOverrides: {
+          root: { '&.Mui-focusVisible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 } },
+        },
+      },
       MuiButton: { defaultProps: { disableElevation: true } },
       MuiCard: { defaultProps: { variant: 'outlined' } },
       MuiAppBar: { defaultProps: { elevation: 0, color: 'inherit' } },
