@@ -98,6 +98,12 @@ export interface CaseCreated {
   locationLink: string;
 }
 
+/**
+ * GET /api/location/{caseId}?t=TOKEN: the patient's page asks at load whether its link can
+ * still share. Only that: a wrong link is 404 'Case not found', a case no longer active 410.
+ */
+export interface LocationLinkState { active: true }
+
 /** POST /live-location: the created case, its id (SPEC §7) and the patient's location link. */
 export interface LiveLocationResponse extends CaseCreated { caseId: string }
 

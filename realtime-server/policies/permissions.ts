@@ -110,6 +110,8 @@ export const access = {
 
   /** The patient's share link: the case id is the secret; only while the case is active (410 after). */
   'POST /api/location/:caseId': { anyone: true },
+  /** The same link's state (usable, 404, 410) for the page at load; nothing else about the case. */
+  'GET /api/location/:caseId': { anyone: true },
   /** `?t=` with a viewer or driver token of an active case holding this ambulance; every bad link is the same 404. */
   'GET /api/track/:ambulanceId': { links: ['viewer', 'driver'] },
 

@@ -71,6 +71,7 @@ const MATRIX: Record<string, Entry> = {
   // Without SIGNIN_CODE=email there is no challenge to answer: admitted, and told the code is not valid.
   'POST /api/auth/signin/verify': { who: 'anyone', body: () => ({ challenge: 'no-such-challenge', code: '123456' }), ok: 401 },
   'POST /api/location/:caseId': { who: 'anyone', url: () => `/api/location/${f.linkCaseId}?t=${f.locationToken}`, body: (n) => ({ latitude: 17.4 + n / 1000, longitude: 78.5 }), ok: 200 },
+  'GET /api/location/:caseId': { who: 'anyone', url: () => `/api/location/${f.linkCaseId}?t=${f.locationToken}`, ok: 200 },
   'GET /api/track/:ambulanceId': {
     who: 'viewer+driver', url: () => '/api/track/6', ok: 200,
     refused: () => [404, LINK_NOT_FOUND], // the same answer for every bad or missing link

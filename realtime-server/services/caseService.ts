@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { CaseCreated, CaseCreateInput, CaseUpdateInput, ShareLocationInput } from '../contract';
+import type { CaseCreated, CaseCreateInput, CaseUpdateInput, LocationLinkState, ShareLocationInput } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository, type CaseFields } from '../../db/repositories/caseRepository';
@@ -230,6 +230,14 @@ export const caseService = {
    * token is the same 404 as an unknown case; the true link of a case that is no longer
    * active is told so (410), since its holder is the patient.
    */
+  /** Whether a patient's location link can share now: the same 404 and 410 as a share, nothing about the case. */
+  async locationLinkState(ctx: ServiceContext, id: string, token: string): Promise<LocationLinkState> {
+    const row = await findCase(ctx.db, id);
+    if (!locationTokenMatches(row, token)) throw notFound('Case not found');
+    if (row.status !== 'active') throw gone('This case is no longer active');
+    return { active: true };
+  },
+
   shareLocation: (ctx: ServiceContext, id: string, token: string, input: ShareLocationInput) =>
     inTransaction(ctx, async (trx, record) => {
       const before = await findCaseForUpdate(trx, id);

@@ -9,11 +9,15 @@ import type { Mount } from './types';
 /** A public link's `?t=` token ('' when missing or repeated). */
 const linkToken = (ctx: { query: Record<string, unknown> }) => (typeof ctx.query.t === 'string' ? ctx.query.t : '');
 
-/** The two calls that need no sign-in: the patient's location share and a tracking link. */
+/** The calls that need no sign-in: the patient's location link (its state, its share) and a tracking link. */
 export const mountPublic: Mount = (router, { svc }) => {
   // Counted per link: the case id is the location link's secret, the `t` token the tracking link's.
   const locationLimit = linkRateLimit(svc, (ctx) => `location:${ctx.params.caseId}`);
   const trackLimit = linkRateLimit(svc, (ctx) => (typeof ctx.query.t === 'string' && ctx.query.t ? `track:${ctx.query.t}` : undefined));
+  // The patient's page asks at load, so a dead link says so before anyone presses Share; counted with the shares.
+  router.get('/api/location/:caseId', noStore, locationLimit, async (ctx) => {
+    ctx.body = await caseService.locationLinkState(svc, ctx.params.caseId, linkToken(ctx));
+  });
   router.post('/api/location/:caseId', noStore, locationLimit, async (ctx) => {
     const input = validate(shareLocationSchema, ctx.request.body);
     ctx.body = await caseService.shareLocation(svc, ctx.params.caseId, linkToken(ctx), input);

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
@@ -15,6 +15,13 @@ import { UserBadge } from './UserBadge';
 import { ConnectionIndicator } from '../realtime/ConnectionIndicator';
 
 const OPEN_WIDTH = 256;
+const MAIN_ID = 'main-content';
+
+/** Moves focus (not only the scroll position) to the screen, without touching the router's URL. */
+function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  document.getElementById(MAIN_ID)?.focus();
+}
 const MINI_WIDTH = 76;
 
 export interface AppShellProps {
@@ -43,8 +50,10 @@ export function AppShell({ sidebarTitle, sidebarSubtitle, headerTitle, nav, bott
   const width = collapsed ? MINI_WIDTH : OPEN_WIDTH;
   const closeOnNarrow = wide ? undefined : () => setOpen(false);
 
+  // One named landmark for the whole sidebar (brand, main links, account links): two unnamed
+  // <nav>s, or a brand outside any landmark, leave a screen reader's landmark list ambiguous.
   const sidebar = (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+    <Box component="nav" aria-label="Sidebar" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar sx={{ gap: 1.25, px: collapsed ? 0 : 2.5, justifyContent: collapsed ? 'center' : 'flex-start' }}>
         <LogoMark size={34} />
         {!collapsed && (
@@ -61,17 +70,31 @@ export function AppShell({ sidebarTitle, sidebarSubtitle, headerTitle, nav, bott
       </Toolbar>
       <Divider />
       <Box sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden', pt: 1.5 }}>
-        <SidebarNav items={nav} collapsed={collapsed} onNavigate={closeOnNarrow} />
+        <SidebarNav items={nav} collapsed={collapsed} onNavigate={closeOnNarrow} label="Main" />
       </Box>
       <Divider />
       <Box sx={{ py: 1 }}>
-        <SidebarNav items={bottomNav} collapsed={collapsed} onNavigate={closeOnNarrow} />
+        <SidebarNav items={bottomNav} collapsed={collapsed} onNavigate={closeOnNarrow} label="Account" />
       </Box>
     </Box>
   );
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default', color: 'text.primary' }}>
+      {/* First stop for the keyboard: past the sidebar and header, straight to the screen. */}
+      <Box
+        component="a"
+        href={`#${MAIN_ID}`}
+        onClick={skipToMain}
+        sx={(t) => ({
+          position: 'fixed', top: 8, left: 8, zIndex: t.zIndex.tooltip, px: 2, py: 1, borderRadius: 1,
+          bgcolor: 'background.paper', color: 'text.primary', fontWeight: 700, boxShadow: 3,
+          transform: 'translateY(-200%)',
+          '&:focus': { transform: 'none', outline: `3px solid ${t.palette.secondary.main}`, outlineOffset: 2 },
+        })}
+      >
+        Skip to content
+      </Box>
       {wide ? (
         <Drawer
           variant="permanent"
@@ -114,7 +137,7 @@ export function AppShell({ sidebarTitle, sidebarSubtitle, headerTitle, nav, bott
             <UserBadge />
           </Toolbar>
         </AppBar>
-        <Box component="main" sx={{ flex: 1, p: { xs: 2, sm: 3, lg: 4 } }}>
+        <Box component="main" id={MAIN_ID} tabIndex={-1} sx={{ flex: 1, p: { xs: 2, sm: 3, lg: 4 }, '&:focus': { outline: 'none' } }}>
           {children}
         </Box>
       </Box>

@@ -1,4 +1,5 @@
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
@@ -22,17 +23,20 @@ function isActive(pathname: string, item: NavItem) {
   return here === target || (!item.exact && here.startsWith(`${target}/`));
 }
 
-/** A list of sidebar links; the active one is highlighted; collapsed shows icons with tooltips. */
-export function SidebarNav({ items, collapsed, onNavigate }: { items: NavItem[]; collapsed: boolean; onNavigate?: () => void }) {
+/**
+ * A list of sidebar links; the active one is highlighted (and announced as the current page);
+ * collapsed shows icons with tooltips. Each link sits in its own <li>: a <ul> holding links
+ * directly is not a list to a screen reader. The shell wraps the lists in one named <nav>.
+ */
+export function SidebarNav({ items, collapsed, onNavigate, label }: { items: NavItem[]; collapsed: boolean; onNavigate?: () => void; label?: string }) {
   const pathname = useLocation({ select: (location) => location.pathname });
 
   return (
-    <List component="nav" sx={{ px: 1 }}>
+    <List sx={{ px: 1 }} aria-label={label}>
       {items.map((item) => {
         const active = isActive(pathname, item);
         const link = (
           <ListItemLink
-            key={String(item.to)}
             to={item.to}
             activeOptions={{ exact: Boolean(item.exact), includeSearch: false }}
             selected={active}
@@ -51,9 +55,11 @@ export function SidebarNav({ items, collapsed, onNavigate }: { items: NavItem[];
             {!collapsed && <ListItemText primary={item.label} slotProps={{ primary: { noWrap: true } }} />}
           </ListItemLink>
         );
-        return collapsed ? (
-          <Tooltip key={String(item.to)} title={item.label} placement="right">{link}</Tooltip>
-        ) : link;
+        return (
+          <ListItem key={String(item.to)} disablePadding sx={{ display: 'block' }}>
+            {collapsed ? <Tooltip title={item.label} placement="right">{link}</Tooltip> : link}
+          </ListItem>
+        );
       })}
     </List>
   );

@@ -1,12 +1,25 @@
 import { createTheme, type PaletteMode } from '@mui/material/styles';
 
-/** Lifeline's look: emergency red for action, deep navy for structure, calm neutrals. */
+/**
+ * Lifeline's look: emergency red for action, deep navy for structure, calm neutrals.
+ * Every colour that is used as text (a Stale chip, a text button, a link, a chip's label on its
+ * fill) meets WCAG AA (4.5:1) on the paper and page backgrounds of its mode: MUI's default
+ * orange (#ed6c02, 3.1:1 on white) and its reds on the dark backgrounds (3.3:1) do not, and
+ * `contrastThreshold: 4.5` makes MUI pick a chip's or button's label colour by the same rule.
+ */
 export function createAppTheme(mode: PaletteMode = 'light') {
   const dark = mode === 'dark';
+  const focusRing = dark ? '#90caf9' : '#1d3557';
   return createTheme({
     palette: {
       mode,
-      primary: { main: '#d32f2f', dark: '#a51d1d', light: '#ef5350', contrastText: '#fff' },
+      contrastThreshold: 4.5,
+      primary: dark
+        ? { main: '#ff6b6b', dark: '#d32f2f', light: '#ff8a80' }
+        : { main: '#d32f2f', dark: '#a51d1d', light: '#ef5350', contrastText: '#fff' },
+      ...(dark
+        ? { error: { main: '#ff6b6b' } }
+        : { warning: { main: '#b45309' }, info: { main: '#0277bd' } }),
       secondary: { main: dark ? '#90caf9' : '#1d3557', contrastText: dark ? '#0b1220' : '#fff' },
       background: dark
         ? { default: '#0f1620', paper: '#17212e' }
@@ -24,6 +37,15 @@ export function createAppTheme(mode: PaletteMode = 'light') {
       button: { fontWeight: 600 },
     },
     components: {
+      // Subtitles are styled text, not headings: MUI's default <h6> breaks a screen's heading order.
+      MuiTypography: { defaultProps: { variantMapping: { subtitle1: 'p', subtitle2: 'p' } } },
+      // A clear ring on whatever the keyboard reached (MUI's own cue is a faint tint or ripple):
+      // dark navy on the light theme, light blue on the dark one, 3:1 or more against both.
+      MuiButtonBase: {
+        styleOverrides: {
+          root: { '&.Mui-focusVisible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 } },
+        },
+      },
       MuiButton: { defaultProps: { disableElevation: true } },
       MuiCard: { defaultProps: { variant: 'outlined' } },
       MuiAppBar: { defaultProps: { elevation: 0, color: 'inherit' } },

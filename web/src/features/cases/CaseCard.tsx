@@ -35,7 +35,7 @@ export function CaseCard({ item, place, onMap }: { item: CaseDto; place: string;
           <CaseStatusBadge status={item.status} />
         </Box>
         <Box>
-          <Typography variant="h6" component="h3" sx={{ lineHeight: 1.3, overflowWrap: 'anywhere' }}>{name}</Typography>
+          <Typography variant="h6" component="h2" sx={{ lineHeight: 1.3, overflowWrap: 'anywhere' }}>{name}</Typography>
           <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }} title={item.id}>
             #{item.id.slice(0, 8)}
           </Typography>

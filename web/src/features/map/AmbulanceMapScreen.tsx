@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
@@ -112,8 +113,7 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
             {located.map((a) => {
               const stale = ambulanceFix(a, now)?.stale ?? true;
               return (
-                <ListItemButton
-                  key={a.id}
+                <ListItem key={a.id} disablePadding><ListItemButton
                   data-testid="map-list-item"
                   data-stale={stale}
                   selected={a.id === selectedId}
@@ -129,7 +129,7 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
                     {stale && <StaleChip title="No position from this ambulance for more than 2 minutes" />}
                     <AmbulanceStatusBadge status={a.status} />
                   </Box>
-                </ListItemButton>
+                </ListItemButton></ListItem>
               );
             })}
           </List>
@@ -140,7 +140,7 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
                 {patients.map((c) => {
                   const fix = caseFix(c, now);
                   return (
-                    <ListItemButton key={c.id} data-testid="map-patient-item" data-stale={!!fix?.stale} onClick={() => show('case', c.id)} sx={{ borderRadius: 1, gap: 1, justifyContent: 'space-between' }}>
+                    <ListItem key={c.id} disablePadding><ListItemButton data-testid="map-patient-item" data-stale={!!fix?.stale} onClick={() => show('case', c.id)} sx={{ borderRadius: 1, gap: 1, justifyContent: 'space-between' }}>
                       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
                         <Box component="span" sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: PATIENT_COLOR, flexShrink: 0, opacity: fix?.stale ? STALE_OPACITY : 1 }} />
                         <Box sx={{ minWidth: 0 }}>
@@ -151,7 +151,7 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
                         </Box>
                       </Box>
                       {fix?.stale && <StaleChip title="The patient's position is more than 2 minutes old" />}
-                    </ListItemButton>
+                    </ListItemButton></ListItem>
                   );
                 })}
               </List>

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/client';
 import { useMiniToast } from './MiniToast';
 import { AlertIcon, CheckIcon, ErrorPanel, PinIcon, PublicHeader, StopIcon, formatClock } from './PublicChrome';
 import {
-  type SavedLocation, currentPosition, geolocationSupported, isGeolocationError, isPoorAccuracy, readSavedLocation, saveLocation, sendLocation,
+  type SavedLocation, checkLink, currentPosition, geolocationSupported, isGeolocationError, isPoorAccuracy, readSavedLocation, saveLocation, sendLocation,
 } from './locationShare';
 import { useLiveSharing } from './useLiveSharing';
 import './public.css';
@@ -13,6 +13,7 @@ type Phase =
   | { kind: 'sharing' }
   | { kind: 'shared'; saved: SavedLocation }
   | { kind: 'closed'; detail?: string }
+  | { kind: 'invalid'; message: string }
   | { kind: 'error'; message: string; hint?: string }
   | { kind: 'fatal'; message: string };
 
@@ -21,6 +22,9 @@ const SHARE_FAILED = 'Failed to share location. Please try again.';
 const CHECK_FAILED = 'Failed to check location status. Please try again.';
 const DENIED_HINT = 'Location access is blocked for this page. Allow it in your browser settings, then try again.';
 const CLOSED_TEXT = 'This case is closed. Location sharing has stopped.';
+const INVALID_HINT = 'This link cannot share your location. Open the link from your e-mail again.';
+/** The element that says why Share is off (the button points at it). */
+const DEAD_REASON_ID = 'll-share-off-reason';
 
 /** Idle, or shared when this browser already shared a location for the case; fatal when that copy is unreadable. */
 function initialPhase(caseId: string): Phase {
@@ -62,6 +66,22 @@ export function LocationSharePage({ caseId, token }: { caseId: string; token: st
     closed: (detail) => setPhase({ kind: 'closed', detail }),
     saved: (saved) => setPhase((p) => (p.kind === 'shared' ? { kind: 'shared', saved } : p)),
   });
+
+  // Asked at load, so a closed or unknown case says so before anyone presses Share. The button stays
+  // usable while the answer is on its way (a slow network must not hold up an emergency), and
+  // anything but the server's 404 or 410 leaves it so: a share then tells for itself.
+  useEffect(() => {
+    const abort = new AbortController();
+    checkLink({ caseId, token }, abort.signal).catch((error: unknown) => {
+      if (abort.signal.aborted || !(error instanceof ApiError) || (error.status !== 410 && error.status !== 404)) return;
+      stopLive();
+      const dead: Phase = error.status === 410
+        ? { kind: 'closed', detail: error.serverError }
+        : { kind: 'invalid', message: error.serverError ?? 'Case not found' };
+      setPhase((p) => (p.kind === 'fatal' ? p : dead));
+    });
+    return () => abort.abort();
+  }, [caseId, token, stopLive]);
 
   // Shared before (this browser) and still allowed to read the location: carry on updating, without a prompt.
   useEffect(() => {
@@ -120,6 +140,7 @@ export function LocationSharePage({ caseId, token }: { caseId: string; token: st
   }
 
   const watching = phase.kind === 'shared' && live.watching;
+  const dead = phase.kind === 'closed' || phase.kind === 'invalid';
   const poor = watching && isPoorAccuracy(live.accuracy);
 
   return (
@@ -133,7 +154,14 @@ export function LocationSharePage({ caseId, token }: { caseId: string; token: st
             Click the button below to share your current location with emergency services, so the ambulance can find you.
           </p>
 
-          <button type="button" className="ll-button" onClick={share} disabled={busy} aria-busy={busy}>
+          <button
+            type="button"
+            className="ll-button"
+            onClick={share}
+            disabled={busy || dead}
+            aria-busy={busy}
+            aria-describedby={dead ? DEAD_REASON_ID : undefined}
+          >
             {busy ? <span className="ll-spinner" aria-hidden /> : <PinIcon className="ll-button-icon" />}
             {busy ? 'Sharing...' : 'Share My Location'}
           </button>
@@ -175,11 +203,20 @@ export function LocationSharePage({ caseId, token }: { caseId: string; token: st
             </div>
           )}
           {phase.kind === 'closed' && (
-            <div className="ll-status ll-status--closed" role="status" data-testid="location-closed">
+            <div className="ll-status ll-status--closed" role="status" data-testid="location-closed" id={DEAD_REASON_ID}>
               <StopIcon className="ll-status-icon" />
               <div>
                 <p className="ll-status-title">{CLOSED_TEXT}</p>
                 {phase.detail && <p className="ll-status-detail">{phase.detail}</p>}
+              </div>
+            </div>
+          )}
+          {phase.kind === 'invalid' && (
+            <div className="ll-status ll-status--closed" role="status" data-testid="location-invalid" id={DEAD_REASON_ID}>
+              <StopIcon className="ll-status-icon" />
+              <div>
+                <p className="ll-status-title">{phase.message}</p>
+                <p className="ll-status-detail">{INVALID_HINT}</p>
               </div>
             </div>
           )}

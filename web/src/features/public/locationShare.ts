@@ -1,5 +1,5 @@
 import { apiFetch } from '../../api/client';
-import { type LatLon, distanceMeters } from '../../api/contract';
+import { type LatLon, type LocationLinkState, distanceMeters } from '../../api/contract';
 
 /** The copy of a shared location kept in the browser under the case id (SPEC §3). */
 export interface SavedLocation {
@@ -62,6 +62,12 @@ export function sendLocation(link: LocationLink, coords: Pick<GeolocationCoordin
   if (Number.isFinite(coords.accuracy)) body.accuracy = Math.min(Math.max(coords.accuracy, 0), MAX_ACCURACY);
   const url = `/api/location/${encodeURIComponent(link.caseId)}?t=${encodeURIComponent(link.token)}`;
   return apiFetch<ShareAnswer>(url, { method: 'POST', body, auth: false });
+}
+
+/** Whether the link can still share (GET, nothing else about the case): rejects with the server's 404 or 410 when it cannot. */
+export function checkLink(link: LocationLink, signal?: AbortSignal): Promise<LocationLinkState> {
+  const url = `/api/location/${encodeURIComponent(link.caseId)}?t=${encodeURIComponent(link.token)}`;
+  return apiFetch<LocationLinkState>(url, { auth: false, signal });
 }
 
 /** A GeolocationPositionError (the browser refused or could not find a position). */

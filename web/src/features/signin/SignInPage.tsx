@@ -9,7 +9,7 @@ import { SignInForm } from './SignInForm';
 /** /signin and /signInPage: staff sign in with e-mail, name and phone. */
 export function SignInPage() {
   return (
-    <Box sx={{ minHeight: '100vh', display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, bgcolor: 'background.default' }}>
+    <Box component="main" sx={{ minHeight: '100vh', display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, bgcolor: 'background.default' }}>
       <Box sx={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', gap: 4, p: { xs: 3, md: 6 },
         background: 'linear-gradient(150deg, #1d3557 0%, #26466f 60%, #a51d1d 140%)', color: '#fff' }}>
         <AmbulanceIllustration />

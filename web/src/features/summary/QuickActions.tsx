@@ -21,7 +21,7 @@ export function QuickActions() {
     <Card component="section" aria-labelledby="quick-actions">
       <CardContent>
         <Typography id="quick-actions" variant="h6" component="h2" sx={{ mb: 1 }}>Quick Actions</Typography>
-        <List disablePadding>
+        <List disablePadding component="div">
           {ACTIONS.map((a) => (
             <ListItemLink key={String(a.to)} to={a.to} sx={{ borderRadius: 2, border: 1, borderColor: 'divider', py: 1.25, '&:not(:last-of-type)': { mb: 1.25 } }}>
               <ListItemIcon sx={{ minWidth: 44 }}>{a.icon}</ListItemIcon>

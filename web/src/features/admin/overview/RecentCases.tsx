@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
-import Divider from '@mui/material/Divider';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
@@ -30,8 +29,7 @@ export function RecentCases({ cases, loading }: { cases: CaseDto[]; loading: boo
         <List disablePadding aria-label="Recent cases">
           {cases.map((c, i) => (
             <Fragment key={c.id}>
-              {i > 0 && <Divider component="li" />}
-              <ListItem disableGutters secondaryAction={<CaseStatusBadge status={c.status} />} sx={{ pr: 12 }}>
+              <ListItem divider={i < cases.length - 1} disableGutters secondaryAction={<CaseStatusBadge status={c.status} />} sx={{ pr: 12 }}>
                 <ListItemText
                   primary={nameOf(c)}
                   secondary={c.description || 'Emergency'}

@@ -27,7 +27,7 @@ export function StatTile({ label, value, icon, color, loading, progress }: {
         </Box>
       </Box>
       {progress !== undefined && !loading && (
-        <LinearProgress variant="determinate" value={progress} sx={{ height: 8, borderRadius: 4, bgcolor: `${color}22`, '& .MuiLinearProgress-bar': { bgcolor: color } }} />
+        <LinearProgress variant="determinate" value={progress} aria-label={label} sx={{ height: 8, borderRadius: 4, bgcolor: `${color}22`, '& .MuiLinearProgress-bar': { bgcolor: color } }} />
       )}
     </Card>
   );

@@ -1,0 +1,57 @@
+import { expect, test } from '@playwright/test';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, locationPath } from './helpers';
+
+// Issue 13, item 4: the patient's location page tells at load that its link cannot share any
+// more (case closed, or no such case), instead of offering a Share button that only fails
+// once pressed. Nothing is pressed in these tests.
+
+const run = Date.now().toString(36).toUpperCase();
+
+test('a closed case: the location page says so at load, and Share is off', async ({ page }) => {
+  const operator = await apiToken(page, 'operator');
+  const ambulance = await freeAmbulance(page, operator, 'TS09 EA 1006');
+  const caseId = await dispatchCase(page, operator, { to: `closed.${run.toLowerCase()}@example.com`, patientName: `Closed Link ${run}`, description: 'Fall', ambulanceId: ambulance.id });
+  const link = await locationPath(page, caseId);
+  await closeCase(page, operator, caseId);
+
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: 'Emergency Location Sharing' })).toBeVisible();
+  const closed = page.getByTestId('location-closed');
+  await expect(closed).toContainText('This case is closed. Location sharing has stopped.');
+  await expect(closed).toContainText('This case is no longer active');
+  const share = page.getByRole('button', { name: 'Share My Location' });
+  await expect(share).toBeDisabled();
+  await expect(share).toHaveAccessibleDescription(/This case is closed/);
+  await page.screenshot({ path: '.tmp/location-closed.png', fullPage: true });
+});
+
+test('a wrong link or an unknown case: the page says Case not found at load, and Share is off', async ({ page }) => {
+  const operator = await apiToken(page, 'operator');
+  const ambulance = await freeAmbulance(page, operator, 'TS09 EA 1006');
+  const caseId = await dispatchCase(page, operator, { to: `wrong.${run.toLowerCase()}@example.com`, patientName: `Wrong Link ${run}`, description: 'Fall', ambulanceId: ambulance.id });
+  for (const link of [`/location/${caseId}?t=${'x'.repeat(43)}`, '/location/3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a']) {
+    await page.goto(link);
+    await expect(page.getByTestId('location-invalid')).toContainText('Case not found');
+    await expect(page.getByRole('button', { name: 'Share My Location' })).toBeDisabled();
+  }
+  await page.screenshot({ path: '.tmp/location-invalid.png', fullPage: true });
+  await closeCase(page, operator, caseId);
+});
+
+test('a live link: Share stays on, and a check that fails for another reason leaves it on', async ({ page }) => {
+  const operator = await apiToken(page, 'operator');
+  const ambulance = await freeAmbulance(page, operator, 'TS09 EA 1006');
+  const caseId = await dispatchCase(page, operator, { to: `live.${run.toLowerCase()}@example.com`, patientName: `Live Link ${run}`, description: 'Fall', ambulanceId: ambulance.id });
+  const link = await locationPath(page, caseId);
+  const checked = page.waitForResponse((r) => r.url().includes(`/api/location/${caseId}`) && r.request().method() === 'GET');
+  await page.goto(link);
+  expect((await checked).status()).toBe(200);
+  await expect(page.getByRole('button', { name: 'Share My Location' })).toBeEnabled();
+
+  await page.route(`**/api/location/${caseId}?*`, (route) => (route.request().method() === 'GET' ? route.fulfill({ status: 500, json: { error: 'boom' } }) : route.continue()));
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Share My Location' })).toBeEnabled();
+  await expect(page.getByTestId('location-closed')).toHaveCount(0);
+  await expect(page.getByTestId('location-invalid')).toHaveCount(0);
+  await closeCase(page, operator, caseId);
+});
