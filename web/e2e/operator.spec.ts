@@ -216,17 +216,17 @@ test('failures are worded as the spec says', async ({ page }) => {
   test.setTimeout(60_000); // failed reads are retried with backoff before they count as failures
   await signIn(page, 'operator');
 
-  // The summary and the board when the cases cannot be read.
+  // The summary and the board when the cases cannot be read (the text is in the toast and in the screen's failure panel).
   await page.route('**/api/cases', (route) => route.fulfill({ status: 503, json: { error: 'down' } }));
   await page.goto('/dashboard/new-case');
   await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
-  await expect(page.getByText('Failed to load dashboard data')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByText('Failed to load dashboard data').first()).toBeVisible({ timeout: 10_000 });
   await page.getByRole('link', { name: 'Cases', exact: true }).click();
-  await expect(page.getByText('Failed to fetch cases from database')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByText('Failed to fetch cases from database').first()).toBeVisible({ timeout: 10_000 });
   await page.unroute('**/api/cases');
   await page.route('**/api/cases', (route) => route.abort('connectionrefused'));
   await page.getByRole('button', { name: 'Refresh' }).click();
-  await expect(page.getByText('Failed to fetch cases', { exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByText('Failed to fetch cases', { exact: true }).first()).toBeVisible({ timeout: 10_000 });
   await page.unroute('**/api/cases');
 
   // Dispatch: the server's text (a 409 when the ambulance was taken meanwhile), an unreadable 500, no network.

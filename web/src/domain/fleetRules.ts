@@ -15,6 +15,18 @@ export function classify(a: AmbulanceDto, cases: CaseDto[]): FleetClass {
   return 'other';
 }
 
+/**
+ * The words for a class, the same on the fleet counters, its filters and each row's badge:
+ * a row says the class it is counted in. Anything else (maintenance) shows its status.
+ */
+export function fleetClassLabel(fleetClass: FleetClass, status: string | null | undefined): string {
+  if (fleetClass === 'emergency') return 'On Emergency';
+  if (fleetClass === 'available') return 'Available';
+  if (fleetClass === 'busy') return 'Busy';
+  const text = ambulanceStatusText(status);
+  return text === status ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
 export function fleetCounts(ambulances: AmbulanceDto[], cases: CaseDto[]) {
   const counts = { all: ambulances.length, emergency: 0, available: 0, busy: 0, other: 0 };
   for (const a of ambulances) counts[classify(a, cases)] += 1;

@@ -12,6 +12,8 @@ import { EmergencyCasesGrid } from './EmergencyCasesGrid';
 import { HeaderCount } from './HeaderCount';
 import { useCasesBoard } from './useCasesBoard';
 import { useOpenCaseMap } from './useOpenCaseMap';
+import { knownOr } from '../shared/loadState';
+import { LoadStateBanner } from '../shared/LoadStateBanner';
 
 type TabKey = 'emergency' | 'all';
 
@@ -29,6 +31,7 @@ export function CasesScreen() {
   const board = useCasesBoard();
   const openMap = useOpenCaseMap();
   const [tab, setTab] = useState<TabKey>('emergency');
+  const known = (n: number) => knownOr(board.load.phase, n);
 
   return (
     <Box sx={{ maxWidth: 1400 }}>
@@ -37,8 +40,8 @@ export function CasesScreen() {
         subtitle="Active emergencies and every case, updated live"
         actions={
           <Box sx={{ display: 'flex', gap: 1.5 }}>
-            <HeaderCount label="Active Cases" value={board.loading ? null : board.activeCount} color="primary" />
-            <HeaderCount label="Total Cases" value={board.loading ? null : board.totalCount} color="info" />
+            <HeaderCount label="Active Cases" value={known(board.activeCount)} color="primary" />
+            <HeaderCount label="Total Cases" value={known(board.totalCount)} color="info" />
           </Box>
         }
       />
@@ -51,10 +54,11 @@ export function CasesScreen() {
         onRefresh={board.refresh}
       />
       <Tabs value={tab} onChange={(_, v: TabKey) => setTab(v)} variant="scrollable" allowScrollButtonsMobile sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
-        <Tab value="emergency" label={<TabLabel text="Emergency Cases" count={board.loading ? null : board.visibleActive.length} />} />
-        <Tab value="all" label={<TabLabel text="All Cases" count={board.loading ? null : board.visible.length} />} />
+        <Tab value="emergency" label={<TabLabel text="Emergency Cases" count={known(board.visibleActive.length)} />} />
+        <Tab value="all" label={<TabLabel text="All Cases" count={known(board.visible.length)} />} />
       </Tabs>
-      {board.loading ? (
+      <LoadStateBanner state={board.load} />
+      {board.load.phase === 'failed' ? null : board.load.phase === 'loading' ? (
         <Box role="status" sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, py: 8 }}>
           <CircularProgress />
           <Typography color="text.secondary">Loading emergency cases...</Typography>

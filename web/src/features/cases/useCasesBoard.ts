@@ -6,6 +6,9 @@ import { matchesSearch, sortByCreated, type SortOrder } from '../../domain/caseR
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useCasePlaces } from './useCasePlaces';
 import { useErrorToast } from './useErrorToast';
+import { useLoadState } from '../shared/useLoadState';
+
+const casesFailText = (e: unknown) => (e instanceof ApiError ? 'Failed to fetch cases from database' : 'Failed to fetch cases');
 
 /**
  * The cases board's data: the live cases query (30 s polling only while the socket is
@@ -13,8 +16,8 @@ import { useErrorToast } from './useErrorToast';
  */
 export function useCasesBoard() {
   const query = useQuery({ ...queries.cases(), refetchInterval: usePollingFallback(30_000) });
-  useErrorToast(query.error, query.errorUpdatedAt, (e) =>
-    e instanceof ApiError ? 'Failed to fetch cases from database' : 'Failed to fetch cases');
+  useErrorToast(query.error, query.errorUpdatedAt, casesFailText);
+  const load = useLoadState([{ query, failText: casesFailText }]);
 
   const cases = query.data ?? [];
   const places = useCasePlaces(cases);
@@ -26,7 +29,8 @@ export function useCasesBoard() {
   const visible = sortByCreated(cases.filter((c) => matchesSearch(c, search, places.get(c.id))), order);
 
   return {
-    loading: query.isPending,
+    /** loading / failed / loaded: counts and empty states only when loaded. */
+    load,
     refreshing: query.isFetching,
     refresh: () => void query.refetch(),
     places,

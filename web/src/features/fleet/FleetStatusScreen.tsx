@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,6 +15,8 @@ import { usePollingFallback } from '../../realtime/LiveProvider';
 import { FleetCards, FleetTable } from './FleetTable';
 import { FLEET_FILTERS, applyFilter, fleetRows, type FleetFilter } from './fleetFilters';
 import { useFleetToast, useSendTracker } from './useSendTracker';
+import { LoadStateBanner } from '../shared/LoadStateBanner';
+import { useLoadState } from '../shared/useLoadState';
 
 /** One toast per failed fetch (a later failure toasts again, a re-render does not). */
 function useFailureToast(failedAt: number, message: string) {
@@ -46,6 +47,12 @@ export function FleetStatusScreen() {
   });
   useFailureToast(ambulancesQuery.isError ? ambulancesQuery.errorUpdatedAt : 0, 'Error loading ambulance data.');
   useFailureToast(casesQuery.isError ? casesQuery.errorUpdatedAt : 0, 'Error loading cases data.');
+  // Cases decide On Emergency / Busy: without them no ambulance can be counted.
+  const load = useLoadState([
+    { query: ambulancesQuery, failText: () => 'Error loading ambulance data.' },
+    { query: casesQuery, failText: () => 'Error loading cases data.' },
+  ]);
+  const loaded = load.phase === 'loaded';
 
   const ambulances = useMemo(() => ambulancesQuery.data ?? [], [ambulancesQuery.data]);
   const activeCases = useMemo(() => casesQuery.data ?? [], [casesQuery.data]);
@@ -62,11 +69,12 @@ export function FleetStatusScreen() {
   return (
     <Box>
       <ScreenTitle title="Ambulance Fleet Status" subtitle="Where every ambulance is and which emergency it is on, live" />
+      <LoadStateBanner state={load} />
 
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: { xs: 1, sm: 2 }, mb: 3 }}>
-        <Counter label="On Emergency" value={counts.emergency} color="error" icon={<ErrorIcon />} loading={ambulancesQuery.isPending} />
-        <Counter label="Available" value={counts.available} color="success" icon={<AmbulanceIcon />} loading={ambulancesQuery.isPending} />
-        <Counter label="Busy" value={counts.busy} color="warning" icon={<TimerIcon />} loading={ambulancesQuery.isPending} />
+        <Counter label="On Emergency" hint="On an active case" value={loaded ? counts.emergency : null} color="error" icon={<ErrorIcon />} />
+        <Counter label="Available" hint="Free, no active case" value={loaded ? counts.available : null} color="success" icon={<AmbulanceIcon />} />
+        <Counter label="Busy" hint="Busy, no active case" value={loaded ? counts.busy : null} color="warning" icon={<TimerIcon />} />
       </Box>
 
       <Box role="group" aria-label="Filter ambulances" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}>
@@ -82,7 +90,7 @@ export function FleetStatusScreen() {
               sx={{ borderColor: selected ? undefined : 'divider', textTransform: 'none' }}
             >
               {f.label}
-              <Box
+              {loaded && <Box
                 component="span"
                 sx={{
                   ml: 1, px: 0.9, minWidth: 24, borderRadius: 99, fontSize: 12, fontWeight: 700, lineHeight: '20px',
@@ -90,19 +98,17 @@ export function FleetStatusScreen() {
                 }}
               >
                 {counts[f.key]}
-              </Box>
+              </Box>}
             </Button>
           );
         })}
       </Box>
 
-      {ambulancesQuery.isPending ? (
+      {load.phase === 'failed' ? null : load.phase === 'loading' ? (
         <Card sx={{ p: 6, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }} role="status">
           <CircularProgress size={28} />
           <Typography color="text.secondary">Loading ambulances...</Typography>
         </Card>
-      ) : ambulancesQuery.isError && ambulances.length === 0 ? (
-        <Alert severity="error">Error loading ambulance data.</Alert>
       ) : visible.length === 0 ? (
         <Card sx={{ p: { xs: 4, sm: 6 }, textAlign: 'center' }} data-testid="fleet-empty">
           <AmbulanceIcon sx={{ fontSize: 48, color: 'text.disabled', mb: 1 }} />
@@ -120,7 +126,8 @@ export function FleetStatusScreen() {
 
 type CounterColor = 'error' | 'success' | 'warning';
 
-function Counter({ label, value, color, icon, loading }: { label: string; value: number; color: CounterColor; icon: React.ReactNode; loading: boolean }) {
+/** A fleet counter; `value` is null until known (a dash, never a zero standing in for "unknown"). */
+function Counter({ label, hint, value, color, icon }: { label: string; hint: string; value: number | null; color: CounterColor; icon: React.ReactNode }) {
   const id = `fleet-counter-${label.toLowerCase().replace(/\s+/g, '-')}`;
   return (
     <Card component="section" aria-labelledby={id} sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', alignItems: 'center', gap: 2, borderLeft: 4, borderLeftColor: `${color}.main`, minWidth: 0 }}>
@@ -129,9 +136,10 @@ function Counter({ label, value, color, icon, loading }: { label: string; value:
       </Avatar>
       <Box sx={{ minWidth: 0 }}>
         <Typography id={id} variant="body2" color="text.secondary" sx={{ fontWeight: 600, fontSize: { xs: 12, sm: 14 }, lineHeight: 1.3 }}>{label}</Typography>
-        <Typography variant="h4" component="p" data-testid={id} sx={{ fontWeight: 800, lineHeight: 1.2, fontSize: { xs: 26, sm: 34 } }}>
-          {loading ? '–' : value}
+        <Typography variant="h4" component="p" data-testid={id} aria-label={value == null ? 'Unknown' : undefined} sx={{ fontWeight: 800, lineHeight: 1.2, fontSize: { xs: 26, sm: 34 } }}>
+          {value ?? '–'}
         </Typography>
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ display: { xs: 'none', sm: 'block' }, lineHeight: 1.3 }}>{hint}</Typography>
       </Box>
     </Card>
   );

@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
@@ -16,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import type { AmbulanceDto, CaseDto } from '../../api/contract';
 import { formatDateTime, mapLink, patientNameOf } from '../../domain/caseRules';
 import { MailIcon } from '../../layout/icons';
-import { AmbulanceStatusBadge } from '../shared/StatusBadges';
+import { FleetClassBadge } from './FleetClassBadge';
 import { usePlaceName } from '../shared/usePlaceName';
 import { approach } from '../../domain/liveText';
 import { ApproachLines } from '../cases/LiveCaseInfo';
@@ -119,8 +118,7 @@ function TrackerButton({ row, tracker }: { row: FleetRow; tracker: Tracker }) {
 function StatusCell({ row }: { row: FleetRow }) {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.75, alignItems: 'center' }}>
-      <AmbulanceStatusBadge status={row.ambulance.status} />
-      {row.fleetClass === 'emergency' && <Chip size="small" color="error" variant="outlined" label="On Emergency" sx={{ fontWeight: 600 }} />}
+      <FleetClassBadge fleetClass={row.fleetClass} status={row.ambulance.status} />
     </Box>
   );
 }

@@ -25,6 +25,9 @@ import { StaleChip } from '../cases/LiveCaseInfo';
 import { FleetMap, STALE_OPACITY, type LocatedAmbulance, type LocatedCase, type MapFocus } from './FleetMap';
 import { useNow } from './liveHooks';
 import { PATIENT_COLOR } from './markerIcons';
+import { mapSubtitle } from './mapSubtitle';
+import { LoadStateBanner } from '../shared/LoadStateBanner';
+import { useLoadState } from '../shared/useLoadState';
 
 const isLocated = (a: { location: LocatedAmbulance['location'] | null }): a is LocatedAmbulance =>
   a.location != null && Number.isFinite(a.location.latitude) && Number.isFinite(a.location.longitude);
@@ -60,8 +63,11 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
     mapFrame.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   };
 
-  const errorText = query.isError ? (query.error instanceof ApiError ? 'Failed to fetch ambulances' : 'Error fetching ambulances') : null;
-  const empty = query.isSuccess && located.length === 0;
+  const load = useLoadState([{ query, failText: (e) => (e instanceof ApiError ? 'Failed to fetch ambulances' : 'Error fetching ambulances') }]);
+  const loaded = load.phase === 'loaded';
+  const patientsKnown = casesQuery.data !== undefined;
+  const empty = loaded && located.length === 0;
+  const live = located.filter((a) => !(ambulanceFix(a, now)?.stale ?? true)).length;
 
   const screen = (
     <Box
@@ -80,9 +86,8 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
         <Box>
           <Typography variant="h4" component="h1">Ambulance Tracker</Typography>
-          <Typography color="text.secondary" sx={{ mt: 0.25 }}>
-            {located.length > 0 ? `${located.length} ${located.length === 1 ? 'ambulance' : 'ambulances'} on the map, moving live` : 'Every ambulance with a known position'}
-            {patients.length > 0 && ` · ${patients.length} ${patients.length === 1 ? 'patient' : 'patients'} sharing a location`}
+          <Typography color="text.secondary" sx={{ mt: 0.25 }} data-testid="map-subtitle">
+            {mapSubtitle({ located: located.length, live, patients: patients.length, known: loaded })}
           </Typography>
         </Box>
         <Button variant="outlined" onClick={() => window.location.reload()} disabled={query.isPending} startIcon={<RefreshIcon />}>
@@ -90,8 +95,8 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
         </Button>
       </Box>
 
-      {query.isPending && <Alert severity="info" variant="outlined">Loading ambulances...</Alert>}
-      {errorText && <Alert severity="error" variant="filled">{errorText}</Alert>}
+      {load.phase === 'loading' && <Alert severity="info" variant="outlined">Loading ambulances...</Alert>}
+      <LoadStateBanner state={load} />
       {empty && <Alert severity="info">No ambulances with location data found</Alert>}
 
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: { xs: 'column-reverse', md: 'row' }, gap: 2 }}>
@@ -99,10 +104,10 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
           <Box sx={{ p: 2, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
             <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 1 }}>Status</Typography>
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5 }} data-testid="map-legend">
-              <LegendItem label="Available" count={counts.available} color={markerColor('available')} />
-              <LegendItem label="Busy" count={counts.busy} color={markerColor('busy')} />
+              <LegendItem label="Available" count={loaded ? counts.available : null} color={markerColor('available')} />
+              <LegendItem label="Busy" count={loaded ? counts.busy : null} color={markerColor('busy')} />
               {counts.maintenance > 0 && <LegendItem label="Maintenance" count={counts.maintenance} color={markerColor('maintenance')} />}
-              <LegendItem label="Patients" count={patients.length} color={PATIENT_COLOR} />
+              <LegendItem label="Patients" count={patientsKnown ? patients.length : null} color={PATIENT_COLOR} />
             </Box>
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1, lineHeight: 1.4 }}>
               Faded: no new position for 2 minutes. Select an ambulance to draw its last 30 minutes.
@@ -191,12 +196,13 @@ function BackToShell() {
     : <ButtonLink to="/dashboard" variant="text">Dashboard</ButtonLink>;
 }
 
-function LegendItem({ label, count, color }: { label: string; count: number; color: string }) {
+/** A legend entry; its count is a dash until known (never a zero standing in for "unknown"). */
+function LegendItem({ label, count, color }: { label: string; count: number | null; color: string }) {
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }} data-testid={`legend-${label.toLowerCase()}`}>
       <Box component="span" sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: color }} />
       <Typography variant="body2">{label}</Typography>
-      <Typography variant="body2" sx={{ fontWeight: 800 }}>{count}</Typography>
+      <Typography variant="body2" sx={{ fontWeight: 800 }} aria-label={count == null ? 'Unknown' : undefined}>{count ?? '–'}</Typography>
     </Box>
   );
 }

@@ -24,7 +24,11 @@ function profileError(hasToken: boolean, error: unknown): string | null {
 /** The signed-in staff member's profile, in the operator shell and the admin portal. */
 export function ProfileScreen() {
   const token = useSession()?.token;
-  const profile = useQuery({ ...queries.profile(), enabled: Boolean(token) });
+  // The shell asked for the profile first (with its bounded retries). When that failed, this
+  // screen shows the failure instead of asking again on mount: a refetch puts the query back
+  // to pending, the shell then swaps itself for Loading and unmounts this screen, which on
+  // mounting again would refetch: a request loop with Loading forever.
+  const profile = useQuery({ ...queries.profile(), enabled: Boolean(token), retryOnMount: false });
   const logout = useLogout();
 
   if (token && profile.isPending) {

@@ -9,7 +9,12 @@ import { useErrorToast } from '../cases/useErrorToast';
 import { FleetOverview } from './FleetOverview';
 import { QuickActions } from './QuickActions';
 import { StatTile } from './StatTile';
-import { summaryStats } from './summaryStats';
+import { busyBreakdown, summaryStats } from './summaryStats';
+import { knownOr } from '../shared/loadState';
+import { LoadStateBanner } from '../shared/LoadStateBanner';
+import { useLoadState } from '../shared/useLoadState';
+
+const FAIL_TEXT = 'Failed to load dashboard data';
 
 /** /dashboard: the operator's summary, kept live by the socket's cache patches. */
 export function OperatorSummary() {
@@ -19,24 +24,27 @@ export function OperatorSummary() {
   useErrorToast(
     cases.error ?? ambulances.error,
     Math.max(cases.errorUpdatedAt, ambulances.errorUpdatedAt),
-    () => 'Failed to load dashboard data',
+    () => FAIL_TEXT,
   );
+  const load = useLoadState([{ query: cases, failText: () => FAIL_TEXT }, { query: ambulances, failText: () => FAIL_TEXT }]);
 
-  const loading = cases.isPending || ambulances.isPending;
+  const loading = load.phase === 'loading';
   const stats = summaryStats(cases.data ?? [], ambulances.data ?? []);
+  const known = (n: number) => knownOr(load.phase, n);
 
   return (
     <Box sx={{ maxWidth: 1280 }}>
       <ScreenTitle title="Dashboard" subtitle="Live overview of emergencies and fleet readiness" />
+      <LoadStateBanner state={load} />
       <Box sx={{ display: 'grid', gap: { xs: 1.5, sm: 2.5 }, gridTemplateColumns: { xs: '1fr 1fr', lg: 'repeat(4, 1fr)' }, mb: 3 }}>
-        <StatTile label="Active Cases" value={stats.activeCases} icon={<TimerIcon />} color="primary" loading={loading} />
-        <StatTile label="Available Ambulances" value={stats.available} icon={<CheckCircleIcon />} color="success" loading={loading} />
-        <StatTile label="Busy Ambulances" value={stats.busy} icon={<GpsIcon />} color="warning" loading={loading} />
-        <StatTile label="Total Fleet" value={stats.total} icon={<AmbulanceIcon />} color="info" loading={loading} />
+        <StatTile label="Active Cases" value={known(stats.activeCases)} icon={<TimerIcon />} color="primary" loading={loading} />
+        <StatTile label="Available Ambulances" value={known(stats.available)} caption="Free, on no active case" icon={<CheckCircleIcon />} color="success" loading={loading} />
+        <StatTile label="Busy Ambulances" value={known(stats.busy)} caption={busyBreakdown(stats)} icon={<GpsIcon />} color="warning" loading={loading} />
+        <StatTile label="Total Fleet" value={known(stats.total)} icon={<AmbulanceIcon />} color="info" loading={loading} />
       </Box>
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
         <QuickActions />
-        <FleetOverview stats={stats} loading={loading} />
+        <FleetOverview stats={load.phase === 'loaded' ? stats : null} loading={loading} />
       </Box>
     </Box>
   );

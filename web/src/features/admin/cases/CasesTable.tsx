@@ -14,10 +14,9 @@ import { StateRow } from '../shared/StateRow';
 
 const COLUMNS = ['ID', 'Description', 'Patient Name', 'Email', 'Status', 'Created At', 'Updated At', 'Actions'];
 
-export function CasesTable({ cases, loading, failed, deletingId, onEdit, onDelete }: {
+export function CasesTable({ cases, loading, deletingId, onEdit, onDelete }: {
   cases: CaseDto[];
   loading: boolean;
-  failed: boolean;
   deletingId: string | null;
   onEdit: (c: CaseDto) => void;
   onDelete: (c: CaseDto) => void;
@@ -29,8 +28,7 @@ export function CasesTable({ cases, loading, failed, deletingId, onEdit, onDelet
       </TableHead>
       <TableBody>
         {loading && <StateRow colSpan={COLUMNS.length} text="Loading..." loading />}
-        {!loading && failed && <StateRow colSpan={COLUMNS.length} text="Could not load cases" />}
-        {!loading && !failed && cases.length === 0 && <StateRow colSpan={COLUMNS.length} text="No cases found" />}
+        {!loading && cases.length === 0 && <StateRow colSpan={COLUMNS.length} text="No cases found" />}
         {cases.map((c) => {
           const patient = patientNameOf(c);
           return (

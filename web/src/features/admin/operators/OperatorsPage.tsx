@@ -11,6 +11,8 @@ import { useToast } from '../../../layout/toast';
 import { serverErrorOr, withServerReason } from '../shared/errors';
 import { AddIcon } from '../../../layout/icons';
 import { OperatorDialog } from './OperatorDialog';
+import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { useLoadState } from '../../shared/useLoadState';
 import { OperatorsTable } from './OperatorsTable';
 import { emptyOperatorForm, formFromOperator, operatorBody, type OperatorForm } from './operatorForm';
 import { signedOutText, signOutEverywhere, signOutQuestion } from './signOutEverywhere';
@@ -30,6 +32,7 @@ export function OperatorsPage() {
   useEffect(() => {
     if (operators.isError) toast('Failed to fetch operators', 'error');
   }, [operators.isError, operators.errorUpdatedAt, toast]);
+  const load = useLoadState([{ query: operators, failText: () => 'Failed to fetch operators' }]);
 
   const save = useMutation({
     mutationFn: ({ id, form }: { id: number | null; form: OperatorForm }) =>
@@ -72,7 +75,8 @@ export function OperatorsPage() {
         subtitle="Dispatcher accounts, their shifts and contact details"
         actions={<Button variant="contained" startIcon={<AddIcon />} onClick={() => open(null)}>Add Operator</Button>}
       />
-      {operators.isPending ? (
+      <LoadStateBanner state={load} />
+      {load.phase === 'failed' ? null : load.phase === 'loading' ? (
         <Box role="status" aria-label="Loading operators" sx={{ display: 'grid', placeItems: 'center', py: 10 }}>
           <CircularProgress />
         </Box>

@@ -10,6 +10,8 @@ import { useMemo, useState } from 'react';
 import { queries } from '../../../api/queries';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { serverErrorOr } from '../shared/errors';
+import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { useLoadState } from '../../shared/useLoadState';
 import { RefreshIcon } from '../../../layout/icons';
 import { OutboxMessageCard } from './OutboxMessageCard';
 import { matchesFilter, newestFirst } from './outboxText';
@@ -20,6 +22,7 @@ import { matchesFilter, newestFirst } from './outboxText';
  */
 export function OutboxPage() {
   const outbox = useQuery({ ...queries.outbox(), refetchInterval: 15_000 });
+  const load = useLoadState([{ query: outbox, failText: (e) => serverErrorOr(e, 'Failed to load messages') }]);
   const [filter, setFilter] = useState('');
   const messages = useMemo(() => newestFirst(outbox.data ?? []).filter((m) => matchesFilter(m, filter)), [outbox.data, filter]);
 
@@ -47,10 +50,9 @@ export function OutboxPage() {
           sx={{ mb: 2, width: { xs: '100%', sm: 360 } }}
         />
       )}
-      {outbox.isPending ? (
+      <LoadStateBanner state={load} />
+      {load.phase === 'failed' ? null : load.phase === 'loading' ? (
         <Box role="status" aria-label="Loading messages" sx={{ display: 'grid', placeItems: 'center', py: 10 }}><CircularProgress /></Box>
-      ) : outbox.isError ? (
-        <Alert severity="error">{serverErrorOr(outbox.error, 'Failed to load messages')}</Alert>
       ) : messages.length === 0 ? (
         <Typography color="text.secondary" sx={{ py: 8, textAlign: 'center' }}>
           {filter ? 'No messages match this filter' : 'No messages yet'}

@@ -1,9 +1,9 @@
-import Alert from '@mui/material/Alert';
 import Grid from '@mui/material/Grid';
-import Stack from '@mui/material/Stack';
 import { AmbulanceIcon, GroupIcon } from '../../../layout/icons';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { CheckIcon, FolderIcon, TrendingUpIcon, WarningIcon } from '../../../layout/icons';
+import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { busyBreakdown } from '../../summary/summaryStats';
 import { QuickActions } from './QuickActions';
 import { RecentCases } from './RecentCases';
 import { StatTile } from './StatTile';
@@ -11,28 +11,30 @@ import { useOverviewData } from './useOverviewData';
 
 /** /admin-dashboard: counts, fleet utilization, shortcuts and the latest cases. */
 export function AdminOverview() {
-  const { loading, counts, warnings, recentCases, casesPending } = useOverviewData();
+  const { load, counts, pending, recentCases } = useOverviewData();
   const tiles = [
-    { label: 'Total Operators', value: counts.totalOperators, icon: <GroupIcon />, color: '#1d3557' },
-    { label: 'Active Cases', value: counts.activeCases, icon: <WarningIcon />, color: '#d32f2f' },
-    { label: 'Available Ambulances', value: counts.availableAmbulances, icon: <CheckIcon />, color: '#2e7d32' },
-    { label: 'Busy Ambulances', value: counts.busyAmbulances, icon: <AmbulanceIcon />, color: '#ed6c02' },
-    { label: 'Total Cases', value: counts.totalCases, icon: <FolderIcon />, color: '#6a1b9a' },
-    { label: 'Fleet Utilization', value: `${counts.utilization}%`, icon: <TrendingUpIcon />, color: '#0277bd', progress: counts.utilization },
+    { label: 'Total Operators', value: counts.totalOperators, icon: <GroupIcon />, color: '#1d3557', loading: pending.operators },
+    { label: 'Active Cases', value: counts.activeCases, icon: <WarningIcon />, color: '#d32f2f', loading: pending.cases },
+    { label: 'Available Ambulances', value: counts.availableAmbulances, icon: <CheckIcon />, color: '#2e7d32', loading: pending.fleet, caption: 'Free, on no active case' },
+    {
+      label: 'Busy Ambulances', value: counts.busyAmbulances, icon: <AmbulanceIcon />, color: '#ed6c02', loading: pending.fleet,
+      caption: counts.busyBreakdown ? busyBreakdown(counts.busyBreakdown) : undefined,
+    },
+    { label: 'Total Cases', value: counts.totalCases, icon: <FolderIcon />, color: '#6a1b9a', loading: pending.cases },
+    {
+      label: 'Fleet Utilization', value: counts.utilization == null ? null : `${counts.utilization}%`, icon: <TrendingUpIcon />, color: '#0277bd',
+      progress: counts.utilization ?? undefined, loading: pending.fleet,
+    },
   ];
 
   return (
     <>
       <ScreenTitle title="Admin Dashboard" subtitle="Manage your emergency response system" />
-      {warnings.length > 0 && (
-        <Stack spacing={1} sx={{ mb: 2 }}>
-          {warnings.map((w) => <Alert key={w} severity="warning">{w}</Alert>)}
-        </Stack>
-      )}
+      <LoadStateBanner state={load} />
       <Grid container spacing={{ xs: 1.5, sm: 2 }} sx={{ mb: 3 }}>
         {tiles.map((t) => (
           <Grid key={t.label} size={{ xs: 6, lg: 4 }}>
-            <StatTile {...t} loading={loading} />
+            <StatTile {...t} />
           </Grid>
         ))}
       </Grid>
@@ -41,7 +43,7 @@ export function AdminOverview() {
           <QuickActions />
         </Grid>
         <Grid size={{ xs: 12, md: 8 }}>
-          <RecentCases cases={recentCases} loading={casesPending} />
+          <RecentCases cases={recentCases} loading={pending.cases} />
         </Grid>
       </Grid>
     </>

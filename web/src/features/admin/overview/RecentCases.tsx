@@ -13,8 +13,8 @@ import { ButtonLink } from '../../../layout/links';
 /** SPEC §2: patientName or patient_name, else Unknown Patient. */
 const nameOf = (c: CaseDto) => c.patientName || c.patient_name || 'Unknown Patient';
 
-/** The first five cases with patient, description and status. */
-export function RecentCases({ cases, loading }: { cases: CaseDto[]; loading: boolean }) {
+/** The first five cases with patient, description and status; `cases` null when they could not be loaded. */
+export function RecentCases({ cases, loading }: { cases: CaseDto[] | null; loading: boolean }) {
   return (
     <Card sx={{ p: 2.5, height: '100%' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
@@ -23,6 +23,8 @@ export function RecentCases({ cases, loading }: { cases: CaseDto[]; loading: boo
       </Box>
       {loading ? (
         <Box>{[0, 1, 2].map((i) => <Skeleton key={i} height={56} />)}</Box>
+      ) : cases == null ? (
+        <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }} data-testid="recent-cases-unknown">Cases could not be loaded</Typography>
       ) : cases.length === 0 ? (
         <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>No recent cases</Typography>
       ) : (

@@ -6,10 +6,14 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
-/** One number on the Admin Dashboard, with its label and icon; an optional progress bar. */
-export function StatTile({ label, value, icon, color, loading, progress }: {
+/**
+ * One number on the Admin Dashboard, with its label and icon; an optional progress bar and a
+ * caption saying what it counts. `value` null means unknown (its list failed): a dash, never 0.
+ */
+export function StatTile({ label, value, icon, color, loading, progress, caption }: {
   label: string;
-  value: string | number;
+  value: string | number | null;
+  caption?: string;
   icon: ReactNode;
   color: string;
   loading: boolean;
@@ -23,10 +27,11 @@ export function StatTile({ label, value, icon, color, loading, progress }: {
           <Typography variant="body2" color="text.secondary" sx={{ fontWeight: 600 }}>{label}</Typography>
           {loading
             ? <Skeleton width={56} height={40} />
-            : <Typography variant="h4" component="p" sx={{ lineHeight: 1.2 }} aria-label={`${label}: ${value}`}>{value}</Typography>}
+            : <Typography variant="h4" component="p" sx={{ lineHeight: 1.2 }} aria-label={`${label}: ${value ?? 'unknown'}`}>{value ?? '–'}</Typography>}
+          {caption && !loading && value != null && <Typography variant="caption" color="text.secondary" component="p">{caption}</Typography>}
         </Box>
       </Box>
-      {progress !== undefined && !loading && (
+      {progress !== undefined && !loading && value != null && (
         <LinearProgress variant="determinate" value={progress} aria-label={label} sx={{ height: 8, borderRadius: 4, bgcolor: `${color}22`, '& .MuiLinearProgress-bar': { bgcolor: color } }} />
       )}
     </Card>

@@ -3,27 +3,36 @@ import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../api/client';
 import { queries } from '../../../api/queries';
 import type { AmbulanceDto, CaseDto, UserDto } from '../../../api/contract';
-import { utilizationPercent } from '../../../domain/fleetRules';
 import { useToast } from '../../../layout/toast';
+import { useLoadState } from '../../shared/useLoadState';
+import { summaryStats } from '../../summary/summaryStats';
 
+/** Each count is null while its lists are unknown (still loading or failed): never a 0 for "unknown". */
 export interface OverviewCounts {
-  totalOperators: number;
-  activeCases: number;
-  availableAmbulances: number;
-  busyAmbulances: number;
-  totalCases: number;
-  utilization: number;
+  totalOperators: number | null;
+  activeCases: number | null;
+  availableAmbulances: number | null;
+  busyAmbulances: number | null;
+  totalCases: number | null;
+  utilization: number | null;
+  /** What Busy Ambulances holds, in the fleet screen's words. */
+  busyBreakdown: { onEmergency: number; busyNoCase: number } | null;
 }
 
-export function countsOf(operators: UserDto[], cases: CaseDto[], ambulances: AmbulanceDto[]): OverviewCounts {
-  const busy = ambulances.filter((a) => a.status === 'busy').length;
+/**
+ * The counts from whichever lists are known. Ambulances are classified against the cases
+ * exactly as the fleet screen does (SPEC §4), so both screens say the same numbers.
+ */
+export function countsOf(operators: UserDto[] | undefined, cases: CaseDto[] | undefined, ambulances: AmbulanceDto[] | undefined): OverviewCounts {
+  const fleet = cases && ambulances ? summaryStats(cases, ambulances) : null;
   return {
-    totalOperators: operators.length,
-    activeCases: cases.filter((c) => c.status === 'active').length,
-    availableAmbulances: ambulances.filter((a) => a.status === 'available').length,
-    busyAmbulances: busy,
-    totalCases: cases.length,
-    utilization: utilizationPercent(busy, ambulances.length),
+    totalOperators: operators ? operators.length : null,
+    activeCases: cases ? cases.filter((c) => c.status === 'active').length : null,
+    availableAmbulances: fleet ? fleet.available : null,
+    busyAmbulances: fleet ? fleet.busy : null,
+    totalCases: cases ? cases.length : null,
+    utilization: fleet ? fleet.utilization : null,
+    busyBreakdown: fleet ? { onEmergency: fleet.onEmergency, busyNoCase: fleet.busyNoCase } : null,
   };
 }
 
@@ -33,10 +42,13 @@ const SOURCES = [
   { key: 'ambulances', warning: 'Could not load ambulances data' },
 ] as const;
 
+/** SPEC §8: a non-OK answer names its list; a failure to reach the server is 'Failed to load dashboard data'. */
+const failTextOf = (warning: string) => (e: unknown) => (e instanceof ApiError ? warning : 'Failed to load dashboard data');
+
 /**
- * The three lists behind the Admin Dashboard. A non-OK answer warns about that list on
- * screen (its counts stay 0); a failure to reach the server at all toasts 'Failed to load dashboard
- * data' and zeroes every count (SPEC §8).
+ * The three lists behind the Admin Dashboard. A list that fails leaves its tiles unknown (a
+ * dash) and is named in the failure panel with a Retry until it loads; the other lists' tiles
+ * still show. A failure to reach the server also toasts 'Failed to load dashboard data' once.
  */
 export function useOverviewData() {
   const toast = useToast();
@@ -44,28 +56,28 @@ export function useOverviewData() {
   const cases = useQuery(queries.cases());
   const ambulances = useQuery(queries.ambulances());
   const results = { operators, cases, ambulances };
+  const load = useLoadState(SOURCES.map((s) => ({ query: results[s.key], failText: failTextOf(s.warning) })));
 
-  const errors = SOURCES.map((s) => results[s.key].error);
-  const crashed = errors.some((e) => e != null && !(e instanceof ApiError));
-  const warnings = crashed ? [] : SOURCES.filter((s, i) => errors[i] instanceof ApiError).map((s) => s.warning);
-
-  // The crash toast is shown once per occurrence, not on every render; warnings stay on screen.
+  const crashed = SOURCES.some((s) => { const e = results[s.key].error; return e != null && !(e instanceof ApiError); });
+  // The crash toast is shown once per occurrence, not on every render; the panel stays on screen.
   const toasted = useRef(false);
   useEffect(() => {
     if (crashed && !toasted.current) toast('Failed to load dashboard data', 'error');
     toasted.current = crashed;
   }, [crashed, toast]);
 
-  const loading = operators.isPending || cases.isPending || ambulances.isPending;
-  const counts = crashed
-    ? countsOf([], [], [])
-    : countsOf(operators.data ?? [], cases.data ?? [], ambulances.data ?? []);
+  /** A tile is loading only while one of its lists is on its way and none has failed. */
+  const pending = (...qs: (typeof operators | typeof cases | typeof ambulances)[]) =>
+    qs.some((q) => q.data === undefined) && load.phase !== 'failed';
 
   return {
-    loading: loading && !crashed,
-    counts,
-    warnings,
-    recentCases: crashed ? [] : (cases.data ?? []).slice(0, 5),
-    casesPending: cases.isPending && !crashed,
+    load,
+    counts: countsOf(operators.data, cases.data, ambulances.data),
+    pending: {
+      operators: pending(operators),
+      cases: pending(cases),
+      fleet: pending(cases, ambulances),
+    },
+    recentCases: cases.data?.slice(0, 5) ?? null,
   };
 }

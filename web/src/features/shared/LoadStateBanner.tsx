@@ -1,0 +1,58 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import { staleText } from './loadState';
+import type { LoadState } from './useLoadState';
+
+function RetryButton({ state, color }: { state: LoadState; color: 'error' | 'warning' }) {
+  return (
+    <Button
+      color={color}
+      variant="outlined"
+      size="small"
+      onClick={state.retry}
+      disabled={state.retrying}
+      startIcon={state.retrying ? <CircularProgress size={14} color="inherit" /> : undefined}
+      sx={{ whiteSpace: 'nowrap', bgcolor: 'background.paper' }}
+    >
+      Retry
+    </Button>
+  );
+}
+
+/**
+ * The one place a screen says its lists failed (a persistent panel with the spec's texts and
+ * a Retry, until a load succeeds) or that the data it shows may be out of date. Draws
+ * nothing while loading or when all is well.
+ */
+export function LoadStateBanner({ state }: { state: LoadState }) {
+  if (state.phase === 'failed') {
+    return (
+      <Alert
+        severity="error"
+        role="alert"
+        data-testid="load-failure"
+        action={<RetryButton state={state} color="error" />}
+        sx={{ mb: 2, alignItems: 'center' }}
+      >
+        {state.failures.map((text) => <Box key={text} sx={{ fontWeight: 600 }}>{text}</Box>)}
+        <Box sx={{ typography: 'body2' }}>Nothing is shown until it loads: counts here are unknown, not zero.</Box>
+      </Alert>
+    );
+  }
+  if (state.stale) {
+    return (
+      <Alert
+        severity="warning"
+        role="status"
+        data-testid="stale-notice"
+        action={<RetryButton state={state} color="warning" />}
+        sx={{ mb: 2, alignItems: 'center' }}
+      >
+        {staleText(state.stale.reason, state.stale.since)}
+      </Alert>
+    );
+  }
+  return null;
+}
