@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useCallback, useRef } from 'react';
+import { useRef } from 'react';
 import { useConnectionState } from '../../realtime/LiveProvider';
 import { judgeLoad, type LoadVerdict } from './loadState';
 
@@ -34,10 +34,11 @@ export function useLoadState(sources: LoadSource[]): LoadState {
   const verdict = judgeLoad(snapshots, state !== 'reconnecting' && state !== 'refused');
 
   const queries = sources.map((s) => s.query);
-  const retry = useCallback(() => {
+  // Made afresh each render: it must read this render's query states (a memoised one kept the
+  // states of the render it was made in, and a Retry after a failed refresh did nothing).
+  const retry = () => {
     for (const q of queries) if (q.data === undefined || q.isError || state !== 'live') void q.refetch();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...queries.map((q) => q.refetch), state]);
+  };
 
   return {
     ...verdict,
