@@ -109,7 +109,7 @@ const locationTokenMatches = (c: CaseRow, token: string) =>
  * timeline never shows a change from a value to the same value. (A 'location' entry keeps
  * the whole new position in `after`: the case's position is replayed from it.)
  */
-function changedFrom<T extends Record<string, unknown>>(before: T, after: T): Partial<T> | null {
+function changedFrom<T extends { [field: string]: unknown }>(before: T, after: T): Partial<T> | null {
   const changed = Object.keys(after).filter((k) => before[k] !== after[k]);
   return changed.length ? (Object.fromEntries(changed.map((k) => [k, before[k]])) as Partial<T>) : null;
 }
