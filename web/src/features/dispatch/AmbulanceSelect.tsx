@@ -9,8 +9,12 @@ import { availableByDistance, plateWithDistance } from '../../domain/nearest';
  * location (`near`) they are listed nearest first, each with its distance; without one, as
  * the server lists them.
  */
-export function AmbulanceSelect({ value, onChange, available, loading, disabled, near = null }: {
+export function AmbulanceSelect({ value, onChange, available, loading, disabled, near = null, error, inputRef }: {
   value: string; onChange: (id: string) => void; available: AmbulanceDto[]; loading: boolean; disabled: boolean; near?: LatLon | null;
+  /** Why the choice is refused (after a submit), shown in place of the count. */
+  error?: string;
+  /** Receives the select's handle (its focus() focuses the select). */
+  inputRef?: (handle: { focus: () => void } | null) => void;
 }) {
   const none = !loading && available.length === 0;
   const ranked = availableByDistance(available, near);
@@ -27,8 +31,9 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled,
       value={value}
       onChange={(e) => onChange(e.target.value)}
       disabled={disabled || none || loading}
-      error={none}
-      helperText={none ? 'No ambulances available' : loading ? 'Loading ambulances...' : `${available.length} available${near ? ', nearest first' : ''}`}
+      error={none || Boolean(error)}
+      helperText={none ? 'No ambulances available' : loading ? 'Loading ambulances...' : error ?? `${available.length} available${near ? ', nearest first' : ''}`}
+      inputRef={inputRef}
       slotProps={{ select: { renderValue: (v) => labelOf(String(v)) } }}
     >
       {ranked.map(({ ambulance: a, meters }) => (
