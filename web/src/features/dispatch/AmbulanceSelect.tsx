@@ -1,8 +1,10 @@
 import ListItemText from '@mui/material/ListItemText';
+import { useMemo } from 'react';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { AmbulanceDto, LatLon } from '../../api/contract';
 import { availableByDistance, plateWithDistance } from '../../domain/nearest';
+import { typeAheadSpaceProps } from './typeAheadSpace';
 
 /**
  * Assign Ambulance: only available ones; says so when there are none. With a known patient
@@ -16,6 +18,7 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled,
   /** Receives the select's handle (its focus() focuses the select). */
   inputRef?: (handle: { focus: () => void } | null) => void;
 }) {
+  const listProps = useMemo(typeAheadSpaceProps, []);
   const none = !loading && available.length === 0;
   const ranked = availableByDistance(available, near);
   const labelOf = (id: string) => {
@@ -34,7 +37,7 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled,
       error={none || Boolean(error)}
       helperText={none ? 'No ambulances available' : loading ? 'Loading ambulances...' : error ?? `${available.length} available${near ? ', nearest first' : ''}`}
       inputRef={inputRef}
-      slotProps={{ select: { renderValue: (v) => labelOf(String(v)) } }}
+      slotProps={{ select: { renderValue: (v) => labelOf(String(v)), MenuProps: { slotProps: { list: listProps } } } }}
     >
       {ranked.map(({ ambulance: a, meters }) => (
         <MenuItem key={a.id} value={String(a.id)}>
