@@ -7,13 +7,14 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useRef, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import type { LatLon } from '../../api/contract';
 import { useToast } from '../../layout/toast';
 import { MailIcon } from '../../layout/icons';
 import { SendIcon } from '../../layout/icons';
 import { AmbulanceSelect } from './AmbulanceSelect';
 import { EMERGENCY_TYPES, EMPTY_FORM, dispatchErrors, firstInvalid, type DispatchField, type DispatchValues } from './dispatchForm';
+import { typeAheadSpaceProps } from './typeAheadSpace';
 import { useAvailableAmbulances } from './useAvailableAmbulances';
 import { useDispatchCase } from './useDispatchCase';
 
@@ -33,6 +34,7 @@ export function DispatchForm({ onDispatched, near = null }: {
   const dispatch = useDispatchCase(onDispatched);
   const toast = useToast();
   const [tried, setTried] = useState(false);
+  const typeListProps = useMemo(typeAheadSpaceProps, []);
   const fields = useRef<Partial<Record<DispatchField, { focus: () => void } | null>>>({});
   const refFor = (field: DispatchField) => (el: { focus: () => void } | null) => { fields.current[field] = el; };
   const set = (field: keyof DispatchValues) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
@@ -66,7 +68,7 @@ export function DispatchForm({ onDispatched, near = null }: {
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
           <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('patientName')} />
           <TextField label="Email Address" type="email" required value={values.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('email')} />
-          <TextField select label="Emergency Type" required value={values.emergencyType} onChange={(e) => set('emergencyType')(e.target.value)} disabled={submitting} {...marks('emergencyType')}>
+          <TextField select label="Emergency Type" required value={values.emergencyType} onChange={(e) => set('emergencyType')(e.target.value)} disabled={submitting} {...marks('emergencyType')} slotProps={{ select: { MenuProps: { slotProps: { list: typeListProps } } } }}>
             {EMERGENCY_TYPES.map((t) => <MenuItem key={t} value={t}>{t}</MenuItem>)}
           </TextField>
           {/*
