@@ -214,6 +214,30 @@ test('a staff deep link shows a loading shell at once, before any script has run
   await expect(page.getByText('Loading…')).toHaveCount(0);
 });
 
+test('a staff deep link never goes blank while the app\'s code arrives', async ({ page }) => {
+  await signIn(page, 'operator');
+  // Every animation frame, what #root shows; the scripts come slowly, one by one.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    const frame = () => {
+      const text = (document.getElementById('root')?.innerText ?? '').trim() || '<blank>';
+      if (seen.at(-1) !== text) seen.push(text);
+      if (!text.includes('Dispatch Console')) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await route.continue();
+  });
+  await page.goto('/dashboard/cases');
+  await expect(page.getByRole('navigation').getByRole('link', { name: 'New Case' })).toBeVisible({ timeout: 15_000 });
+  const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+  expect(seen[0]).toBe('Loading…');
+  expect(seen, seen.join(' | ')).not.toContain('<blank>');
+});
+
 test('the public location page shows the same neutral shell before its script runs', async ({ page }) => {
   let release!: () => void;
   const held = new Promise<void>((resolve) => { release = resolve; });

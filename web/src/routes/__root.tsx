@@ -40,6 +40,9 @@ export const Route = createRootRouteWithContext<RouterContext>()({
     if (!isBare(matches)) void loadProviders();
   },
   component: RootLayout,
+  // Until the first page's code has loaded: the same shell as web/index.html, at once.
+  pendingComponent: BootShell,
+  pendingMs: 0,
   errorComponent: RootError,
   notFoundComponent: RedirectHome,
 });
