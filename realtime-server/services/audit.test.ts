@@ -100,7 +100,7 @@ describe('every state change of a case is on its timeline with actor, time, befo
       { action: 'location', actor: ['patient', null], before: null, after: { latitude: 17.41, longitude: 78.42, accuracy: 9 } },
     ]);
     expect(await added(caseId, () => share(caseId, 17.42, 78.43))).toEqual([
-      { action: 'location', actor: ['patient', null], before: { latitude: 17.41, longitude: 78.42, accuracy: 9 }, after: { latitude: 17.42, longitude: 78.43, accuracy: 9 } },
+      { action: 'location', actor: ['patient', null], before: { latitude: 17.41, longitude: 78.42 }, after: { latitude: 17.42, longitude: 78.43, accuracy: 9 } },
     ]);
   });
 

@@ -104,6 +104,16 @@ export const patientLocationLink = (publicUrl: string, caseId: string, token: st
 const locationTokenMatches = (c: CaseRow, token: string) =>
   Boolean(token && c.location_token_hash && sameHash(c.location_token_hash, hashToken(token)));
 
+/**
+ * The earlier values of the fields that `after` changes, or null when it changes none: a
+ * timeline never shows a change from a value to the same value. (A 'location' entry keeps
+ * the whole new position in `after`: the case's position is replayed from it.)
+ */
+function changedFrom<T extends { [field: string]: unknown }>(before: T, after: T): Partial<T> | null {
+  const changed = Object.keys(after).filter((k) => before[k] !== after[k]);
+  return changed.length ? (Object.fromEntries(changed.map((k) => [k, before[k]])) as Partial<T>) : null;
+}
+
 /** The ambulance an active case holds, or null. */
 const heldAmbulance = (status: string, ambulanceId: number | null) => (status === 'active' ? ambulanceId : null);
 
@@ -246,10 +256,11 @@ export const caseService = {
       const at = new Date().toISOString();
       const position = { latitude: round8(input.latitude), longitude: round8(input.longitude), accuracy: input.accuracy ?? null, at };
       if (!(await caseRepository.setLocation(trx, id, position))) throw gone('This case is no longer active');
+      const after = { latitude: position.latitude, longitude: position.longitude, accuracy: position.accuracy };
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'location', actor: { type: 'patient' },
-        before: before.location_at ? { latitude: before.latitude, longitude: before.longitude, accuracy: before.location_accuracy } : null,
-        after: { latitude: position.latitude, longitude: position.longitude, accuracy: position.accuracy },
+        before: before.location_at ? changedFrom({ latitude: before.latitude, longitude: before.longitude, accuracy: before.location_accuracy }, after) : null,
+        after,
       });
       const row = (await caseRepository.findById(trx, id))!;
       record({ type: 'case.location', location: presentCaseLocation(row) });

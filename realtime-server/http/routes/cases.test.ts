@@ -193,6 +193,22 @@ describe('PUT /api/cases/{id}', () => {
     expect(await rowCount(s, 'case_events', { case_id: caseId })).toBe(count);
   });
 
+  it('records no change when the Edit Case dialog saves the values the case already has', async () => {
+    // What the dialog sends on Update Case: every field, as the form was filled from the case.
+    const asTheDialogSends = (c: any) => ({ patientName: c.patientName, email: c.email, description: c.description, status: c.status, ambulance_id: c.ambulance_id });
+    const active = await dispatchCase(s, operator, 1, { to: 'Same.Value@Example.com', patientName: 'Sam Same', description: 'Injury' });
+    const closed = await dispatchCase(s, operator, 2);
+    expect((await updateCase(s, operator, closed, { status: 'closed' })).status).toBe(200);
+    for (const caseId of [active, closed]) {
+      const c = (await s.api('GET', '/api/cases', { token: operator })).body.cases.find((x: any) => x.id === caseId);
+      const before = await caseEvents(s, caseId);
+      const res = await updateCase(s, operator, caseId, asTheDialogSends(c));
+      expect(res.status).toBe(200);
+      expect(res.body.case).toMatchObject({ status: c.status, ambulance_id: c.ambulance_id, updated_at: c.updated_at });
+      expect(await caseEvents(s, caseId)).toEqual(before);
+    }
+  });
+
   it('refuses an unknown status with 400', async () => {
     const caseId = (await s.ctx.db('cases').first()).id;
     expect(await updateCase(s, operator, caseId, { status: 'archived' }))
@@ -204,6 +220,28 @@ describe('PUT /api/cases/{id}', () => {
       expect(await s.api('GET', `/api/cases/${id}`, { token: operator })).toMatchObject({ status: 404, body: { error: 'Case not found' } });
       expect(await updateCase(s, operator, id, { status: 'closed' })).toMatchObject({ status: 404, body: { error: 'Case not found' } });
     }
+  });
+});
+
+describe('the timeline of a shared location', () => {
+  let s: TestServer;
+  let operator: string;
+  beforeAll(async () => {
+    s = await startTestServer();
+    operator = await s.signIn('operator');
+  });
+  afterAll(() => s?.dispose());
+
+  it('records as before-values only what a new share changes, never a value to the same value', async () => {
+    const caseId = await dispatchCase(s, operator, 1);
+    const at = { latitude: 17.4, longitude: 78.45, accuracy: 20 };
+    for (const body of [at, at, { ...at, accuracy: 12 }]) expect((await shareLocation(s, caseId, body)).status).toBe(200);
+    const shares = (await caseEvents(s, caseId)).filter((e) => e.action === 'location');
+    expect(shares.map((e) => [JSON.parse(e.before), JSON.parse(e.after)])).toEqual([
+      [null, at], // the first share: no earlier position
+      [null, at], // the same place again: nothing changed, so no before-values
+      [{ accuracy: 20 }, { ...at, accuracy: 12 }],
+    ]);
   });
 });
 

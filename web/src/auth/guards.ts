@@ -2,14 +2,14 @@ import { redirect } from '@tanstack/react-router';
 import type { Role } from '../api/contract';
 import type { Auth } from './session';
 
+/** Where each role's staff member starts. */
+export const homeOf = (role: Role) => (role === 'admin' ? '/admin-dashboard' : '/dashboard') as '/admin-dashboard' | '/dashboard';
+
 /**
- * Client-side gate for a pathless layout: only a signed-in staff member whose role is
- * among `roles` passes; anyone else goes to /signin. The server enforces the same rules.
- * `clearOnWrongRole` follows SPEC §4 for the admin portal: a wrong role clears the session.
+ * Client-side gate for a pathless layout: without a session the user goes to /signin. A
+ * signed-in staff member of another role passes here and is told by the layout (RoleGate)
+ * that the page is not theirs, keeping the session. The server enforces the roles.
  */
-export function requireRole(auth: Auth, roles: readonly Role[], clearOnWrongRole = false) {
-  const session = auth.getSession();
-  if (session && roles.includes(session.role)) return;
-  if (session && clearOnWrongRole) auth.clearSession();
-  throw redirect({ to: '/signin', replace: true });
+export function requireSignedIn(auth: Auth) {
+  if (!auth.getSession()) throw redirect({ to: '/signin', replace: true });
 }

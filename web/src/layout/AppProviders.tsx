@@ -1,11 +1,19 @@
 import type { ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
+import GlobalStyles from '@mui/material/GlobalStyles';
 import { ThemeProvider } from '@mui/material/styles';
 import { SnackbarProvider } from 'notistack';
 import { GlobalError } from './GlobalError';
 import { createAppTheme } from './theme';
 
 const theme = createAppTheme('light');
+
+/**
+ * Top toasts start below the app bar (64 px high at most), so they never cover the header's
+ * user menu. Two classes: stronger than notistack's own one-class `top`.
+ */
+const BELOW_HEADER = 'toasts-below-header';
+const toastOffsets = <GlobalStyles styles={{ [`.notistack-SnackbarContainer.${BELOW_HEADER}`]: { top: 72 } }} />;
 
 /**
  * MUI theme, baseline styles and toasts for every page except the bare public ones
@@ -15,7 +23,15 @@ export default function AppProviders({ children }: { children: ReactNode }) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <SnackbarProvider anchorOrigin={{ vertical: 'top', horizontal: 'right' }} autoHideDuration={5000} maxSnack={4}>
+      {toastOffsets}
+      {/* preventDuplicate: a text already on screen is not stacked again, anywhere in the app. */}
+      <SnackbarProvider
+        anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+        autoHideDuration={5000}
+        maxSnack={4}
+        preventDuplicate
+        classes={{ containerAnchorOriginTopRight: BELOW_HEADER }}
+      >
         {children}
       </SnackbarProvider>
     </ThemeProvider>

@@ -1,6 +1,7 @@
 import { Suspense, lazy } from 'react';
 import { Outlet, createRootRouteWithContext, useMatches, type ErrorComponentProps } from '@tanstack/react-router';
 import type { RouterContext } from '../router';
+import { BootShell } from '../layout/BootShell';
 import { RedirectHome } from '../layout/RedirectHome';
 
 // MUI, its theme and notistack arrive in their own chunk, only for pages that use them:
@@ -17,7 +18,7 @@ function RootLayout() {
   const bare = useMatches({ select: isBare });
   if (bare) return <Outlet />;
   return (
-    <Suspense fallback={null}>
+    <Suspense fallback={<BootShell />}>
       <AppProviders>
         <Outlet />
       </AppProviders>
@@ -39,6 +40,9 @@ export const Route = createRootRouteWithContext<RouterContext>()({
     if (!isBare(matches)) void loadProviders();
   },
   component: RootLayout,
+  // Until the first page's code has loaded: the same shell as web/index.html, at once.
+  pendingComponent: BootShell,
+  pendingMs: 0,
   errorComponent: RootError,
   notFoundComponent: RedirectHome,
 });

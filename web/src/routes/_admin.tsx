@@ -1,9 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireRole } from '../auth/guards';
-import { SessionGate } from '../auth/SessionGate';
+import { requireSignedIn } from '../auth/guards';
+import { RoleGate } from '../auth/RoleGate';
 
-/** /admin-dashboard/*: admins only; any other session is cleared (SPEC §4). */
+const ROLES = ['admin'] as const;
+
+/** /admin-dashboard/*: admins only. Another role's staff member is told so and stays signed in. */
 export const Route = createFileRoute('/_admin')({
-  beforeLoad: ({ context }) => requireRole(context.auth, ['admin'], true),
-  component: SessionGate,
+  beforeLoad: ({ context }) => requireSignedIn(context.auth),
+  component: () => <RoleGate roles={ROLES} />,
 });

@@ -1,9 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireRole } from '../auth/guards';
-import { SessionGate } from '../auth/SessionGate';
+import { requireSignedIn } from '../auth/guards';
+import { RoleGate } from '../auth/RoleGate';
 
-/** /dashboard/*: operators only. */
+const ROLES = ['operator'] as const;
+
+/** /dashboard/*: operators only. Another role's staff member is told so and stays signed in. */
 export const Route = createFileRoute('/_operator')({
-  beforeLoad: ({ context }) => requireRole(context.auth, ['operator']),
-  component: SessionGate,
+  beforeLoad: ({ context }) => requireSignedIn(context.auth),
+  component: () => <RoleGate roles={ROLES} />,
 });

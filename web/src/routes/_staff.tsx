@@ -1,9 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireRole } from '../auth/guards';
-import { SessionGate } from '../auth/SessionGate';
+import { requireSignedIn } from '../auth/guards';
+import { RoleGate } from '../auth/RoleGate';
+
+const ROLES = ['admin', 'operator'] as const;
 
 /** Stand-alone staff pages: any signed-in admin or operator. */
 export const Route = createFileRoute('/_staff')({
-  beforeLoad: ({ context }) => requireRole(context.auth, ['admin', 'operator']),
-  component: SessionGate,
+  beforeLoad: ({ context }) => requireSignedIn(context.auth),
+  component: () => <RoleGate roles={ROLES} />,
 });

@@ -1,17 +1,24 @@
 import ListItemText from '@mui/material/ListItemText';
+import { useMemo } from 'react';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { AmbulanceDto, LatLon } from '../../api/contract';
 import { availableByDistance, plateWithDistance } from '../../domain/nearest';
+import { typeAheadSpaceProps } from './typeAheadSpace';
 
 /**
  * Assign Ambulance: only available ones; says so when there are none. With a known patient
  * location (`near`) they are listed nearest first, each with its distance; without one, as
  * the server lists them.
  */
-export function AmbulanceSelect({ value, onChange, available, loading, disabled, near = null }: {
+export function AmbulanceSelect({ value, onChange, available, loading, disabled, near = null, error, inputRef }: {
   value: string; onChange: (id: string) => void; available: AmbulanceDto[]; loading: boolean; disabled: boolean; near?: LatLon | null;
+  /** Why the choice is refused (after a submit), shown in place of the count. */
+  error?: string;
+  /** Receives the select's handle (its focus() focuses the select). */
+  inputRef?: (handle: { focus: () => void } | null) => void;
 }) {
+  const listProps = useMemo(typeAheadSpaceProps, []);
   const none = !loading && available.length === 0;
   const ranked = availableByDistance(available, near);
   const labelOf = (id: string) => {
@@ -27,9 +34,10 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled,
       value={value}
       onChange={(e) => onChange(e.target.value)}
       disabled={disabled || none || loading}
-      error={none}
-      helperText={none ? 'No ambulances available' : loading ? 'Loading ambulances...' : `${available.length} available${near ? ', nearest first' : ''}`}
-      slotProps={{ select: { renderValue: (v) => labelOf(String(v)) } }}
+      error={none || Boolean(error)}
+      helperText={none ? 'No ambulances available' : loading ? 'Loading ambulances...' : error ?? `${available.length} available${near ? ', nearest first' : ''}`}
+      inputRef={inputRef}
+      slotProps={{ select: { renderValue: (v) => labelOf(String(v)), MenuProps: { slotProps: { list: listProps } } } }}
     >
       {ranked.map(({ ambulance: a, meters }) => (
         <MenuItem key={a.id} value={String(a.id)}>

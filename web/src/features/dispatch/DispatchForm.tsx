@@ -7,17 +7,23 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import type { LatLon } from '../../api/contract';
 import { useToast } from '../../layout/toast';
 import { MailIcon } from '../../layout/icons';
 import { SendIcon } from '../../layout/icons';
 import { AmbulanceSelect } from './AmbulanceSelect';
-import { EMERGENCY_TYPES, EMPTY_FORM, isComplete, type DispatchValues } from './dispatchForm';
+import { EMERGENCY_TYPES, EMPTY_FORM, dispatchErrors, firstInvalid, type DispatchField, type DispatchValues } from './dispatchForm';
+import { typeAheadSpaceProps } from './typeAheadSpace';
 import { useAvailableAmbulances } from './useAvailableAmbulances';
 import { useDispatchCase } from './useDispatchCase';
 
-/** The New Emergency Case form: validates on submit, dispatches, resets on success. */
+/**
+ * The New Emergency Case form: validates on submit, dispatches, resets on success. A refused
+ * submit marks each invalid field with its reason and moves focus to the first one; from then
+ * on the marks follow the typing. The toast is the same text each time, and the toast layer
+ * never stacks identical toasts, so pressing again does not pile them up.
+ */
 export function DispatchForm({ onDispatched, near = null }: {
   onDispatched: (shareLink: string) => void;
   /** The patient's location when it is already known (normally not at creation). */
@@ -27,21 +33,31 @@ export function DispatchForm({ onDispatched, near = null }: {
   const { available, loading } = useAvailableAmbulances();
   const dispatch = useDispatchCase(onDispatched);
   const toast = useToast();
+  const [tried, setTried] = useState(false);
+  const typeListProps = useMemo(typeAheadSpaceProps, []);
+  const fields = useRef<Partial<Record<DispatchField, { focus: () => void } | null>>>({});
+  const refFor = (field: DispatchField) => (el: { focus: () => void } | null) => { fields.current[field] = el; };
   const set = (field: keyof DispatchValues) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
 
   // An ambulance taken meanwhile (live) drops out of the choice.
   const ambulanceId = available.some((a) => String(a.id) === values.ambulanceId) ? values.ambulanceId : '';
   const submitting = dispatch.isPending;
   const isOther = values.emergencyType === 'Other';
+  const errors = tried ? dispatchErrors({ ...values, ambulanceId }) : {};
+  // MUI ties the helper text to the input (aria-describedby) and sets aria-invalid from `error`.
+  const marks = (field: DispatchField) => ({ error: Boolean(errors[field]), helperText: errors[field], inputRef: refFor(field) });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const form = { ...values, ambulanceId };
-    if (!isComplete(form)) {
+    const first = firstInvalid(dispatchErrors(form));
+    if (first) {
+      setTried(true);
+      fields.current[first]?.focus();
       toast('Please fill all required fields', 'error');
       return;
     }
-    dispatch.mutate(form, { onSuccess: () => setValues(EMPTY_FORM) });
+    dispatch.mutate(form, { onSuccess: () => { setValues(EMPTY_FORM); setTried(false); } });
   };
 
   return (
@@ -50,9 +66,9 @@ export function DispatchForm({ onDispatched, near = null }: {
         <Typography id="new-case-title" variant="h6" component="h2">New Emergency Case</Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>Fields marked * are required.</Typography>
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-          <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} />
-          <TextField label="Email Address" type="email" required value={values.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" disabled={submitting} />
-          <TextField select label="Emergency Type" required value={values.emergencyType} onChange={(e) => set('emergencyType')(e.target.value)} disabled={submitting}>
+          <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('patientName')} />
+          <TextField label="Email Address" type="email" required value={values.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('email')} />
+          <TextField select label="Emergency Type" required value={values.emergencyType} onChange={(e) => set('emergencyType')(e.target.value)} disabled={submitting} {...marks('emergencyType')} slotProps={{ select: { MenuProps: { slotProps: { list: typeListProps } } } }}>
             {EMERGENCY_TYPES.map((t) => <MenuItem key={t} value={t}>{t}</MenuItem>)}
           </TextField>
           {/*
@@ -60,7 +76,7 @@ export function DispatchForm({ onDispatched, near = null }: {
             here the list normally keeps the server's order. The select sorts nearest first only
             when a location is known (`near`), as the Edit Case dialog does for a located case.
           */}
-          <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} near={near} />
+          <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} near={near} error={errors.ambulanceId} inputRef={refFor('ambulanceId')} />
           {isOther && (
             <TextField
               label="Description"
@@ -71,6 +87,7 @@ export function DispatchForm({ onDispatched, near = null }: {
               onChange={(e) => set('description')(e.target.value)}
               placeholder="Describe the emergency"
               disabled={submitting}
+              {...marks('description')}
               sx={{ gridColumn: '1 / -1' }}
             />
           )}

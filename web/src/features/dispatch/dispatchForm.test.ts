@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
-import { EMPTY_FORM, casePayload, dispatchErrorText, isComplete, shareLinkFor } from './dispatchForm';
+import { EMPTY_FORM, casePayload, dispatchErrorText, dispatchErrors, firstInvalid, isComplete, shareLinkFor } from './dispatchForm';
 
 const ok = { patientName: 'Ravi', email: 'ravi@example.com', emergencyType: 'Stroke', description: '', ambulanceId: '3' };
 
@@ -13,6 +13,16 @@ describe('dispatch form', () => {
     expect(isComplete({ ...ok, ambulanceId: '' })).toBe(false);
     expect(isComplete({ ...ok, emergencyType: 'Other' })).toBe(false);
     expect(isComplete({ ...ok, emergencyType: 'Other', description: 'Fell from a ladder' })).toBe(true);
+  });
+
+  it('words each problem at its field, a malformed e-mail as such, and finds the first in screen order', () => {
+    expect(dispatchErrors(ok)).toEqual({});
+    const empty = dispatchErrors(EMPTY_FORM);
+    expect(Object.keys(empty)).toEqual(['patientName', 'email', 'emergencyType', 'ambulanceId']);
+    expect(firstInvalid(empty)).toBe('patientName');
+    expect(dispatchErrors({ ...ok, email: 'ravi.example.com' })).toEqual({ email: 'This is not a valid e-mail address (e.g. name@example.com)' });
+    expect(firstInvalid(dispatchErrors({ ...ok, email: 'x', ambulanceId: '' }))).toBe('email');
+    expect(dispatchErrors({ ...ok, emergencyType: 'Other' })).toEqual({ description: 'Describe the emergency' });
   });
 
   it('sends the chosen type as description unless Other, and the ambulance id as license_plate', () => {

@@ -17,13 +17,33 @@ export const EMPTY_FORM: DispatchValues = { patientName: '', email: '', emergenc
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const filled = (v: string) => v.trim() !== '';
 
-/** SPEC §5: every required field non-blank (Description only for Other) and the e-mail well formed. */
+export type DispatchField = keyof DispatchValues;
+export type DispatchErrors = Partial<Record<DispatchField, string>>;
+
+/** The form's fields in the order they appear (and take focus) on screen. */
+export const FIELD_ORDER: readonly DispatchField[] = ['patientName', 'email', 'emergencyType', 'ambulanceId', 'description'];
+
+/**
+ * SPEC §5: every required field non-blank (Description only for Other) and the e-mail well
+ * formed. Each problem is worded for the field it belongs to, so the dispatcher sees at the
+ * field what to fix (the toast alone says only that something is missing).
+ */
+export function dispatchErrors(v: DispatchValues): DispatchErrors {
+  const errors: DispatchErrors = {};
+  if (!filled(v.patientName)) errors.patientName = 'Enter the patient\'s name';
+  if (!filled(v.email)) errors.email = 'Enter the patient\'s e-mail address';
+  else if (!EMAIL.test(v.email.trim())) errors.email = 'This is not a valid e-mail address (e.g. name@example.com)';
+  if (!filled(v.emergencyType)) errors.emergencyType = 'Choose the type of emergency';
+  if (!filled(v.ambulanceId)) errors.ambulanceId = 'Choose an ambulance';
+  if (v.emergencyType === 'Other' && !filled(v.description)) errors.description = 'Describe the emergency';
+  return errors;
+}
+
+/** The first field, in screen order, that has a problem. */
+export const firstInvalid = (errors: DispatchErrors): DispatchField | undefined => FIELD_ORDER.find((f) => errors[f]);
+
 export function isComplete(v: DispatchValues): boolean {
-  return filled(v.patientName)
-    && filled(v.email) && EMAIL.test(v.email.trim())
-    && filled(v.emergencyType)
-    && (v.emergencyType !== 'Other' || filled(v.description))
-    && filled(v.ambulanceId);
+  return Object.keys(dispatchErrors(v)).length === 0;
 }
 
 /** The case-creation payload of SPEC §3 for POST /live-location (the ambulance id travels as license_plate). */

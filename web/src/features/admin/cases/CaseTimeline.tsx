@@ -40,7 +40,7 @@ export function CaseTimeline({ caseId }: { caseId: string }) {
           {timeline.data?.map((e) => (
             <Box component="li" key={e.id} sx={{ borderLeft: 3, borderColor: 'primary.light', pl: 1.5 }}>
               <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
-                <Chip size="small" label={actionText(e.action)} sx={{ textTransform: 'capitalize', fontWeight: 600 }} />
+                <Chip size="small" label={actionText(e.action)} sx={{ fontWeight: 600 }} />
                 <Typography variant="body2" sx={{ fontWeight: 600 }}>{actorText(e, nameOf)}</Typography>
                 <Typography variant="caption" color="text.secondary">{formatDateTime(e.created_at)}</Typography>
               </Stack>

@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
+import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
@@ -58,37 +59,53 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
   };
 
   return (
-    <Dialog open={open} onClose={saving ? undefined : onClose} fullWidth maxWidth="md" fullScreen={fullScreen} aria-labelledby="edit-case-title">
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '260px 1fr' }, minHeight: '100%' }}>
+    // The paper does not scroll itself: the title row and the buttons stay put and only the
+    // fields and timeline between them scroll, so close (X) and Update Case are always in reach.
+    <Dialog
+      open={open}
+      onClose={saving ? undefined : onClose}
+      fullWidth
+      maxWidth="md"
+      fullScreen={fullScreen}
+      aria-labelledby="edit-case-title"
+      slotProps={{ paper: { sx: { overflow: 'hidden' } } }}
+    >
+      <Box sx={{
+        display: 'grid', flex: '1 1 auto', minHeight: 0,
+        gridTemplateColumns: { xs: '1fr', md: '260px minmax(0, 1fr)' },
+        gridTemplateRows: { xs: 'auto minmax(0, 1fr)', md: 'minmax(0, 1fr)' },
+      }}>
         <UpdateCasePanel />
-        <Box component="form" onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', minWidth: 0 }}>
-          <Stack direction="row" sx={{ alignItems: 'center', pr: 1.5 }}>
+        <Box component="form" onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', minWidth: 0, minHeight: 0 }}>
+          <Stack direction="row" sx={{ alignItems: 'center', pr: 1.5, flex: 'none', borderBottom: 1, borderColor: 'divider' }}>
             <DialogTitle id="edit-case-title" sx={{ flex: 1 }}>Edit Case Information</DialogTitle>
             <IconButton aria-label="Close" onClick={onClose} disabled={saving}><CloseIcon /></IconButton>
           </Stack>
-          <Stack spacing={2.5} sx={{ px: 3, pb: 2, flex: 1 }}>
-            <Typography variant="body2" color="text.secondary">
-              Case <Box component="span" sx={{ fontFamily: 'monospace' }}>{caseRow.id.slice(0, 8)}</Box>
-            </Typography>
-            <EditCaseFields
-              form={form}
-              onChange={(key, value) => setForm((f) => ({ ...f, [key]: value }))}
-              ambulances={ambulances.data ?? []}
-              currentAmbulanceId={assignedId}
-              currentPlate={caseRow.license_plate}
-              near={near}
-              disabled={saving}
-            />
-            {assignedId != null && (
-              <Alert severity="info" variant="outlined" icon={false} role="note" data-testid="current-ambulance">
-                Currently assigned ambulance:{' '}
-                <strong>{ambulances.isPending ? 'Loading...' : assignedPlate ?? `#${assignedId}`}</strong>
-              </Alert>
-            )}
-            {save.isError && <Alert ref={errorRef} severity="error" role="alert">{serverErrorOr(save.error, 'Failed to update case')}</Alert>}
-            <CaseTimeline caseId={caseRow.id} />
-          </Stack>
-          <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'flex-end', px: 3, py: 2, borderTop: 1, borderColor: 'divider', position: 'sticky', bottom: 0, bgcolor: 'background.paper', zIndex: 1 }}>
+          <DialogContent data-testid="edit-case-body" sx={{ px: 3, py: 2 }}>
+            <Stack spacing={2.5}>
+              <Typography variant="body2" color="text.secondary">
+                Case <Box component="span" sx={{ fontFamily: 'monospace' }}>{caseRow.id.slice(0, 8)}</Box>
+              </Typography>
+              <EditCaseFields
+                form={form}
+                onChange={(key, value) => setForm((f) => ({ ...f, [key]: value }))}
+                ambulances={ambulances.data ?? []}
+                currentAmbulanceId={assignedId}
+                currentPlate={caseRow.license_plate}
+                near={near}
+                disabled={saving}
+              />
+              {assignedId != null && (
+                <Alert severity="info" variant="outlined" icon={false} role="note" data-testid="current-ambulance">
+                  Currently assigned ambulance:{' '}
+                  <strong>{ambulances.isPending ? 'Loading...' : assignedPlate ?? `#${assignedId}`}</strong>
+                </Alert>
+              )}
+              {save.isError && <Alert ref={errorRef} severity="error" role="alert">{serverErrorOr(save.error, 'Failed to update case')}</Alert>}
+              <CaseTimeline caseId={caseRow.id} />
+            </Stack>
+          </DialogContent>
+          <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'flex-end', px: 3, py: 2, borderTop: 1, borderColor: 'divider', flex: 'none', bgcolor: 'background.paper' }}>
             <Button onClick={onClose} disabled={saving} color="inherit">Cancel</Button>
             <Button type="submit" variant="contained" disabled={saving}>{saving ? 'Processing...' : 'Update Case'}</Button>
           </Stack>

@@ -16,7 +16,8 @@ export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId,
   disabled: boolean;
 }) {
   const set = (key: keyof EditCaseForm) => (e: { target: { value: string } }) => onChange(key, e.target.value);
-  const options = ambulanceOptions(ambulances, currentAmbulanceId, currentPlate, near);
+  const selectedId = form.ambulance_id === '' ? null : Number(form.ambulance_id);
+  const options = ambulanceOptions(ambulances, currentAmbulanceId, currentPlate, near, selectedId);
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, sm: 6 }}>
@@ -28,12 +29,13 @@ export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId,
       <Grid size={12}>
         <TextField label="Description" placeholder="Emergency description" value={form.description} onChange={set('description')} fullWidth multiline minRows={2} disabled={disabled} />
       </Grid>
-      <Grid size={{ xs: 12, sm: 5 }}>
+      <Grid size={12}>
         <TextField select label="Case Status" value={form.status || 'active'} onChange={set('status')} required fullWidth disabled={disabled}>
           {STATUS_OPTIONS.map((o) => <MenuItem key={o.value} value={o.value}>{o.label}</MenuItem>)}
         </TextField>
       </Grid>
-      <Grid size={{ xs: 12, sm: 7 }}>
+      {/* A whole row, and the chosen label wraps rather than being cut: 'TS09 EA 1003 — 1.2 km (Currently assigned)' is read in full. */}
+      <Grid size={12}>
         <TextField
           select
           label="Assigned Ambulance"
@@ -41,8 +43,9 @@ export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId,
           onChange={set('ambulance_id')}
           fullWidth
           disabled={disabled}
-          helperText={near ? 'Available ambulances nearest to the patient first' : undefined}
+          helperText={near ? 'Ambulances that can take the case, nearest to the patient first' : 'Ambulances that can take the case: the available ones and the current one'}
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          sx={{ '& .MuiSelect-select': { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
         >
           <MenuItem value="">Select an ambulance</MenuItem>
           {options.map((o) => <MenuItem key={o.value} value={o.value}>{o.label}</MenuItem>)}

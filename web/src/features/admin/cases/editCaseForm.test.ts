@@ -16,20 +16,24 @@ const fleet = [
 ];
 
 describe('Assigned Ambulance options', () => {
-  it('lists every ambulance by plate when the case has no location', () => {
+  it('offers only ambulances that can take the case: the available ones and the current one, by plate', () => {
     expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', null).map((o) => o.label)).toEqual([
-      'TS09 EA 1001 (Currently assigned)', 'TS09 EA 1002', 'TS09 EA 1003', 'TS09 EA 1004', 'TS09 EA 1005',
+      'TS09 EA 1001 (Currently assigned)', 'TS09 EA 1002', 'TS09 EA 1003', 'TS09 EA 1005',
     ]);
   });
 
-  it('lists available ambulances and the current one nearest first with distances, then the rest', () => {
+  it('with a case location: nearest first with distances, never a busy ambulance of another case', () => {
     expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', PATIENT).map((o) => o.label)).toEqual([
       'TS09 EA 1001 — 111 m (Currently assigned)',
       'TS09 EA 1002 — 111 m',
       'TS09 EA 1003 — 1.1 km',
       'TS09 EA 1005',
-      'TS09 EA 1004',
     ]);
+  });
+
+  it('keeps the one the form holds when it was taken meanwhile (the save is then refused with the reason)', () => {
+    expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', null, 4).map((o) => o.label)).toContain('TS09 EA 1004');
+    expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', PATIENT, 4).map((o) => o.label)).toContain('TS09 EA 1004');
   });
 
   it('keeps a current ambulance the fleet list no longer has', () => {

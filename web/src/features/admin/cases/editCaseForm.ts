@@ -43,17 +43,18 @@ export interface AmbulanceOption { value: string; label: string }
 const CURRENT = ' (Currently assigned)';
 
 /**
- * The Assigned Ambulance options after 'Select an ambulance'. Without a known case location:
- * every ambulance by plate (SPEC §2). With one: the available ambulances and the one the
- * case holds, nearest first with their distance ('TS09 EA 1003 — 1.2 km'), then every other
- * ambulance by plate. The case's own ambulance keeps its '(Currently assigned)' suffix, and
- * stays listed even when the fleet list no longer has it.
+ * The Assigned Ambulance options after 'Select an ambulance': only ambulances that can take
+ * the case — the available ones and the one the case holds (suffixed '(Currently assigned)',
+ * listed even when the fleet list no longer has it) — plus the one the form holds if it was
+ * taken while the dialog was open (the save then shows the server's reason). By plate without
+ * a case location; with one, nearest first with the distance ('TS09 EA 1003 — 1.2 km').
  */
 export function ambulanceOptions(
   list: AmbulanceDto[],
   currentId: number | null,
   currentPlate: string | null,
   near: LatLon | null,
+  selectedId: number | null = null,
 ): AmbulanceOption[] {
   const option = (a: AmbulanceDto, meters: number | null): AmbulanceOption => ({
     value: String(a.id),
@@ -62,12 +63,10 @@ export function ambulanceOptions(
   const missing: AmbulanceOption[] = currentId != null && !list.some((a) => a.id === currentId)
     ? [{ value: String(currentId), label: `${currentPlate ?? `#${currentId}`}${CURRENT}` }]
     : [];
-  if (!near) return [...missing, ...byPlate(list).map((a) => option(a, null))];
+  const kept = (a: AmbulanceDto) => a.status === 'available' || a.id === currentId || a.id === selectedId;
+  if (!near) return [...missing, ...byPlate(list.filter(kept)).map((a) => option(a, null))];
   const nearest = availableByDistance(list, near, { keepId: currentId });
   const listed = new Set(nearest.map((r) => r.ambulance.id));
-  return [
-    ...missing,
-    ...nearest.map((r) => option(r.ambulance, r.meters)),
-    ...byPlate(list.filter((a) => !listed.has(a.id))).map((a) => option(a, null)),
-  ];
+  const taken = list.filter((a) => a.id === selectedId && !listed.has(a.id));
+  return [...missing, ...nearest.map((r) => option(r.ambulance, r.meters)), ...taken.map((a) => option(a, null))];
 }

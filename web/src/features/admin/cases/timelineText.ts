@@ -2,17 +2,29 @@ import type { TimelineEntryDto } from '../../../api/queries';
 import { formatDateTime } from '../../../domain/caseRules';
 
 const FIELD_LABELS: Record<string, string> = {
-  status: 'Status', patient_name: 'Patient', patient_email: 'Email', description: 'Description',
+  status: 'Status', patient_name: 'Patient', patient_email: 'Patient e-mail', driver_email: 'Driver e-mail', description: 'Description',
   case_type: 'Type', ambulance_id: 'Ambulance', closed_at: 'Closed at', latitude: 'Latitude',
   longitude: 'Longitude', accuracy: 'Accuracy', location_updated_at: 'Position shared', reason: 'Reason', redacted: 'Redacted',
 };
 
+/** A key no label names yet, in words all the same ('dispatched_at' → 'Dispatched at'). */
+const words = (key: string) => {
+  const text = key.replace(/[._]+/g, ' ').trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+const fieldText = (key: string) => FIELD_LABELS[key] ?? words(key);
+
 /** What an entry's action is called on the timeline. */
 const ACTION_LABELS: Record<string, string> = {
+  created: 'Case created',
+  updated: 'Case updated',
+  deleted: 'Case deleted',
+  location: 'Location shared',
+  tracking: 'Tracking links sent',
   'location.viewed': 'Location viewed',
   'location.redacted': 'Location deleted',
 };
-export const actionText = (action: string) => ACTION_LABELS[action] ?? action;
+export const actionText = (action: string) => ACTION_LABELS[action] ?? words(action);
 
 function parse(json: string | null): Record<string, unknown> | null {
   if (!json) return null;
@@ -27,8 +39,9 @@ function parse(json: string | null): Record<string, unknown> | null {
 export interface Change { field: string; before?: string; after?: string }
 
 /**
- * The fields an entry touched, each as 'before → after' text. A creation has only
- * after-values, a deletion only before-values; ambulance ids are shown as plates.
+ * The fields an entry changed, each as 'before → after' text, named in words. A creation
+ * has only after-values; a share lists its new position; a deletion shows nothing (its copy
+ * of the case is for the record); ambulance ids are shown as plates.
  */
 export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string | undefined): Change[] {
   const before = parse(e.before);
@@ -43,14 +56,17 @@ export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string |
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
   };
   const empty = (v: unknown) => v === null || v === undefined || v === '';
-  // A creation lists only what was filled in; a change lists every field it touched.
-  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])]
-    .filter((key) => before != null || !empty(after?.[key]));
-  return keys.map((key) => ({
-    field: FIELD_LABELS[key] ?? key,
-    before: before && key in before ? show(key, before[key]) : undefined,
-    after: after && key in after ? show(key, after[key]) : undefined,
-  }));
+  const changes: Change[] = [];
+  for (const key of new Set([...Object.keys(after ?? {}), ...Object.keys(before ?? {})])) {
+    const was = before && key in before ? show(key, before[key]) : undefined;
+    const now = after && key in after ? show(key, after[key]) : undefined;
+    // A value to the same value is no change; a field without an earlier value is listed
+    // only when it has one now (a creation lists what was filled in).
+    if (was !== undefined && was === now) continue;
+    if (was === undefined && empty(after?.[key])) continue;
+    changes.push({ field: fieldText(key), before: was, after: now });
+  }
+  return changes;
 }
 
 /** Who did it: a staff member's name when known, the patient, a driver or the system. */

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { TimelineEntryDto } from '../../../api/queries';
+import { actionText, changesOf } from './timelineText';
+
+const entry = (action: string, before: object | null, after: object | null): TimelineEntryDto => ({
+  id: 1, case_id: 'c', action, actor_type: 'user', actor_id: 1, created_at: '2026-01-01T10:00:00.000Z',
+  before: before && JSON.stringify(before), after: after && JSON.stringify(after),
+});
+const plateOf = (id: number) => (id === 7 ? 'TS09 EA 1007' : undefined);
+const lines = (e: TimelineEntryDto) => changesOf(e, plateOf).map((c) => `${c.field}: ${[c.before, c.after].filter((v) => v !== undefined).join(' → ')}`);
+
+describe('the case timeline in words', () => {
+  it('names every field in words, never by its key, and shows an ambulance by its plate', () => {
+    const sent = entry('tracking', null, { ambulance_id: 7, patient_email: 'pat@example.com', driver_email: 'driver7@lifeline.test' });
+    expect(lines(sent)).toEqual(['Ambulance: TS09 EA 1007', 'Patient e-mail: pat@example.com', 'Driver e-mail: driver7@lifeline.test']);
+    expect(lines(entry('updated', { dispatched_at: null }, { dispatched_at: 'x' }))[0]).toMatch(/^Dispatched at: /);
+    for (const action of ['created', 'updated', 'tracking', 'location', 'deleted', 'location.viewed']) {
+      expect(actionText(action)).toMatch(/^[A-Z][a-z]+( [a-z-]+)*$/);
+    }
+    expect(actionText('tracking')).toBe('Tracking links sent');
+  });
+
+  it('never lists a change from a value to the same value (entries recorded before the server stopped writing them)', () => {
+    const share = entry('location', { latitude: 17.4, longitude: 78.45, accuracy: 20 }, { latitude: 17.4, longitude: 78.5, accuracy: 20 });
+    expect(lines(share)).toEqual(['Longitude: 78.45 → 78.5']);
+  });
+
+  it('shows the whole new position of a share that changed only part of it', () => {
+    const share = entry('location', { accuracy: 20 }, { latitude: 17.4, longitude: 78.45, accuracy: 12 });
+    expect(lines(share)).toEqual(['Latitude: 17.4', 'Longitude: 78.45', 'Accuracy: 20 → 12']);
+  });
+});
