@@ -13,24 +13,10 @@ export const PUBLIC_PAGES = {
 } as const;
 export type PublicPage = keyof typeof PUBLIC_PAGES;
 
-/** `<div id="root" …>…</div>` → `<div id="root" …></div>`, nested markup included (the staff app's loading shell is not this page's). */
-export function emptyRoot(html: string): string {
-  const open = /<div\b[^>]*\bid=["']root["'][^>]*>/i.exec(html);
-  if (!open) throw new Error('web/index.html has no <div id="root">');
-  const start = open.index + open[0].length;
-  const tags = /<(\/?)div\b[^>]*>/gi;
-  tags.lastIndex = start;
-  let depth = 1;
-  for (let m = tags.exec(html); m; m = tags.exec(html)) {
-    depth += m[1] ? -1 : 1;
-    if (depth === 0) return html.slice(0, start) + html.slice(m.index);
-  }
-  throw new Error('web/index.html: <div id="root"> is not closed');
-}
-
 /**
- * The page's HTML is the SPA's web/index.html (one shell: same title, icons and meta) with
- * the page's script in place of the SPA's and an empty #root, written as the page's own file.
+ * The page's HTML is the SPA's web/index.html (one shell: same title, icons, meta and the
+ * neutral "Loading…" painted before any script runs, which a patient on a slow phone sees
+ * until the page mounts) with the page's script in place of the SPA's, written as the page's own file.
  */
 function pageHtml(page: PublicPage): Plugin {
   const { html: fileName, entry } = PUBLIC_PAGES[page];
@@ -40,7 +26,7 @@ function pageHtml(page: PublicPage): Plugin {
       order: 'pre',
       handler(html) {
         if (!html.includes(`src="${SPA_ENTRY}"`)) throw new Error(`web/index.html no longer loads ${SPA_ENTRY}: update vite.public.ts`);
-        return emptyRoot(html.replace(`src="${SPA_ENTRY}"`, `src="${entry}"`));
+        return html.replace(`src="${SPA_ENTRY}"`, `src="${entry}"`);
       },
     },
     generateBundle: {

@@ -36,6 +36,24 @@ async function activeCase(page: Page) {
 }
 
 test.describe('axe-core finds no violation', () => {
+  test('failure, not-found and wrong-role states', async ({ page }) => {
+    await signIn(page, 'operator');
+    await page.route('**/api/cases', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+    await page.goto('/dashboard/cases');
+    await expect(page.getByTestId('load-failure')).toBeVisible({ timeout: 15_000 });
+    await expectNoViolations(page, 'the cases board when its load failed');
+    await page.goto('/dashboard/ambulance-tracking');
+    await expect(page.getByTestId('load-failure')).toBeVisible({ timeout: 15_000 });
+    await expectNoViolations(page, 'the fleet screen when the cases failed');
+    await page.unroute('**/api/cases');
+    await page.goto('/dashboard/no-such-screen');
+    await expect(page.getByText('Page not found')).toBeVisible();
+    await expectNoViolations(page, 'the not-found screen');
+    await page.goto('/admin-dashboard');
+    await expect(page.getByText('This page is for administrators')).toBeVisible();
+    await expectNoViolations(page, 'an admin page opened by an operator');
+  });
+
   test('landing and sign-in', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

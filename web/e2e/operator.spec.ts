@@ -118,7 +118,7 @@ test('search filters the board and Sort toggles the creation-date order', async 
   await expect(page.getByRole('tab', { name: /Emergency Cases/ })).toBeVisible();
   const search = page.getByPlaceholder('Search by patient, email, description...');
   const cards = page.getByTestId('case-card');
-  const names = () => cards.locator('h3').allTextContents();
+  const names = () => cards.getByRole('heading').allTextContents();
 
   await search.fill('SORTPROBE');
   await expect(cards).toHaveCount(2);
