@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { caseIdFromPath } from './caseIdFromPath';
+import { ambulanceIdFromPath } from '../track/ambulanceIdFromPath';
 
 describe('the case id of the location page', () => {
   it('is the one segment after /location/, decoded, a trailing slash allowed', () => {
@@ -11,5 +12,13 @@ describe('the case id of the location page', () => {
 
   it('is none for any other path', () => {
     for (const p of ['/location', '/location/', '/location/a/b', '/locations/a', '/', '/location.html']) expect(caseIdFromPath(p)).toBeNull();
+  });
+});
+
+describe('the ambulance id of the tracking page', () => {
+  it('is the one segment after /track/, the same rules', () => {
+    expect(ambulanceIdFromPath('/track/6')).toBe('6');
+    expect(ambulanceIdFromPath('/track/6/')).toBe('6');
+    for (const p of ['/track', '/track/', '/track/6/x', '/tracks/6', '/location/6']) expect(ambulanceIdFromPath(p)).toBeNull();
   });
 });

@@ -1,13 +1,4 @@
-/**
- * The case id of `/location/{caseId}` (one path segment, a trailing slash allowed, decoded
- * like the router decodes a parameter), or null for any other path.
- */
-export function caseIdFromPath(pathname: string): string | null {
-  const match = /^\/location\/([^/]+)\/?$/.exec(pathname);
-  if (!match) return null;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return match[1]; // not valid percent-encoding: the id as written
-  }
-}
+import { pathParam } from '../features/public/pathParam';
+
+/** The case id of `/location/{caseId}`, or null for any other path. */
+export const caseIdFromPath = (pathname: string) => pathParam('location', pathname);
