@@ -26,6 +26,18 @@ test.describe('operator screens', () => {
     await signIn(page, 'operator');
   });
 
+  test('while the live connection is down, the board keeps its data and says updates are paused', async ({ page }) => {
+    // The tab's socket never gets through (WebSocket and long-polling alike); REST still answers.
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
+    await page.route('**/socket.io/**', (route) => route.abort('failed'));
+    await page.goto('/dashboard/cases');
+    await expect(page.getByTestId('count-total-cases')).toHaveText(/^\d+$/, { timeout: 15_000 });
+    const notice = page.getByTestId('stale-notice');
+    await expect(notice).toContainText(/Live updates are paused\. Showing data from .* may be out of date/, { timeout: 15_000 });
+    await expect(panel(page)).toHaveCount(0);
+    await shot(page, 'cases-offline');
+  });
+
   test('cases board, 500: no counts, no "All clear!", a panel with Retry that stays until a load succeeds', async ({ page }) => {
     await failRoute(page, '/api/cases', '500');
     await page.goto('/dashboard/cases');

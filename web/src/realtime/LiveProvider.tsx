@@ -4,6 +4,7 @@ import { connectLiveCache } from './liveCache';
 import { type ConnectionState, openSocket } from './socket';
 
 const LiveContext = createContext<ConnectionState>('connecting');
+const FIRST_CONNECT_GRACE_MS = 5000;
 
 /**
  * One socket per signed-in tab, wired to the query cache by `connectLiveCache`: events patch
@@ -17,7 +18,11 @@ export function LiveProvider({ token, children }: { token: string; children: Rea
   useEffect(() => {
     const socket = openSocket({ token });
     const disconnect = connectLiveCache(socket, qc, setState);
+    // A first connection that has not come up in a few seconds is as down as a lost one (a proxy
+    // that drops WebSockets may never report an error): the screens then say their data may be old.
+    const firstConnect = setTimeout(() => setState((s) => (s === 'connecting' ? 'reconnecting' : s)), FIRST_CONNECT_GRACE_MS);
     return () => {
+      clearTimeout(firstConnect);
       disconnect();
       socket.disconnect();
     };
