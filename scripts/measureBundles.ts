@@ -11,12 +11,12 @@
 // STATIC_DIR another build than dist/web)
 import { spawn } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Wire, recordWire } from './weakPhone';
 
 const port = process.env.E2E_PORT ?? '4361';
 const base = `http://127.0.0.1:${port}`;
 const server = spawn('node_modules/.bin/tsx', ['scripts/e2eServer.ts'], { env: { ...process.env, E2E_PORT: port }, stdio: 'ignore' });
 
-const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 const KB = 1024;
 
 async function waitForHealth() {
@@ -59,28 +59,10 @@ async function publicLinks() {
   return { track: link('tracking-patient', '/track/'), location: link('share-location', '/location/'), ambulanceId: ambulance.id };
 }
 
-interface Wire { url: string; encoding: string | undefined; bytes: number }
-
 /** A fresh tab that records each response's encoded size as received; optionally a weak phone. */
 async function tab(browser: Browser, weak: boolean) {
   const page = await (await browser.newContext()).newPage();
-  const cdp = await page.context().newCDPSession(page);
-  const urls = new Map<string, { url: string; encoding: string | undefined }>();
-  const wire: Wire[] = [];
-  cdp.on('Network.responseReceived', ({ requestId, response }) => {
-    const encoding = Object.entries(response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1];
-    urls.set(requestId, { url: response.url, encoding: encoding == null ? undefined : String(encoding) });
-  });
-  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
-    const r = urls.get(requestId);
-    if (r) wire.push({ ...r, bytes: encodedDataLength });
-  });
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  if (weak) {
-    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  }
+  const wire = await recordWire(await page.context().newCDPSession(page), { weak, noCache: true });
   return { page, wire };
 }
 

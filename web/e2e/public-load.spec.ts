@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { type Wire, recordWire } from '../../scripts/weakPhone';
 import { apiToken, closeCase, dispatchCase, locationPath, outboxLinks } from './helpers';
 
 // The public pages on a weak phone: Chromium emulating slow 4G (150 ms RTT, 1.6 Mbit/s down,
@@ -6,29 +7,13 @@ import { apiToken, closeCase, dispatchCase, locationPath, outboxLinks } from './
 // the files come brotli-encoded, the heading shows. Timings are measured by `npm run size`,
 // never asserted here. Its own ambulance (TS09 EA 3001), made here: other specs keep theirs.
 
-const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6e6 / 8), uploadThroughput: (750e3 / 8) };
-
 /** Budgets of bytes on the wire (headers included) for a first visit, with the map when there is one. */
 const BUDGET = { track: 150 * 1024, location: 40 * 1024 };
 
-interface Wire { url: string; encoding: string | undefined; bytes: number; mime: string }
 
 /** Emulates the weak phone and records every response's encoded size as received. */
 async function weakPhone(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  const responses = new Map<string, Omit<Wire, 'bytes'>>();
-  const wire: Wire[] = [];
-  cdp.on('Network.responseReceived', ({ requestId, response }) => {
-    const headers = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
-    responses.set(requestId, { url: response.url, encoding: headers['content-encoding'], mime: response.mimeType });
-  });
-  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
-    const r = responses.get(requestId);
-    if (r) wire.push({ ...r, bytes: encodedDataLength });
-  });
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const wire = await recordWire(await page.context().newCDPSession(page), { weak: true });
   return {
     wire,
     total: () => wire.reduce((sum, w) => sum + w.bytes, 0),

@@ -146,23 +146,15 @@ function CyclingProgress() {
   );
 }
 
-/** How long a toast stays (MiniToast closes its toasts after 5 s): the same text is not shown again meanwhile. */
-const TOAST_VISIBLE_MS = 5000;
-
 /**
- * One toast per new error text, and never the same text twice on screen: a refetch (the
- * socket's refusal, a reconnect) that fails the same way again says nothing new.
+ * One toast per new error text: a refetch (the socket's refusal, a reconnect) that fails the
+ * same way again says nothing new; the toast itself never stacks a twin (useMiniToast).
  */
 function useErrorToastOnce(text: string | null, show: (message: string, tone: 'error') => void) {
   const last = useRef<string | null>(null);
-  const shownAt = useRef(new Map<string, number>());
   useEffect(() => {
     const changed = text !== last.current;
     last.current = text;
-    if (!text || !changed) return;
-    const now = Date.now();
-    if (now - (shownAt.current.get(text) ?? -Infinity) < TOAST_VISIBLE_MS) return;
-    shownAt.current.set(text, now);
-    show(text, 'error');
+    if (text && changed) show(text, 'error');
   }, [text, show]);
 }

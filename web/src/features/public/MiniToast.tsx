@@ -21,9 +21,11 @@ export function useMiniToast() {
 
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
 
+  // A toast whose twin (same text and tone) is on screen is not shown again, as notistack's
+  // preventDuplicate does in the staff app.
   const show = useCallback((message: string, tone: MiniToastTone) => {
     const id = nextId.current++;
-    setToasts((list) => [...list.slice(-2), { id, message, tone }]);
+    setToasts((list) => (list.some((t) => t.message === message && t.tone === tone) ? list : [...list.slice(-2), { id, message, tone }]));
     const timer = setTimeout(() => {
       timers.current.delete(timer);
       dismiss(id);

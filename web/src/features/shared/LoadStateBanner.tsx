@@ -27,32 +27,24 @@ function RetryButton({ state, color }: { state: LoadState; color: 'error' | 'war
  * nothing while loading or when all is well.
  */
 export function LoadStateBanner({ state }: { state: LoadState }) {
-  if (state.phase === 'failed') {
-    return (
-      <Alert
-        severity="error"
-        role="alert"
-        data-testid="load-failure"
-        action={<RetryButton state={state} color="error" />}
-        sx={{ mb: 2, alignItems: 'center' }}
-      >
-        {state.failures.map((text) => <Box key={text} sx={{ fontWeight: 600 }}>{text}</Box>)}
-        <Box sx={{ typography: 'body2' }}>Nothing is shown until it loads: counts here are unknown, not zero.</Box>
-      </Alert>
-    );
-  }
-  if (state.stale) {
-    return (
-      <Alert
-        severity="warning"
-        role="status"
-        data-testid="stale-notice"
-        action={<RetryButton state={state} color="warning" />}
-        sx={{ mb: 2, alignItems: 'center' }}
-      >
-        {staleText(state.stale.reason, state.stale.since)}
-      </Alert>
-    );
-  }
-  return null;
+  const { stale } = state;
+  const failed = state.phase === 'failed';
+  if (!failed && !stale) return null;
+  const tone = failed ? 'error' : 'warning';
+  return (
+    <Alert
+      severity={tone}
+      role={failed ? 'alert' : 'status'}
+      data-testid={failed ? 'load-failure' : 'stale-notice'}
+      action={<RetryButton state={state} color={tone} />}
+      sx={{ mb: 2, alignItems: 'center' }}
+    >
+      {failed ? (
+        <>
+          {state.failures.map((text) => <Box key={text} sx={{ fontWeight: 600 }}>{text}</Box>)}
+          <Box sx={{ typography: 'body2' }}>Nothing is shown until it loads: counts here are unknown, not zero.</Box>
+        </>
+      ) : stale && staleText(stale.reason, stale.since)}
+    </Alert>
+  );
 }
