@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { type ClientToServerEvents, type ServerToClientEvents, positionSchema, rooms } from '../contract';
+import { linkPolicy } from '../policies/links';
 import { type Principal, mayCall } from '../policies/permissions';
 import { clientKey, peerIp } from '../http/middleware/clientIp';
 import { type LinkCounter, linkCallRefusal, linkCounter } from '../http/middleware/rateLimit';
@@ -46,7 +47,7 @@ async function identify(ctx: ServiceContext, auth: Record<string, unknown>, clie
     const grant = await trackingService.resolveGrant(ctx, t);
     const wanted = kind === 'trackToken' ? 'viewer' : 'driver';
     // The link's calls are counted under the same keys as its REST calls from this client.
-    return grant && grant.kind === wanted
+    return linkPolicy.connectsAs(grant, wanted)
       ? { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id, linkKey: hashToken(t), counter: linkCounter(`${wanted}:${t}`, client, { publicCaller: true }) }
       : undefined;
   }

@@ -6,6 +6,7 @@ import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import type { CaseRow, TrackTokenRow } from '../../db/repositories/types';
+import { linkPolicy } from '../policies/links';
 import { conflict, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
@@ -74,7 +75,7 @@ export const trackingService = {
 
   async track(ctx: ServiceContext, ambulanceId: number, token: string): Promise<TrackResponse> {
     const grant = await trackingService.resolveGrant(ctx, token);
-    if (!grant || grant.ambulance_id !== ambulanceId) throw notFound(LINK_NOT_FOUND);
+    if (!linkPolicy.watches(grant, ambulanceId)) throw notFound(LINK_NOT_FOUND);
     const [a, c] = await Promise.all([ambulanceRepository.findById(ctx.db, ambulanceId), caseRepository.findById(ctx.db, grant.case_id)]);
     if (!a || !c) throw notFound(LINK_NOT_FOUND);
     const located = c.latitude != null && c.longitude != null && c.location_at;

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { type AmbulanceDto, ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
 import { type PositionSource, ambulanceService } from '../../services/ambulanceService';
 import { forbidden, unauthorized } from '../../services/errors';
+import { linkPolicy } from '../../policies/links';
 import { TRAIL_MS, TRAIL_POINTS, trackingService } from '../../services/trackingService';
 import { positionRepository } from '../../../db/repositories/positionRepository';
 import { type AppState, actorOf, authorize } from '../middleware/auth';
@@ -23,7 +24,7 @@ async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: num
   }
   const grant = await trackingService.resolveGrant(svc, token);
   // One answer for every link that may not send here (unknown, a viewer's, another ambulance's), so none can be told apart.
-  if (!grant || grant.kind !== 'driver' || grant.ambulance_id !== ambulanceId) throw forbidden(NOT_A_DRIVER_LINK);
+  if (!linkPolicy.sendsPositionsFor(grant, ambulanceId)) throw forbidden(NOT_A_DRIVER_LINK);
   return { type: 'driver', caseId: grant.case_id };
 }
 

@@ -1,0 +1,18 @@
+import type { TrackTokenRow } from '../../db/repositories/types';
+
+/** What a `?t=` link (or the same token at a socket handshake) was minted as. */
+export type LinkGrant = Pick<TrackTokenRow, 'kind' | 'case_id' | 'ambulance_id'>;
+
+/**
+ * The one rule for what a link lets its holder do, asked by REST routes and sockets alike
+ * with the grant the token resolved to (undefined for an unknown, revoked or closed link).
+ */
+export const linkPolicy = {
+  /** A handshake's `trackToken` opens a viewer's socket and its `driverToken` a driver's; a token of the other kind opens nothing. */
+  connectsAs: (grant: LinkGrant | undefined, kind: LinkGrant['kind']): grant is LinkGrant => grant?.kind === kind,
+  /** An ambulance's positions come from its own driver link only (never a viewer's, never another ambulance's). */
+  sendsPositionsFor: (grant: LinkGrant | undefined, ambulanceId: number): grant is LinkGrant =>
+    grant?.kind === 'driver' && grant.ambulance_id === ambulanceId,
+  /** A link watches the ambulance it was made for. */
+  watches: (grant: LinkGrant | undefined, ambulanceId: number): grant is LinkGrant => grant?.ambulance_id === ambulanceId,
+};
