@@ -10,7 +10,7 @@ import { userRepository } from '../../db/repositories/userRepository';
 import type { CaseRow, Db } from '../../db/repositories/types';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentCase, presentCaseLocation } from '../presenters/presentCase';
-import type { DomainEvent } from '../realtime/eventBus';
+import type { DomainEvent } from './events';
 import { conflict, forbidden, gone, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
