@@ -49,6 +49,8 @@ export type Config = {
   smtpUrl?: string;
   mailFrom: string;
   publicUrl: string;
+  /** Whether PUBLIC_URL was given (otherwise `publicUrl` is derived from HOST and PORT). */
+  publicUrlGiven: boolean;
   geocoderUrl: string | null;
   tileUrl: string;
   seed: 'demo' | 'none';
@@ -102,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlGiven: Boolean(e.PUBLIC_URL),
     geocoderUrl: e.GEOCODER_URL === 'off' ? null : e.GEOCODER_URL,
     tileUrl: e.TILE_URL,
     seed: e.SEED,

@@ -17,7 +17,7 @@ import { startOutboxWorker } from './outboxWorker';
 import { startRetentionJob } from './retention';
 
 /**
- * Background work with several nodes on one PostgreSQL database (issue 7): each node is a
+ * Background work with several nodes on one PostgreSQL database: each node is a
  * ServiceContext with its own connection pool on the same schema, as separate processes would be.
  * - the outbox: N workers, one SMTP listener, every message delivered exactly once; a dead
  *   node's lease runs out and another node sends its message; a live node's lease is respected;
