@@ -30,19 +30,17 @@ export const newNodeId = (): string => randomUUID();
  * node by hand): each exists once per context, and a copy of the context shares them.
  */
 export function createServiceContext(parts: ServiceContextParts): ServiceContext {
-  const { db, config, log } = parts;
+  const { config, log } = parts;
   const nodeId = parts.nodeId ?? newNodeId();
-  const bus = new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed'));
-  // Before anything writes: every storage failure from here on counts for /api/health.
-  const storageHealth = createStorageHealth({ db, bus, log }, nodeId);
-  return {
+  const base = {
     ...parts,
     nodeId,
-    bus,
+    bus: new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed')),
     lifecycle: { draining: false },
-    storageHealth,
-    positions: new PositionWriter({ db, bus, config, storageHealth }),
-    principals: createPrincipalCache<Principal>({ bus }),
     rateLimits: createRateLimits(config, parts.redis),
   };
+  // One object, completed in place: the parts made from it see the finished context.
+  // Storage health first: every storage failure from here on counts for /api/health.
+  const withHealth = Object.assign(base, { storageHealth: createStorageHealth(base, nodeId) });
+  return Object.assign(withHealth, { positions: new PositionWriter(withHealth), principals: createPrincipalCache<Principal>(withHealth) });
 }
