@@ -1,9 +1,9 @@
+import { rooms } from '../contract';
 import { clientKey, peerIp } from '../edge/clientIp';
 import { mayCall } from '../policies/permissions';
 import type { ServiceContext } from '../services/context';
 import { listenToDriver } from './driverEvents';
 import { type LifelineServer, type LifelineSocket, type SocketIdentity, identify, principalOf } from './identity';
-import { rooms } from '../contract';
 import { STAFF_SHARDS, serverRooms } from './rooms';
 import { createSocketLimits } from './socketLimits';
 

@@ -1,8 +1,8 @@
+import { rooms } from '../contract';
 import type { Metrics } from '../metrics';
 import type { DomainEvent } from '../services/events';
 import type { Cluster } from './cluster';
 import type { LifelineServer } from './identity';
-import { rooms } from '../contract';
 import { serverRooms } from './rooms';
 
 /**

@@ -1,8 +1,8 @@
+import { rooms } from '../contract';
 import type { Metrics } from '../metrics';
 import type { Cluster, FeedPosition } from './cluster';
 import type { LifelineServer } from './identity';
 import { PositionCoalescer } from './positionCoalescer';
-import { rooms } from '../contract';
 import { STAFF_SHARDS, serverRooms } from './rooms';
 
 /** How often the `staff` room gets its batch of the latest positions (SPEC: at most once a second). */
