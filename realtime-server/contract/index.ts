@@ -6,5 +6,6 @@ export * from './auth';
 export * from './users';
 export * from './ambulances';
 export * from './cases';
+export * from './trail';
 export * from './tracking';
 export * from './events';
