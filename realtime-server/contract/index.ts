@@ -8,4 +8,5 @@ export * from './ambulances';
 export * from './cases';
 export * from './trail';
 export * from './tracking';
+export * from './timeline';
 export * from './events';

@@ -1,13 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
 import type {
-  AmbulanceDto, CaseDto, ConfigResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, UserDto,
+  AmbulanceDto, CaseDto, ConfigResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, TimelineEntryDto, UserDto,
 } from './contract';
-
-export interface TimelineEntryDto {
-  id: number; case_id: string; action: string; actor_type: string; actor_id: number | null;
-  before: string | null; after: string | null; created_at: string;
-}
 
 /** queryOptions factories: the single source of query keys. */
 export const queries = {
