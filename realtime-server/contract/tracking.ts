@@ -20,6 +20,9 @@ export interface TrackingInitiateResponse {
   driverEmail: string;
 }
 
+/** The patient's position as last shared from their location link. */
+export interface SharedPosition { latitude: number; longitude: number; accuracy: number | null; updated_at: string }
+
 /** Which link a token is: the driver's may send positions, the viewer's only watches. */
 export type LinkRole = 'viewer' | 'driver';
 
@@ -37,7 +40,7 @@ export interface TrackResponse {
   /** Oldest first, within TRAIL_WINDOW_MS and TRAIL_MAX_POINTS (contract/trail.ts), none before the case's dispatch. */
   trail: TrailPoint[];
   case: { id: string; status: string; patientName: string; description: string };
-  patient: { latitude: number; longitude: number; accuracy: number | null; updated_at: string } | null;
+  patient: SharedPosition | null;
   /** The average urban speed ETAs are estimated with (ETA_SPEED_KMH). */
   etaSpeedKmh: number;
   role: LinkRole;

@@ -1,4 +1,4 @@
-import type { LinkRole, TrackResponse, TrailPoint } from '../contract';
+import type { LinkRole, SharedPosition, TrackResponse, TrailPoint } from '../contract';
 import type { AmbulanceRow, CaseRow } from '../../db/repositories/types';
 
 /** What a tracking or driver link may see: where the ambulance is and has been, its case, and the patient's shared position. */
@@ -10,7 +10,7 @@ export interface TrackView {
   etaSpeedKmh: number;
 }
 
-const patientOf = (c: CaseRow): TrackResponse['patient'] =>
+const patientOf = (c: CaseRow): SharedPosition | null =>
   c.latitude != null && c.longitude != null && c.location_at
     ? { latitude: Number(c.latitude), longitude: Number(c.longitude), accuracy: c.location_accuracy, updated_at: c.location_at }
     : null;
