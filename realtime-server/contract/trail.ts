@@ -9,6 +9,9 @@ export interface TrailPoint { latitude: number; longitude: number; recorded_at: 
 export const TRAIL_WINDOW_MS = 30 * 60_000;
 export const TRAIL_MAX_POINTS = 200;
 
+/** GET /api/ambulances/{id}/trail (staff): the ambulance's recent trail, oldest first. */
+export interface TrailResponse { positions: TrailPoint[] }
+
 /** A trail (oldest first) cut to the window before its newest point and to the point limit. */
 export function recentTrail(trail: TrailPoint[]): TrailPoint[] {
   const newest = trail.at(-1);
