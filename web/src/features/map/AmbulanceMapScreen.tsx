@@ -23,7 +23,7 @@ import { usePollingFallback } from '../../realtime/LiveProvider';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
 import { StaleChip } from '../cases/LiveCaseInfo';
 import { FleetMap, STALE_OPACITY, type LocatedAmbulance, type LocatedCase, type MapFocus } from './FleetMap';
-import { useNow } from './liveHooks';
+import { useNow } from '../shared/useNow';
 import { PATIENT_COLOR } from './markerIcons';
 import { mapSubtitle } from './mapSubtitle';
 import { LoadStateBanner } from '../shared/LoadStateBanner';

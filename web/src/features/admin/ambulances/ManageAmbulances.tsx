@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { AmbulanceDto } from '../../../api/contract';
 import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
@@ -12,6 +12,7 @@ import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { serverErrorOr, withServerReason } from '../shared/errors';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { useErrorToast } from '../../shared/useErrorToast';
 import { useLoadState } from '../../shared/useLoadState';
 import { AddIcon } from '../../../layout/icons';
 import { AmbulanceDialog } from './AmbulanceDialog';
@@ -31,9 +32,7 @@ export function ManageAmbulances() {
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, ambulance: null });
   const close = () => setDialog((d) => ({ ...d, open: false }));
 
-  useEffect(() => {
-    if (ambulances.isError) toast('Failed to fetch ambulances', 'error');
-  }, [ambulances.isError, ambulances.errorUpdatedAt, toast]);
+  useErrorToast(ambulances.error, ambulances.errorUpdatedAt, () => 'Failed to fetch ambulances');
   const load = useLoadState([{ query: ambulances, failText: () => 'Failed to fetch ambulances' }]);
 
   const save = useApiMutation(mutations.saveAmbulance, {

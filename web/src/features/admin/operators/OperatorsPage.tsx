@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SignOutEverywhereResponse, UserDto } from '../../../api/contract';
 import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
@@ -13,6 +13,7 @@ import { serverErrorOr, withServerReason } from '../shared/errors';
 import { AddIcon } from '../../../layout/icons';
 import { OperatorDialog } from './OperatorDialog';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { useErrorToast } from '../../shared/useErrorToast';
 import { useLoadState } from '../../shared/useLoadState';
 import { OperatorsTable } from './OperatorsTable';
 import { emptyOperatorForm, formFromOperator, operatorBody } from './operatorForm';
@@ -28,9 +29,7 @@ export function OperatorsPage() {
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, operator: null });
   const close = () => setDialog((d) => ({ ...d, open: false }));
 
-  useEffect(() => {
-    if (operators.isError) toast('Failed to fetch operators', 'error');
-  }, [operators.isError, operators.errorUpdatedAt, toast]);
+  useErrorToast(operators.error, operators.errorUpdatedAt, () => 'Failed to fetch operators');
   const load = useLoadState([{ query: operators, failText: () => 'Failed to fetch operators' }]);
 
   const save = useApiMutation(mutations.saveOperator, {
