@@ -3,7 +3,14 @@ import { useSyncExternalStore } from 'react';
 /** How often live screens re-evaluate "Stale" (no refetch: only the clock moves). */
 export const STALENESS_TICK_MS = 15_000;
 
-interface Clock { now: number; timer: ReturnType<typeof setInterval> | undefined; listeners: Set<() => void> }
+interface Clock {
+  now: number;
+  timer: ReturnType<typeof setInterval> | undefined;
+  listeners: Set<() => void>;
+  /** Stable, so React does not resubscribe (and restart the clock) on every render. */
+  subscribe: (listener: () => void) => () => void;
+  read: () => number;
+}
 
 // One clock per period for every screen: one timer while anything listens, none otherwise.
 const clocks = new Map<number, Clock>();
@@ -11,8 +18,15 @@ const clocks = new Map<number, Clock>();
 function clockOf(everyMs: number): Clock {
   let clock = clocks.get(everyMs);
   if (!clock) {
-    clock = { now: Date.now(), timer: undefined, listeners: new Set() };
-    clocks.set(everyMs, clock);
+    const created: Clock = {
+      now: Date.now(),
+      timer: undefined,
+      listeners: new Set(),
+      subscribe: (listener) => subscribe(created, everyMs, listener),
+      read: () => created.now,
+    };
+    clocks.set(everyMs, created);
+    clock = created;
   }
   return clock;
 }
@@ -42,5 +56,5 @@ function subscribe(clock: Clock, everyMs: number, listener: () => void) {
  */
 export function useNow(everyMs = STALENESS_TICK_MS): number {
   const clock = clockOf(everyMs);
-  return useSyncExternalStore((l) => subscribe(clock, everyMs, l), () => clock.now, () => clock.now);
+  return useSyncExternalStore(clock.subscribe, clock.read, clock.read);
 }
