@@ -1,5 +1,11 @@
 import type { CaseDto } from '../api/contract';
 
+/** A case still running: the only kind that holds an ambulance or counts as an emergency. */
+export const isActiveCase = (c: Pick<CaseDto, 'status'>) => c.status === 'active';
+
+/** The active cases among any list of cases. */
+export const activeCasesOf = <T extends Pick<CaseDto, 'status'>>(cases: readonly T[]): T[] => cases.filter(isActiveCase);
+
 /** SPEC §3: text after 'Patient: ' up to the next comma in the description, else patient_name, else 'Unknown Patient'. */
 export function patientNameOf(c: Pick<CaseDto, 'description'> & { patient_name?: string | null; patientName?: string | null; full_name?: string | null }): string {
   const m = /Patient: ([^,]*)/.exec(c.description ?? '');

@@ -1,16 +1,20 @@
 import type { AmbulanceDto, CaseDto } from '../api/contract';
+import { isActiveCase } from './caseRules';
 
 export type FleetClass = 'emergency' | 'available' | 'busy' | 'other';
 
+/** Free to take a case: its status says available (the server frees it when its case ends). */
+export const isAvailable = (a: Pick<AmbulanceDto, 'status'>) => a.status === 'available';
+
 /** The active case that references an ambulance by ambulance_id or license_plate (SPEC §4). */
 export function activeCaseFor(a: Pick<AmbulanceDto, 'id' | 'license_plate'>, cases: CaseDto[]): CaseDto | undefined {
-  return cases.find((c) => c.status === 'active' && (c.ambulance_id === a.id || (c.license_plate != null && c.license_plate === a.license_plate)));
+  return cases.find((c) => isActiveCase(c) && (c.ambulance_id === a.id || (c.license_plate != null && c.license_plate === a.license_plate)));
 }
 
 /** On Emergency with an active case; else Available or Busy by status; anything else (maintenance) is other. */
 export function classify(a: AmbulanceDto, cases: CaseDto[]): FleetClass {
   if (activeCaseFor(a, cases)) return 'emergency';
-  if (a.status === 'available') return 'available';
+  if (isAvailable(a)) return 'available';
   if (a.status === 'busy') return 'busy';
   return 'other';
 }
@@ -27,9 +31,17 @@ export function fleetClassLabel(fleetClass: FleetClass, status: string | null | 
   return text === status ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
+/** How many ambulances are in each class (SPEC §4): the fleet screen's counters and the summaries' tiles. */
 export function fleetCounts(ambulances: AmbulanceDto[], cases: CaseDto[]) {
   const counts = { all: ambulances.length, emergency: 0, available: 0, busy: 0, other: 0 };
   for (const a of ambulances) counts[classify(a, cases)] += 1;
+  return counts;
+}
+
+/** How many ambulances have each status, as the map's legend shows them (not their class). */
+export function statusCounts(ambulances: readonly Pick<AmbulanceDto, 'status'>[]) {
+  const counts = { available: 0, busy: 0, maintenance: 0 };
+  for (const a of ambulances) if (a.status in counts) counts[a.status as keyof typeof counts] += 1;
   return counts;
 }
 

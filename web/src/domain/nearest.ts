@@ -1,4 +1,5 @@
 import { type AmbulanceDto, type LatLon, distanceMeters, formatDistance } from '../api/contract';
+import { isAvailable } from './fleetRules';
 import { pointOf } from './liveText';
 
 export interface RankedAmbulance<A extends AmbulanceDto = AmbulanceDto> {
@@ -19,7 +20,7 @@ export function availableByDistance<A extends AmbulanceDto>(
   target: LatLon | null | undefined,
   options: { keepId?: number | null } = {},
 ): RankedAmbulance<A>[] {
-  const chosen = ambulances.filter((a) => a.status === 'available' || (options.keepId != null && a.id === options.keepId));
+  const chosen = ambulances.filter((a) => isAvailable(a) || (options.keepId != null && a.id === options.keepId));
   const to = pointOf(target);
   if (!to) return chosen.map((ambulance) => ({ ambulance, meters: null }));
   const ranked = chosen.map((ambulance) => {

@@ -1,10 +1,12 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../api/client';
 import { type TrackResponse, distanceMeters, etaMinutes, formatDistance, formatEta, isStale } from '../api/contract';
 import { useMiniToast } from '../features/public/MiniToast';
 import { AlertIcon, PublicHeader } from '../features/public/PublicChrome';
 import { useTrackedPosition } from '../features/public/useTrackedPosition';
 import { formatPositionTime } from '../features/map/positionTime';
+import { useNoticeOnce } from '../features/shared/useNoticeOnce';
+import { useNow } from '../features/shared/useNow';
 import '../features/public/public.css';
 import './track.css';
 
@@ -31,7 +33,9 @@ export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: 
       ? (query.error instanceof ApiError && query.error.serverError) || 'Failed to update location'
       : null;
   const toast = useMiniToast();
-  useErrorToastOnce(errorText, toast.show);
+  // One toast per new error text; the toast itself never stacks a twin (useMiniToast).
+  const showError = useCallback((text: string) => toast.show(text, 'error'), [toast.show]);
+  useNoticeOnce(errorText, errorText, showError);
 
   return (
     <div className="ll-page">
@@ -116,16 +120,6 @@ function Arrival({ data }: { data: TrackResponse }) {
   );
 }
 
-/** The current time, refreshed every `everyMs` (so "stale" shows up on a page left open). */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
-
 function ageText(iso: string | null, now: number): string {
   const min = iso ? Math.floor((now - Date.parse(iso)) / 60_000) : NaN;
   if (!Number.isFinite(min)) return 'unknown';
@@ -144,17 +138,4 @@ function CyclingProgress() {
       <div className="ll-progress-bar" style={{ transform: `translateX(${value - 100}%)` }} />
     </div>
   );
-}
-
-/**
- * One toast per new error text: a refetch (the socket's refusal, a reconnect) that fails the
- * same way again says nothing new; the toast itself never stacks a twin (useMiniToast).
- */
-function useErrorToastOnce(text: string | null, show: (message: string, tone: 'error') => void) {
-  const last = useRef<string | null>(null);
-  useEffect(() => {
-    const changed = text !== last.current;
-    last.current = text;
-    if (text && changed) show(text, 'error');
-  }, [text, show]);
 }

@@ -9,7 +9,8 @@ import {
   type Approach, type FixText, ESTIMATE_HINT, ESTIMATE_TEXT, STALE_TEXT, caseApproach, caseFix, distanceAwayText,
 } from '../../domain/liveText';
 import { usePollingFallback } from '../../realtime/LiveProvider';
-import { useEtaSpeedKmh, useNow } from '../map/liveHooks';
+import { useEtaSpeedKmh } from '../map/liveHooks';
+import { useNow } from '../shared/useNow';
 
 /**
  * A case's live position words: the patient's last fix (time, accuracy, 'Stale' after two

@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { queries } from '../../api/queries';
-import { matchesSearch, sortByCreated, type SortOrder } from '../../domain/caseRules';
+import { activeCasesOf, matchesSearch, sortByCreated, type SortOrder } from '../../domain/caseRules';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useCasePlaces } from './useCasePlaces';
-import { useErrorToast } from './useErrorToast';
+import { useErrorToast } from '../shared/useErrorToast';
 import { useLoadState } from '../shared/useLoadState';
 
 const casesFailText = (e: unknown) => (e instanceof ApiError ? 'Failed to fetch cases from database' : 'Failed to fetch cases');
@@ -39,8 +39,8 @@ export function useCasesBoard() {
     order,
     toggleSort,
     visible,
-    visibleActive: visible.filter((c) => c.status === 'active'),
-    activeCount: cases.filter((c) => c.status === 'active').length,
+    visibleActive: activeCasesOf(visible),
+    activeCount: activeCasesOf(cases).length,
     totalCount: cases.length,
   };
 }

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
 import { queries } from '../../api/queries';
-import { useErrorToast } from '../cases/useErrorToast';
+import { isAvailable } from '../../domain/fleetRules';
+import { useErrorToast } from '../shared/useErrorToast';
 
 /** Ambulances free to dispatch, from the live ambulances query: a taken one disappears at once. */
 export function useAvailableAmbulances() {
@@ -10,6 +11,6 @@ export function useAvailableAmbulances() {
     e instanceof ApiError ? 'Failed to fetch ambulances' : 'Failed to fetch available ambulances');
   return {
     loading: query.isPending,
-    available: (query.data ?? []).filter((a) => a.status === 'available'),
+    available: (query.data ?? []).filter(isAvailable),
   };
 }

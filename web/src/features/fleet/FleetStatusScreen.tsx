@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,6 +9,8 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { alpha, useTheme } from '@mui/material/styles';
 import { useQuery } from '@tanstack/react-query';
 import { queries } from '../../api/queries';
+import { activeCasesOf } from '../../domain/caseRules';
+import { fleetCounts } from '../../domain/fleetRules';
 import { ScreenTitle } from '../../layout/ScreenTitle';
 import { AmbulanceIcon, ErrorIcon, TimerIcon } from '../../layout/icons';
 import { usePollingFallback } from '../../realtime/LiveProvider';
@@ -17,16 +19,13 @@ import { FLEET_FILTERS, applyFilter, fleetRows, type FleetFilter } from './fleet
 import { useFleetToast, useSendTracker } from './useSendTracker';
 import { LoadStateBanner } from '../shared/LoadStateBanner';
 import { useLoadState } from '../shared/useLoadState';
+import { useNoticeOnce } from '../shared/useNoticeOnce';
 
 /** One toast per failed fetch (a later failure toasts again, a re-render does not). */
 function useFailureToast(failedAt: number, message: string) {
   const toast = useFleetToast();
-  const shown = useRef(0);
-  useEffect(() => {
-    if (!failedAt || shown.current === failedAt) return;
-    shown.current = failedAt;
-    toast(message, 'error');
-  }, [failedAt, message, toast]);
+  const show = useCallback((text: string) => toast(text, 'error'), [toast]);
+  useNoticeOnce(failedAt, failedAt ? message : null, show);
 }
 
 /**
@@ -43,7 +42,7 @@ export function FleetStatusScreen() {
     ...queries.cases(),
     refetchInterval: usePollingFallback(30_000),
     // Only active cases matter on this screen.
-    select: (cases) => cases.filter((c) => c.status === 'active'),
+    select: activeCasesOf,
   });
   useFailureToast(ambulancesQuery.isError ? ambulancesQuery.errorUpdatedAt : 0, 'Error loading ambulance data.');
   useFailureToast(casesQuery.isError ? casesQuery.errorUpdatedAt : 0, 'Error loading cases data.');
@@ -57,11 +56,7 @@ export function FleetStatusScreen() {
   const ambulances = useMemo(() => ambulancesQuery.data ?? [], [ambulancesQuery.data]);
   const activeCases = useMemo(() => casesQuery.data ?? [], [casesQuery.data]);
   const rows = useMemo(() => fleetRows(ambulances, activeCases), [ambulances, activeCases]);
-  const counts = useMemo(() => {
-    const c = { all: rows.length, emergency: 0, available: 0, busy: 0 };
-    for (const r of rows) if (r.fleetClass !== 'other') c[r.fleetClass] += 1;
-    return c;
-  }, [rows]);
+  const counts = useMemo(() => fleetCounts(ambulances, activeCases), [ambulances, activeCases]);
   const visible = useMemo(() => applyFilter(rows, filter), [rows, filter]);
   const tracker = useSendTracker(ambulances, activeCases);
   const current = FLEET_FILTERS.find((f) => f.key === filter)!;

@@ -1,4 +1,5 @@
 import type { AmbulanceDto, CaseDto } from '../../api/contract';
+import { activeCasesOf } from '../../domain/caseRules';
 import { activeCaseFor, classify, type FleetClass } from '../../domain/fleetRules';
 
 export type FleetFilter = 'all' | 'emergency' | 'available' | 'busy';
@@ -20,7 +21,7 @@ export interface FleetRow {
 
 /** Every ambulance with its active case and class; `cases` may hold any statuses (only active ones count). */
 export function fleetRows(ambulances: AmbulanceDto[], cases: CaseDto[]): FleetRow[] {
-  const active = cases.filter((c) => c.status === 'active');
+  const active = activeCasesOf(cases);
   return ambulances.map((ambulance) => ({
     ambulance,
     activeCase: activeCaseFor(ambulance, active),

@@ -1,7 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 import { useSnackbar, type VariantType } from 'notistack';
-import { ApiError, apiFetch, newIdempotencyKey } from '../../api/client';
-import type { AmbulanceDto, CaseDto, TrackingInitiateResponse } from '../../api/contract';
+import { ApiError } from '../../api/client';
+import type { AmbulanceDto, CaseDto } from '../../api/contract';
+import { mutations } from '../../api/mutations';
 import { activeCaseFor } from '../../domain/fleetRules';
 import { patientNameOf } from '../../domain/caseRules';
 
@@ -43,16 +44,11 @@ export function useSendTracker(ambulances: AmbulanceDto[], activeCases: CaseDto[
     }
     mark(ambulanceId, true);
     try {
-      const answer = await apiFetch<TrackingInitiateResponse>('/api/tracking/initiate', {
-        method: 'POST',
-        // A retry of this press (a lost answer) mails nothing twice and mints no second pair of links.
-        idempotencyKey: newIdempotencyKey(),
-        body: {
-          caseId: activeCase.id,
-          ambulanceId: ambulance.id,
-          patientEmail: activeCase.email ?? '',
-          driverEmail: ambulance.email ?? '',
-        },
+      const answer = await mutations.sendTracker.request({
+        caseId: activeCase.id,
+        ambulanceId: ambulance.id,
+        patientEmail: activeCase.email ?? '',
+        driverEmail: ambulance.email ?? '',
       });
       const patient = `${patientNameOf(activeCase)} (${answer.patientEmail || activeCase.email})`;
       toast(`Tracking emails sent successfully! Patient: ${patient}, Ambulance: ${ambulance.license_plate}`, 'success');

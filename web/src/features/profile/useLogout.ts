@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { apiFetch } from '../../api/client';
+import { mutations } from '../../api/mutations';
 import { clearSession } from '../../auth/session';
 import { useToast } from '../../layout/toast';
 
@@ -16,7 +16,7 @@ export function useLogout() {
   return async () => {
     if (!window.confirm('Are you sure you want to logout?')) return;
     try {
-      await apiFetch('/api/auth/signout', { method: 'POST' });
+      await mutations.signOut.request(undefined);
     } catch {
       // The local sign-out below is what matters to the user.
     }

@@ -30,7 +30,7 @@ export function SignInForm() {
 
   const submitCode = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!verify.isPending) verify.mutate(code);
+    if (!verify.isPending && challenge) verify.mutate({ challenge, code });
   };
 
   if (challenge) {

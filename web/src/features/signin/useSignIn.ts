@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { ApiError, apiFetch } from '../../api/client';
-import type { SignInInput, SignInResponse, SignInResult } from '../../api/contract';
+import { ApiError } from '../../api/client';
+import type { SignInResponse } from '../../api/contract';
+import { mutations } from '../../api/mutations';
+import { useApiMutation } from '../../api/useApiMutation';
 import { saveSession } from '../../auth/session';
 
 /** How long the router gets before a full page load to the target is forced. */
@@ -33,9 +35,7 @@ export function useSignIn() {
     }, REDIRECT_FALLBACK_MS);
   };
 
-  const signIn = useMutation({
-    mutationFn: (input: SignInInput) =>
-      apiFetch<SignInResult>('/api/auth/signin', { method: 'POST', body: input, auth: false }),
+  const signIn = useApiMutation(mutations.signIn, {
     onSuccess: (result) => {
       if ('codeRequired' in result) setChallenge(result.challenge);
       else complete(result);
@@ -43,9 +43,7 @@ export function useSignIn() {
     onError: (error) => alertError(error, 'Sign in failed'),
   });
 
-  const verify = useMutation({
-    mutationFn: (code: string) =>
-      apiFetch<SignInResponse>('/api/auth/signin/verify', { method: 'POST', body: { challenge, code }, auth: false }),
+  const verify = useApiMutation(mutations.verifySignIn, {
     onSuccess: complete,
     onError: (error) => {
       alertError(error, 'Verification failed');

@@ -1,20 +1,25 @@
 import Box from '@mui/material/Box';
 import { useQuery } from '@tanstack/react-query';
 import { queries } from '../../api/queries';
-import { AmbulanceIcon, GpsIcon, TimerIcon } from '../../layout/icons';
+import { AddCircleIcon, AmbulanceIcon, CheckCircleIcon, GpsIcon, MapIcon, TimerIcon } from '../../layout/icons';
 import { ScreenTitle } from '../../layout/ScreenTitle';
 import { usePollingFallback } from '../../realtime/LiveProvider';
-import { CheckCircleIcon } from '../../layout/icons';
-import { useErrorToast } from '../cases/useErrorToast';
+import { useErrorToast } from '../shared/useErrorToast';
 import { FleetOverview } from './FleetOverview';
-import { QuickActions } from './QuickActions';
-import { StatTile } from './StatTile';
+import { QuickActions, type QuickAction } from '../shared/QuickActions';
+import { StatTile } from '../shared/StatTile';
 import { busyBreakdown, summaryStats } from './summaryStats';
 import { knownOr } from '../shared/loadState';
 import { LoadStateBanner } from '../shared/LoadStateBanner';
 import { useLoadState } from '../shared/useLoadState';
 
 const FAIL_TEXT = 'Failed to load dashboard data';
+
+const ACTIONS: readonly QuickAction[] = [
+  { label: 'Create New Emergency Case', hint: 'Register a case and dispatch an ambulance', to: '/dashboard/new-case', icon: <AddCircleIcon color="primary" /> },
+  { label: 'View Ambulance Map', hint: 'See every ambulance on the map', to: '/dashboard/ambulance-map', icon: <MapIcon color="info" /> },
+  { label: 'Track Ambulances', hint: 'Fleet status, current emergencies and trackers', to: '/dashboard/ambulance-tracking', icon: <AmbulanceIcon color="success" /> },
+];
 
 /** /dashboard: the operator's summary, kept live by the socket's cache patches. */
 export function OperatorSummary() {
@@ -43,7 +48,7 @@ export function OperatorSummary() {
         <StatTile label="Total Fleet" value={known(stats.total)} icon={<AmbulanceIcon />} color="info" loading={loading} />
       </Box>
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
-        <QuickActions />
+        <QuickActions actions={ACTIONS} />
         <FleetOverview stats={load.phase === 'loaded' ? stats : null} loading={loading} />
       </Box>
     </Box>

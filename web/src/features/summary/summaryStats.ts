@@ -1,4 +1,5 @@
 import type { AmbulanceDto, CaseDto } from '../../api/contract';
+import { activeCasesOf } from '../../domain/caseRules';
 import { fleetCounts, utilizationPercent } from '../../domain/fleetRules';
 
 export interface SummaryStats {
@@ -23,7 +24,7 @@ export function summaryStats(cases: CaseDto[], ambulances: AmbulanceDto[]): Summ
   const counts = fleetCounts(ambulances, cases);
   const busy = counts.emergency + counts.busy;
   return {
-    activeCases: cases.filter((c) => c.status === 'active').length,
+    activeCases: activeCasesOf(cases).length,
     available: counts.available,
     busy,
     onEmergency: counts.emergency,

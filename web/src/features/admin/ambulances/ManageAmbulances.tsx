@@ -1,21 +1,23 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { apiFetch, newIdempotencyKey } from '../../../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { AmbulanceDto } from '../../../api/contract';
+import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
+import { useApiMutation } from '../../../api/useApiMutation';
 import { useSession } from '../../../auth/useSession';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { serverErrorOr, withServerReason } from '../shared/errors';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { useErrorToast } from '../../shared/useErrorToast';
 import { useLoadState } from '../../shared/useLoadState';
 import { AddIcon } from '../../../layout/icons';
 import { AmbulanceDialog } from './AmbulanceDialog';
 import { AmbulancesTable } from './AmbulancesTable';
-import { ambulanceBody, emptyAmbulanceForm, formFromAmbulance, type AmbulanceForm } from './ambulanceForm';
+import { ambulanceBody, emptyAmbulanceForm, formFromAmbulance } from './ambulanceForm';
 
 interface DialogState { key: number; open: boolean; ambulance: AmbulanceDto | null }
 
@@ -25,39 +27,24 @@ interface DialogState { key: number; open: boolean; ambulance: AmbulanceDto | nu
  */
 export function ManageAmbulances() {
   const toast = useToast();
-  const qc = useQueryClient();
   const isAdmin = useSession()?.role === 'admin';
   const ambulances = useQuery(queries.ambulances());
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, ambulance: null });
   const close = () => setDialog((d) => ({ ...d, open: false }));
-  const reload = () => qc.invalidateQueries({ queryKey: queries.ambulances().queryKey });
 
-  useEffect(() => {
-    if (ambulances.isError) toast('Failed to fetch ambulances', 'error');
-  }, [ambulances.isError, ambulances.errorUpdatedAt, toast]);
+  useErrorToast(ambulances.error, ambulances.errorUpdatedAt, () => 'Failed to fetch ambulances');
   const load = useLoadState([{ query: ambulances, failText: () => 'Failed to fetch ambulances' }]);
 
-  const save = useMutation({
-    mutationFn: ({ id, form }: { id: number | null; form: AmbulanceForm }) =>
-      apiFetch<{ ambulance: AmbulanceDto }>(id == null ? '/api/ambulances' : `/api/ambulances/${id}`, {
-        method: id == null ? 'POST' : 'PUT',
-        body: ambulanceBody(form, !isAdmin),
-        idempotencyKey: id == null ? newIdempotencyKey() : undefined,
-      }),
+  const save = useApiMutation(mutations.saveAmbulance, {
     onSuccess: (_r, { id }) => {
       toast(id == null ? 'Ambulance added successfully' : 'Ambulance updated successfully', 'success');
       close();
-      void reload();
     },
     onError: (error) => toast(serverErrorOr(error, 'Failed to save ambulance'), 'error'),
   });
 
-  const remove = useMutation({
-    mutationFn: (id: number) => apiFetch(`/api/ambulances/${id}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      toast('Ambulance deleted successfully', 'success');
-      void reload();
-    },
+  const remove = useApiMutation(mutations.deleteAmbulance, {
+    onSuccess: () => toast('Ambulance deleted successfully', 'success'),
     onError: (error) => toast(withServerReason(error, 'Failed to delete ambulance'), 'error'),
   });
 
@@ -96,7 +83,7 @@ export function ManageAmbulances() {
         saving={save.isPending}
         statusOnly={!isAdmin}
         onCancel={close}
-        onSave={(form) => save.mutate({ id: dialog.ambulance?.id ?? null, form })}
+        onSave={(form) => save.mutate({ id: dialog.ambulance?.id ?? null, body: ambulanceBody(form, !isAdmin) })}
       />
     </>
   );

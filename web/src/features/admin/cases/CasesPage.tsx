@@ -1,9 +1,10 @@
 import Button from '@mui/material/Button';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { apiFetch } from '../../../api/client';
 import type { CaseDto } from '../../../api/contract';
+import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
+import { useApiMutation } from '../../../api/useApiMutation';
 import { sortByCreated } from '../../../domain/caseRules';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
@@ -18,7 +19,6 @@ interface DialogState { key: number; open: boolean; caseRow: CaseDto | null }
 
 /** /admin-dashboard/cases: every case, newest first by default, with edit and delete. */
 export function CasesPage() {
-  const qc = useQueryClient();
   const toast = useToast();
   const cases = useQuery(queries.cases());
   // SPEC §8 ignores this screen's failures silently; an empty table would then read as "no cases", so it says so.
@@ -26,14 +26,8 @@ export function CasesPage() {
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, caseRow: null });
   const sorted = useMemo(() => sortByCreated(cases.data ?? [], order), [cases.data, order]);
-  const refresh = () => Promise.all([
-    qc.invalidateQueries({ queryKey: queries.cases().queryKey }),
-    qc.invalidateQueries({ queryKey: queries.ambulances().queryKey }),
-  ]);
 
-  const remove = useMutation({
-    mutationFn: (id: string) => apiFetch(`/api/cases/${id}`, { method: 'DELETE' }),
-    onSuccess: () => void refresh(),
+  const remove = useApiMutation(mutations.deleteCase, {
     onError: (error) => toast(withServerReason(error, 'Failed to delete case'), 'error'),
   });
 
@@ -75,7 +69,6 @@ export function CasesPage() {
           onSaved={() => {
             toast('Case updated successfully', 'success');
             close();
-            void refresh();
           }}
         />
       )}

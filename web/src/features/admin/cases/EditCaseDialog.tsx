@@ -9,11 +9,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { apiFetch } from '../../../api/client';
 import type { CaseDto } from '../../../api/contract';
+import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
+import { useApiMutation } from '../../../api/useApiMutation';
 import { pointOf } from '../../../domain/liveText';
 import { serverErrorOr } from '../shared/errors';
 import { CloseIcon } from '../../../layout/icons';
@@ -23,8 +24,8 @@ import { UpdateCasePanel } from './UpdateCasePanel';
 import { editCaseBody, formFromCase, type EditCaseForm } from './editCaseForm';
 
 /**
- * Edit Case Information (SPEC §2). Unlike the old app, a refused save (e.g. 409: the chosen
- * ambulance is taken) shows the server's text here and keeps the dialog open.
+ * Edit Case Information (SPEC §2). A refused save (e.g. 409: the chosen ambulance is taken)
+ * shows the server's text here and keeps the dialog open.
  */
 export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
   open: boolean;
@@ -39,8 +40,7 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
   // The case's location as it is now (the patient may share or move while the dialog is open).
   const live = useQuery({ ...queries.cases(), select: (list) => list.find((c) => c.id === caseRow.id) });
   const near = pointOf(live.data ?? caseRow);
-  const save = useMutation({
-    mutationFn: (f: EditCaseForm) => apiFetch<{ case: CaseDto }>(`/api/cases/${caseRow.id}`, { method: 'PUT', body: editCaseBody(f) }),
+  const save = useApiMutation(mutations.updateCase, {
     onSuccess: (r) => onSaved(r.case),
   });
 
@@ -55,7 +55,7 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
   const saving = save.isPending;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate(form);
+    save.mutate({ id: caseRow.id, body: editCaseBody(form) });
   };
 
   return (

@@ -1,4 +1,5 @@
 import { CASE_STATUSES, type AmbulanceDto, type CaseDto, type LatLon } from '../../../api/contract';
+import { isAvailable } from '../../../domain/fleetRules';
 import { availableByDistance, plateWithDistance } from '../../../domain/nearest';
 
 /** The Edit Case form as typed; the ambulance select holds the id as text, '' for none. */
@@ -63,7 +64,7 @@ export function ambulanceOptions(
   const missing: AmbulanceOption[] = currentId != null && !list.some((a) => a.id === currentId)
     ? [{ value: String(currentId), label: `${currentPlate ?? `#${currentId}`}${CURRENT}` }]
     : [];
-  const kept = (a: AmbulanceDto) => a.status === 'available' || a.id === currentId || a.id === selectedId;
+  const kept = (a: AmbulanceDto) => isAvailable(a) || a.id === currentId || a.id === selectedId;
   if (!near) return [...missing, ...byPlate(list.filter(kept)).map((a) => option(a, null))];
   const nearest = availableByDistance(list, near, { keepId: currentId });
   const listed = new Set(nearest.map((r) => r.ambulance.id));

@@ -1,21 +1,23 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { apiFetch, newIdempotencyKey } from '../../../api/client';
-import type { UserDto } from '../../../api/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { SignOutEverywhereResponse, UserDto } from '../../../api/contract';
+import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
+import { useApiMutation } from '../../../api/useApiMutation';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { serverErrorOr, withServerReason } from '../shared/errors';
 import { AddIcon } from '../../../layout/icons';
 import { OperatorDialog } from './OperatorDialog';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { useErrorToast } from '../../shared/useErrorToast';
 import { useLoadState } from '../../shared/useLoadState';
 import { OperatorsTable } from './OperatorsTable';
-import { emptyOperatorForm, formFromOperator, operatorBody, type OperatorForm } from './operatorForm';
-import { signedOutText, signOutEverywhere, signOutQuestion } from './signOutEverywhere';
+import { emptyOperatorForm, formFromOperator, operatorBody } from './operatorForm';
+import { signedOutText, signOutQuestion } from './signOutEverywhere';
 
 /** The dialog keeps its operator while it animates closed; a new key starts a fresh form. */
 interface DialogState { key: number; open: boolean; operator: UserDto | null }
@@ -23,39 +25,28 @@ interface DialogState { key: number; open: boolean; operator: UserDto | null }
 /** /admin-dashboard/operators: list, add, edit and delete operator accounts, and sign an operator out everywhere. */
 export function OperatorsPage() {
   const toast = useToast();
-  const qc = useQueryClient();
   const operators = useQuery(queries.operators());
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, operator: null });
   const close = () => setDialog((d) => ({ ...d, open: false }));
-  const reload = () => qc.invalidateQueries({ queryKey: queries.operators().queryKey });
 
-  useEffect(() => {
-    if (operators.isError) toast('Failed to fetch operators', 'error');
-  }, [operators.isError, operators.errorUpdatedAt, toast]);
+  useErrorToast(operators.error, operators.errorUpdatedAt, () => 'Failed to fetch operators');
   const load = useLoadState([{ query: operators, failText: () => 'Failed to fetch operators' }]);
 
-  const save = useMutation({
-    mutationFn: ({ id, form }: { id: number | null; form: OperatorForm }) =>
-      apiFetch<{ user: UserDto }>(id == null ? '/api/users' : `/api/users/${id}`, { method: id == null ? 'POST' : 'PUT', body: operatorBody(form), idempotencyKey: id == null ? newIdempotencyKey() : undefined }),
+  const save = useApiMutation(mutations.saveOperator, {
     onSuccess: (_r, { id }) => {
       toast(id == null ? 'Operator added successfully' : 'Operator updated successfully', 'success');
       close();
-      void reload();
     },
     onError: (error) => toast(serverErrorOr(error, 'Failed to save operator'), 'error'),
   });
 
-  const remove = useMutation({
-    mutationFn: (id: number) => apiFetch(`/api/users/${id}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      toast('Operator deleted successfully', 'success');
-      void reload();
-    },
+  const remove = useApiMutation(mutations.deleteOperator, {
+    onSuccess: () => toast('Operator deleted successfully', 'success'),
     onError: (error) => toast(withServerReason(error, 'Failed to delete operator'), 'error'),
   });
 
-  const signOut = useMutation({
-    mutationFn: (u: UserDto) => signOutEverywhere(u),
+  // Typed with the whole row: the toast names whom it signed out.
+  const signOut = useApiMutation<UserDto, SignOutEverywhereResponse>(mutations.signOutEverywhere, {
     onSuccess: ({ revoked }, u) => toast(signedOutText(u.name, revoked), 'success'),
     onError: (error) => toast(withServerReason(error, 'Failed to sign the operator out'), 'error'),
   });
@@ -97,7 +88,7 @@ export function OperatorsPage() {
         initial={dialog.operator ? formFromOperator(dialog.operator) : emptyOperatorForm}
         saving={save.isPending}
         onCancel={close}
-        onSave={(form) => save.mutate({ id: dialog.operator?.id ?? null, form })}
+        onSave={(form) => save.mutate({ id: dialog.operator?.id ?? null, body: operatorBody(form) })}
       />
     </>
   );

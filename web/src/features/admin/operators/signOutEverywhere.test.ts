@@ -21,7 +21,7 @@ describe('sign out everywhere', () => {
     vi.stubGlobal('fetch', fetch);
     vi.resetModules();
     (await import('../../../auth/session')).initSession();
-    const { signOutEverywhere } = await import('./signOutEverywhere');
+    const signOutEverywhere = (await import('../../../api/mutations')).mutations.signOutEverywhere.request;
     await expect(signOutEverywhere({ id: 7 })).resolves.toEqual({ success: true, revoked: 3 });
     const [path, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(path).toBe('/api/users/7/signout');

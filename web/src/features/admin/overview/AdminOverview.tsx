@@ -1,28 +1,35 @@
+import type { ComponentProps } from 'react';
 import Grid from '@mui/material/Grid';
-import { AmbulanceIcon, GroupIcon } from '../../../layout/icons';
+import { AmbulanceIcon, CheckIcon, FolderIcon, GroupIcon, ListIcon, TrendingUpIcon, WarningIcon } from '../../../layout/icons';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
-import { CheckIcon, FolderIcon, TrendingUpIcon, WarningIcon } from '../../../layout/icons';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
+import { QuickActions, type QuickAction } from '../../shared/QuickActions';
+import { StatTile } from '../../shared/StatTile';
 import { busyBreakdown } from '../../summary/summaryStats';
-import { QuickActions } from './QuickActions';
 import { RecentCases } from './RecentCases';
-import { StatTile } from './StatTile';
 import { useOverviewData } from './useOverviewData';
+
+/** Shortcuts to the admin's three management screens. */
+const ACTIONS: readonly QuickAction[] = [
+  { label: 'Manage Operators', hint: 'Dispatcher accounts, their shifts and contact details', to: '/admin-dashboard/operators', icon: <GroupIcon color="secondary" /> },
+  { label: 'Manage Ambulances', hint: 'Your fleet: plates, status and driver contacts', to: '/admin-dashboard/ambulances', icon: <AmbulanceIcon color="primary" /> },
+  { label: 'View All Cases', hint: 'Every case, with edit and delete', to: '/admin-dashboard/cases', icon: <ListIcon color="action" /> },
+];
 
 /** /admin-dashboard: counts, fleet utilization, shortcuts and the latest cases. */
 export function AdminOverview() {
   const { load, counts, pending, recentCases } = useOverviewData();
-  const tiles = [
-    { label: 'Total Operators', value: counts.totalOperators, icon: <GroupIcon />, color: '#1d3557', loading: pending.operators },
-    { label: 'Active Cases', value: counts.activeCases, icon: <WarningIcon />, color: '#d32f2f', loading: pending.cases },
-    { label: 'Available Ambulances', value: counts.availableAmbulances, icon: <CheckIcon />, color: '#2e7d32', loading: pending.fleet, caption: 'Free, on no active case' },
+  const tiles: ComponentProps<typeof StatTile>[] = [
+    { label: 'Total Operators', value: counts.totalOperators, icon: <GroupIcon />, color: 'secondary', loading: pending.operators },
+    { label: 'Active Cases', value: counts.activeCases, icon: <WarningIcon />, color: 'error', loading: pending.cases },
+    { label: 'Available Ambulances', value: counts.availableAmbulances, icon: <CheckIcon />, color: 'success', loading: pending.fleet, caption: 'Free, on no active case' },
     {
-      label: 'Busy Ambulances', value: counts.busyAmbulances, icon: <AmbulanceIcon />, color: '#ed6c02', loading: pending.fleet,
+      label: 'Busy Ambulances', value: counts.busyAmbulances, icon: <AmbulanceIcon />, color: 'warning', loading: pending.fleet,
       caption: counts.busyBreakdown ? busyBreakdown(counts.busyBreakdown) : undefined,
     },
     { label: 'Total Cases', value: counts.totalCases, icon: <FolderIcon />, color: '#6a1b9a', loading: pending.cases },
     {
-      label: 'Fleet Utilization', value: counts.utilization == null ? null : `${counts.utilization}%`, icon: <TrendingUpIcon />, color: '#0277bd',
+      label: 'Fleet Utilization', value: counts.utilization == null ? null : `${counts.utilization}%`, icon: <TrendingUpIcon />, color: 'info',
       progress: counts.utilization ?? undefined, loading: pending.fleet,
     },
   ];
@@ -40,7 +47,7 @@ export function AdminOverview() {
       </Grid>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 4 }}>
-          <QuickActions />
+          <QuickActions actions={ACTIONS} />
         </Grid>
         <Grid size={{ xs: 12, md: 8 }}>
           <RecentCases cases={recentCases} loading={pending.cases} />

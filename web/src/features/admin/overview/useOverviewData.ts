@@ -4,6 +4,7 @@ import { ApiError } from '../../../api/client';
 import { queries } from '../../../api/queries';
 import type { AmbulanceDto, CaseDto, UserDto } from '../../../api/contract';
 import { useToast } from '../../../layout/toast';
+import { activeCasesOf } from '../../../domain/caseRules';
 import { useLoadState } from '../../shared/useLoadState';
 import { summaryStats } from '../../summary/summaryStats';
 
@@ -27,7 +28,7 @@ export function countsOf(operators: UserDto[] | undefined, cases: CaseDto[] | un
   const fleet = cases && ambulances ? summaryStats(cases, ambulances) : null;
   return {
     totalOperators: operators ? operators.length : null,
-    activeCases: cases ? cases.filter((c) => c.status === 'active').length : null,
+    activeCases: cases ? activeCasesOf(cases).length : null,
     availableAmbulances: fleet ? fleet.available : null,
     busyAmbulances: fleet ? fleet.busy : null,
     totalCases: cases ? cases.length : null,

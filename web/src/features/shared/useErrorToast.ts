@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { useToast } from '../../layout/toast';
+import { useNoticeOnce } from './useNoticeOnce';
 
 /**
  * Shows one error toast per failed fetch: `at` is the query's errorUpdatedAt, so a new
@@ -7,11 +8,6 @@ import { useToast } from '../../layout/toast';
  */
 export function useErrorToast(error: unknown, at: number, message: (error: unknown) => string) {
   const toast = useToast();
-  const shown = useRef(0);
-  const text = error ? message(error) : null;
-  useEffect(() => {
-    if (!text || !at || shown.current === at) return;
-    shown.current = at;
-    toast(text, 'error');
-  }, [text, at, toast]);
+  const show = useCallback((text: string) => toast(text, 'error'), [toast]);
+  useNoticeOnce(error ? at : 0, error ? message(error) : null, show);
 }

@@ -1,0 +1,129 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { apiFetch, newIdempotencyKey } from './client';
+import type {
+  AmbulanceDto, CaseDto, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
+  SignOutEverywhereResponse, TrackingInitiateResponse, UserDto,
+  ambulanceCreateSchema, ambulanceUpdateSchema, caseCreateSchema, caseUpdateSchema, trackingInitiateSchema, userWriteSchema,
+} from './contract';
+import { operatorIdByEmail, queries } from './queries';
+
+/** What the browser sends: the contract's schemas before the server parses them. */
+type Body<Schema extends z.ZodType> = z.input<Schema>;
+/** A form's body: the schema's fields as entered; the server validates them and the form shows its refusal. */
+type FormBody<Schema extends z.ZodType> = { [K in keyof z.input<Schema>]?: unknown };
+
+/**
+ * One write the web app makes: its request (URL, method, body, Idempotency-Key) and the
+ * cached lists it makes stale. Screens run it with useApiMutation and add only what they
+ * show (toasts, dialogs, navigation).
+ */
+export interface Write<TVars, TData> {
+  request: (vars: TVars, qc?: QueryClient) => Promise<TData>;
+  /** Refetched after the write succeeds. */
+  invalidates: readonly QueryKey[];
+  /** Also refetched after a refusal, when a refusal means the lists changed meanwhile (a 409). */
+  invalidateOnError?: boolean;
+}
+
+const write = <TVars, TData>(w: Write<TVars, TData>) => w;
+
+const lists = {
+  cases: queries.cases().queryKey,
+  ambulances: queries.ambulances().queryKey,
+  operators: queries.operators().queryKey,
+};
+
+/** A new row is POSTed with a fresh Idempotency-Key per submission; an edit is a PUT (itself idempotent). */
+const createOrUpdate = <TBody, TData>(path: string) => ({ id, body }: { id: number | null; body: TBody }) =>
+  apiFetch<TData>(id == null ? path : `${path}/${id}`, {
+    method: id == null ? 'POST' : 'PUT',
+    body,
+    idempotencyKey: id == null ? newIdempotencyKey() : undefined,
+  });
+
+/** Every write of the staff app, beside the `queries` factory. */
+export const mutations = {
+  /** POST /api/auth/signin (no bearer): a session, or a challenge when a mailed code is required. */
+  signIn: write({
+    request: (input: SignInInput) => apiFetch<SignInResult>('/api/auth/signin', { method: 'POST', body: input, auth: false }),
+    invalidates: [],
+  }),
+  /** POST /api/auth/signin/verify: the challenge with the mailed code. */
+  verifySignIn: write({
+    request: (input: SignInVerifyInput) => apiFetch<SignInResponse>('/api/auth/signin/verify', { method: 'POST', body: input, auth: false }),
+    invalidates: [],
+  }),
+  /** POST /api/auth/signout: ends this session on the server. */
+  signOut: write({
+    request: () => apiFetch('/api/auth/signout', { method: 'POST' }),
+    invalidates: [],
+  }),
+
+  /**
+   * POST /live-location: creates the case and assigns the ambulance in one transaction (a
+   * 409 when it was taken meanwhile, nothing written), so the lists refresh after a refusal too.
+   * The operator id is looked up by the session's e-mail first; SPEC §7: the lookup answers
+   * nothing on failure, and the server then takes the signed-in operator.
+   */
+  dispatchCase: write({
+    request: async ({ body, operatorEmail }: { body: Omit<Body<typeof caseCreateSchema>, 'operator_id'>; operatorEmail?: string }, qc?: QueryClient) => {
+      const operatorId = operatorEmail && qc ? await qc.fetchQuery(operatorIdByEmail(operatorEmail)).catch(() => undefined) : undefined;
+      return apiFetch<LiveLocationResponse>('/live-location', {
+        method: 'POST',
+        body: { ...(operatorId != null ? { operator_id: operatorId } : {}), ...body },
+        idempotencyKey: newIdempotencyKey(),
+      });
+    },
+    invalidates: [lists.cases, lists.ambulances],
+    invalidateOnError: true,
+  }),
+  /** PUT /api/cases/{id}: the edit-case form; a changed ambulance changes the fleet too. */
+  updateCase: write({
+    request: ({ id, body }: { id: string; body: FormBody<typeof caseUpdateSchema> }) =>
+      apiFetch<{ case: CaseDto }>(`/api/cases/${id}`, { method: 'PUT', body }),
+    invalidates: [lists.cases, lists.ambulances],
+  }),
+  /** DELETE /api/cases/{id}: frees its ambulance. */
+  deleteCase: write({
+    request: (id: string) => apiFetch(`/api/cases/${id}`, { method: 'DELETE' }),
+    invalidates: [lists.cases, lists.ambulances],
+  }),
+
+  /** POST /api/ambulances or PUT /api/ambulances/{id}. */
+  saveAmbulance: write({
+    request: createOrUpdate<FormBody<typeof ambulanceCreateSchema> | FormBody<typeof ambulanceUpdateSchema>, { ambulance: AmbulanceDto }>('/api/ambulances'),
+    invalidates: [lists.ambulances],
+  }),
+  /** DELETE /api/ambulances/{id}. */
+  deleteAmbulance: write({
+    request: (id: number) => apiFetch(`/api/ambulances/${id}`, { method: 'DELETE' }),
+    invalidates: [lists.ambulances],
+  }),
+
+  /** POST /api/users or PUT /api/users/{id}. */
+  saveOperator: write({
+    request: createOrUpdate<FormBody<typeof userWriteSchema>, { user: UserDto }>('/api/users'),
+    invalidates: [lists.operators],
+  }),
+  /** DELETE /api/users/{id}. */
+  deleteOperator: write({
+    request: (id: number) => apiFetch(`/api/users/${id}`, { method: 'DELETE' }),
+    invalidates: [lists.operators],
+  }),
+  /** POST /api/users/{id}/signout: ends every live session of a staff member; their open screens must sign in again. */
+  signOutEverywhere: write({
+    request: (u: Pick<UserDto, 'id'>) => apiFetch<SignOutEverywhereResponse>(`/api/users/${u.id}/signout`, { method: 'POST' }),
+    invalidates: [],
+  }),
+
+  /**
+   * POST /api/tracking/initiate: mails the patient a tracking link and the driver a driver
+   * link. A retry of one press (a lost answer) mails nothing twice and mints no second pair of links.
+   */
+  sendTracker: write({
+    request: (body: Body<typeof trackingInitiateSchema>) =>
+      apiFetch<TrackingInitiateResponse>('/api/tracking/initiate', { method: 'POST', idempotencyKey: newIdempotencyKey(), body }),
+    invalidates: [],
+  }),
+};

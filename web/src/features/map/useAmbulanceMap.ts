@@ -1,0 +1,43 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { ApiError } from '../../api/client';
+import type { CaseDto } from '../../api/contract';
+import { queries } from '../../api/queries';
+import { isActiveCase } from '../../domain/caseRules';
+import { statusCounts } from '../../domain/fleetRules';
+import { ambulanceFix, pointOf } from '../../domain/liveText';
+import { usePollingFallback } from '../../realtime/LiveProvider';
+import { useLoadState } from '../shared/useLoadState';
+import { useNow } from '../shared/useNow';
+import type { LocatedAmbulance, LocatedCase } from './FleetMap';
+
+const isLocated = (a: { location: LocatedAmbulance['location'] | null }): a is LocatedAmbulance =>
+  a.location != null && Number.isFinite(a.location.latitude) && Number.isFinite(a.location.longitude);
+/** Active cases whose patient has shared a location: shown on the map beside the fleet. */
+const isLocatedActive = (c: CaseDto): c is LocatedCase => isActiveCase(c) && pointOf(c) != null;
+
+/**
+ * What the Ambulance Map shows: the located ambulances and patients, their counts and how
+ * many ambulances are live. Live through the tab's socket, polled every 30 s while it is down.
+ */
+export function useAmbulanceMap() {
+  const query = useQuery({ ...queries.ambulances(), refetchInterval: usePollingFallback(30_000) });
+  const located = useMemo(() => (query.data ?? []).filter(isLocated), [query.data]);
+  const casesQuery = useQuery({ ...queries.cases(), refetchInterval: usePollingFallback(30_000) });
+  const patients = useMemo(() => (casesQuery.data ?? []).filter(isLocatedActive), [casesQuery.data]);
+  // "Stale" is re-evaluated every ~15 s by the clock alone: nothing is refetched.
+  const now = useNow();
+  const counts = useMemo(() => statusCounts(located), [located]);
+  const load = useLoadState([{ query, failText: (e) => (e instanceof ApiError ? 'Failed to fetch ambulances' : 'Error fetching ambulances') }]);
+
+  return {
+    load,
+    pending: query.isPending,
+    located,
+    patients,
+    patientsKnown: casesQuery.data !== undefined,
+    now,
+    counts,
+    live: located.filter((a) => !(ambulanceFix(a, now)?.stale ?? true)).length,
+  };
+}
