@@ -1,3 +1,4 @@
+import { healthProbeRepository } from '../../../db/repositories/healthProbeRepository';
 import { DomainError } from '../../services/errors';
 import type { ConfigResponse } from '../../contract';
 import type { Mount } from './types';
@@ -15,7 +16,7 @@ export const mountHealth: Mount = (router, { svc }) => {
     const failing = await svc.storageHealth?.check();
     if (failing) throw new DomainError(503, `Database writes are failing: ${failing.code}`);
     try {
-      await svc.db.raw('select 1');
+      await healthProbeRepository.answers(svc.db);
     } catch (err) {
       const code = (err as { code?: unknown })?.code;
       throw new DomainError(503, typeof code === 'string' && /^[\w-]{1,40}$/.test(code) ? `Database is not answering: ${code}` : 'Database is not answering');
