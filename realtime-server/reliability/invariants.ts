@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { auditRepository } from '../../db/repositories/auditRepository';
 
 /**
  * The invariants "nothing lost, nothing doubled" rests on, read straight from the database
@@ -24,9 +25,9 @@ const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted']);
 /** Every invariant over one consistent read (a single transaction). */
 export async function checkInvariants(db: Knex): Promise<InvariantReport> {
   return db.transaction(async (trx) => {
-    const ambulances: { id: number; status: string; license_plate: string }[] = await trx('ambulances').select('id', 'status', 'license_plate');
-    const cases: any[] = await trx('cases').select('*');
-    const events: any[] = await trx('case_events').orderBy('id').select('*');
+    const ambulances = await auditRepository.ambulances(trx);
+    const cases: any[] = await auditRepository.cases(trx);
+    const events: any[] = await auditRepository.caseEvents(trx);
     const violations: string[] = [];
     const ambulanceIds = new Set(ambulances.map((a) => Number(a.id)));
 
