@@ -11,7 +11,7 @@ import { dropSchema, freshPostgresUrl, postgresSkipReason, postgresSuitesUrl } f
 import { checkInvariants } from './invariants';
 
 /**
- * Several server processes on one PostgreSQL schema at once (issue 7): three real servers
+ * Several server processes on one PostgreSQL schema at once: three real servers
  * (`tsx realtime-server/main.ts`, each its own port, all started together with SEED=demo, so
  * migrations and the seed run concurrently too) share the database and one SMTP listener.
  * Each round fires every ambulance's dispatch from all three processes at once (exactly one
