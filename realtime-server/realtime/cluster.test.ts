@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCase, trackingTokens } from '../testing/dispatchHelpers';
 import { type TestServer, collect, nextEvent, sleep, startTestServer } from '../testing/testServer';
-import { STAFF_POSITION_TICK_MS } from './socketServer';
+import { STAFF_POSITION_TICK_MS } from './positionFanout';
 
 /**
  * Two nodes in one process sharing one database and one Redis (REDIS_URL): what a client

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { dispatchCase, trackingTokens, locationSharePath, shareLocation } from '../../testing/dispatchHelpers';
 import { startTestServer, type TestServer } from '../../testing/testServer';
-import { socketOriginAllowed, tileSource } from './security';
+import { socketOriginAllowed, tileSource } from '../../edge/securityHeaders';
 
 /**
  * Security headers on every answer the port gives (API, SPA files, errors, 404s, Socket.IO's
