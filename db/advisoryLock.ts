@@ -10,7 +10,11 @@ export type LockKey = number | string;
 const keySql = (key: LockKey) => (typeof key === 'number' ? '$1::int' : 'hashtext($1)');
 const SCHEMA = 'hashtext(current_schema())::int';
 
-type Query = (sql: string, values: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+type Rows = { rows: Record<string, unknown>[] };
+type Query = (sql: string, values: unknown[]) => Promise<Rows>;
+/** The parts of knex's client and of a pg connection used here (knex types its client as any). */
+interface PgConnection { query(sql: string, values: unknown[], done: (err: Error | null, res: Rows) => void): void }
+interface PoolClient { acquireConnection(): Promise<PgConnection>; releaseConnection(conn: PgConnection): Promise<void> }
 
 /**
  * Takes a session-level lock on a connection of its own (it goes with the connection if the
@@ -18,9 +22,9 @@ type Query = (sql: string, values: unknown[]) => Promise<{ rows: Record<string, 
  * when another session holds the lock.
  */
 async function holding<T>(db: Knex, key: LockKey, wait: boolean, fn: () => Promise<T>): Promise<{ locked: true } | { locked: false; result: T }> {
-  const conn = await db.client.acquireConnection();
-  const query: Query = (sql, values) =>
-    new Promise((resolve, reject) => conn.query(sql, values, (err: Error | null, res: { rows: Record<string, unknown>[] }) => (err ? reject(err) : resolve(res))));
+  const client = db.client as PoolClient;
+  const conn = await client.acquireConnection();
+  const query: Query = (sql, values) => new Promise((resolve, reject) => conn.query(sql, values, (err, res) => (err ? reject(err) : resolve(res))));
   const values = [key];
   try {
     const got = await query(`select ${wait ? 'pg_advisory_lock' : 'pg_try_advisory_lock'}(${keySql(key)}, ${SCHEMA}) as ok`, values);
@@ -31,7 +35,7 @@ async function holding<T>(db: Knex, key: LockKey, wait: boolean, fn: () => Promi
       await query(`select pg_advisory_unlock(${keySql(key)}, ${SCHEMA})`, values).catch(() => undefined);
     }
   } finally {
-    await db.client.releaseConnection(conn);
+    await client.releaseConnection(conn);
   }
 }
 

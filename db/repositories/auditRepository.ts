@@ -1,4 +1,4 @@
-import type { Db } from './types';
+import type { CaseEventRow, CaseRow, Db } from './types';
 
 /**
  * Whole-table reads for the reliability checks (the invariants, the crash loop's audit of what
@@ -6,9 +6,9 @@ import type { Db } from './types';
  */
 export const auditRepository = {
   ambulances: (db: Db): Promise<{ id: number; status: string; license_plate: string }[]> => db('ambulances').select('id', 'status', 'license_plate'),
-  cases: (db: Db) => db('cases').select('*'),
+  cases: (db: Db): Promise<CaseRow[]> => db<CaseRow>('cases').select('*'),
   /** Every timeline entry, in the order it was written. */
-  caseEvents: (db: Db) => db('case_events').orderBy('id').select('*'),
+  caseEvents: (db: Db): Promise<CaseEventRow[]> => db<CaseEventRow>('case_events').orderBy('id').select('*'),
   /** Every position fix recorded (where, not when). */
   positionPoints: (db: Db): Promise<{ ambulance_id: number; latitude: number; longitude: number }[]> =>
     db('ambulance_positions').select('ambulance_id', 'latitude', 'longitude'),

@@ -20,7 +20,7 @@ export const catalogRepository = {
   /** The tables of the PostgreSQL connection's schema, by name. */
   postgresTables: (db: Db): Promise<string[]> => db('pg_tables').whereRaw('schemaname = current_schema()').orderBy('tablename').pluck('tablename'),
   /** The foreign keys between the tables of the PostgreSQL connection's schema. */
-  postgresForeignKeys: async (db: Db): Promise<{ child: string; parent: string }[]> => (await db.raw(`
+  postgresForeignKeys: async (db: Db): Promise<{ child: string; parent: string }[]> => (await db.raw<{ rows: { child: string; parent: string }[] }>(`
     select c.relname as child, p.relname as parent
       from pg_constraint k
       join pg_class c on c.oid = k.conrelid

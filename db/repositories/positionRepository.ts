@@ -101,14 +101,14 @@ export const positionRepository = {
    * that ambulance (from its creation to its close) that is still open or closed since the cutoff.
    */
   async deleteHistoryBefore(db: Db, cutoffIso: string, limit: number): Promise<number> {
-    const ids: number[] = await db('ambulance_positions as p')
+    const ids = await db('ambulance_positions as p')
       .where('p.recorded_at', '<', cutoffIso)
       .whereNotExists(db('cases as c')
         .whereRaw('c.ambulance_id = p.ambulance_id')
         .whereRaw('c.created_at <= p.recorded_at')
         .where((q) => q.whereNull('c.closed_at').orWhereRaw('p.recorded_at <= c.closed_at'))
         .where((q) => q.whereNotIn('c.status', ['closed', 'resolved']).orWhereNull('c.closed_at').orWhere('c.closed_at', '>=', cutoffIso)))
-      .limit(limit).pluck('p.id');
+      .limit(limit).pluck('p.id') as number[];
     return ids.length ? db('ambulance_positions').whereIn('id', ids).delete() : 0;
   },
   recentForAmbulance: (db: Db, ambulanceId: number, limit: number) =>

@@ -7,7 +7,7 @@ import { dbSnapshot } from '../testing/assertions';
 import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, tokenInLink, updateCase, waitFor, shareLocation } from '../testing/dispatchHelpers';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
-import type { DomainEvent } from '../realtime/eventBus';
+import type { DomainEvent } from '../services/events';
 import { mailTemplates } from '../services/mailTemplates';
 import { startTestServer, type TestServer } from '../testing/testServer';
 import { REDACTED, runRetention, startRetentionJob } from './retention';

@@ -32,7 +32,7 @@ export interface RetentionResult {
 
 const parse = (v: string | null): Record<string, unknown> | null => {
   if (!v) return null;
-  try { return JSON.parse(v); } catch { return null; }
+  try { return JSON.parse(v) as Record<string, unknown>; } catch { return null; }
 };
 const isRedacted = (v: string | null) => v == null || parse(v)?.redacted === true;
 

@@ -24,7 +24,7 @@ function integrityProblems(dbPath: string, figures: CrashFigures): string[] {
   try {
     const integrity = raw.pragma('integrity_check', { simple: true });
     figures.integrityChecks += 1;
-    return integrity === 'ok' ? [] : [`integrity_check: ${integrity}`];
+    return integrity === 'ok' ? [] : [`integrity_check: ${String(integrity)}`];
   } finally {
     raw.close();
   }
@@ -33,12 +33,12 @@ function integrityProblems(dbPath: string, figures: CrashFigures): string[] {
 /** Every acknowledged write is there; answers the problems and how many acks were verified. */
 async function ackProblems(db: ReturnType<typeof openDatabase>, acks: Ack[]): Promise<{ problems: string[]; verified: number }> {
   const problems: string[] = [];
-  const cases = new Map((await auditRepository.cases(db)).map((c) => [c.id as string, c]));
-  const events: { case_id: string; action: string; after: string }[] = await auditRepository.caseEvents(db);
+  const cases = new Map((await auditRepository.cases(db)).map((c) => [c.id, c]));
+  const events = await auditRepository.caseEvents(db);
   const created = new Set(events.filter((e) => e.action === 'created').map((e) => e.case_id));
   const tracking = new Set(events.filter((e) => e.action === 'tracking').map((e) => e.case_id));
   const shared = new Set(events.filter((e) => e.action === 'location').map((e) => {
-    const a = JSON.parse(e.after);
+    const a = JSON.parse(e.after ?? 'null') as { latitude: number; longitude: number };
     return `${e.case_id}:${a.latitude}:${a.longitude}`;
   }));
   const positions = new Set((await auditRepository.positionPoints(db)).map((p) => `${p.ambulance_id}:${p.latitude}:${p.longitude}`));

@@ -11,7 +11,10 @@ export type Ack =
 /** A keyed dispatch whose answer was lost in a kill. */
 export interface InDoubtDispatch { key: string; body: Record<string, unknown>; marker: string }
 
-export interface Answer { status: number; body: any; replayed: boolean }
+export interface Answer<T> { status: number; body: T; replayed: boolean }
+
+/** The answer of a dispatch (POST /live-location). */
+export interface Dispatched { caseId: string; locationLink?: string }
 
 /**
  * The operator's side of the loop, kept across restarts: its session, every write the server
@@ -26,7 +29,8 @@ export class CrashClient {
 
   constructor(private readonly base: string, private readonly figures: CrashFigures) {}
 
-  async call(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  /** A request as the operator; `T` is the shape of a 2xx answer's body (an error's body differs). */
+  async call<T>(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     this.figures.requests += 1;
     const res = await fetch(this.base + urlPath, {
       method,
@@ -35,13 +39,13 @@ export class CrashClient {
       signal: AbortSignal.timeout(15_000),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, replayed: res.headers.get('idempotent-replayed') === 'true' };
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, replayed: res.headers.get('idempotent-replayed') === 'true' };
   }
 
   /** Signs the demo operator in once; the session outlives restarts (it is in the database). */
   async signIn() {
     if (this.token) return;
-    const res = await this.call('POST', '/api/auth/signin', { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' });
+    const res = await this.call<{ token: string }>('POST', '/api/auth/signin', { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' });
     if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
     this.token = res.body.token;
   }
@@ -57,8 +61,8 @@ export class CrashClient {
   }
 
   /** Dispatches a case with an Idempotency-Key; acknowledged on 201. */
-  async dispatch(key: string, body: Record<string, unknown>, marker: string): Promise<Answer> {
-    const res = await this.call('POST', '/live-location', body, { 'Idempotency-Key': key });
+  async dispatch(key: string, body: Record<string, unknown>, marker: string): Promise<Answer<Dispatched>> {
+    const res = await this.call<Dispatched>('POST', '/live-location', body, { 'Idempotency-Key': key });
     if (res.status === 201) {
       this.acknowledged({ kind: 'dispatch', caseId: res.body.caseId, marker });
       this.rememberLink(res.body);

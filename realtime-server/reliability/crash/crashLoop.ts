@@ -60,9 +60,10 @@ async function auditNow(run: CrashRun, final: boolean) {
 
 /** How each step is performed. */
 const perform: { [K in CrashStep['kind']]: (run: CrashRun, step: Extract<CrashStep, { kind: K }>) => Promise<void> } = {
-  async boot(run, step) {
+  boot(run, step) {
     run.figures.cycles = step.cycle;
     run.server.start();
+    return Promise.resolve();
   },
   async killWhileBooting(run, step) {
     await sleep(step.afterMs);
@@ -99,7 +100,7 @@ const perform: { [K in CrashStep['kind']]: (run: CrashRun, step: Extract<CrashSt
     await auditNow(run, true);
     await run.server.stop();
   },
-  async done() {},
+  done: () => Promise.resolve(),
 };
 
 /**

@@ -30,7 +30,7 @@ async function oneWrite(client: CrashClient, board: Board, rnd: Prng) {
     const id = rnd.pick(activeIds);
     const status = rnd.pick(['closed', 'resolved']);
     active.delete(id);
-    const res = await client.call('PUT', `/api/cases/${id}`, { status });
+    const res = await client.call<{ case: { version: number; ambulance_id: number | null } }>('PUT', `/api/cases/${id}`, { status });
     if (res.status === 200) {
       client.acknowledged({ kind: 'status', caseId: id, status, version: res.body.case.version });
       if (res.body.case.ambulance_id) free.add(res.body.case.ambulance_id);
@@ -45,7 +45,7 @@ async function oneWrite(client: CrashClient, board: Board, rnd: Prng) {
     const shareable = activeIds.filter((id) => client.locationTokens.has(id));
     if (!shareable.length) return;
     const id = rnd.pick(shareable);
-    const res = await client.call('POST', `/api/location/${id}?t=${client.locationTokens.get(id)}`, { latitude: 17.3 + rnd.next() / 5, longitude: 78.4 + rnd.next() / 5, accuracy: 15 });
+    const res = await client.call<{ latitude: number; longitude: number }>('POST', `/api/location/${id}?t=${client.locationTokens.get(id)}`, { latitude: 17.3 + rnd.next() / 5, longitude: 78.4 + rnd.next() / 5, accuracy: 15 });
     if (res.status === 200) client.acknowledged({ kind: 'share', caseId: id, latitude: res.body.latitude, longitude: res.body.longitude });
   } else {
     const withAmbulance = activeIds.filter((id) => active.get(id));
@@ -60,8 +60,8 @@ async function oneWrite(client: CrashClient, board: Board, rnd: Prng) {
 export async function runLoad(client: CrashClient, figures: CrashFigures, rnd: Prng, workers: number, stop: { stopped: boolean }) {
   let board: Board;
   try {
-    const cases: { id: string; status: string; ambulance_id: number | null }[] = (await client.call('GET', '/api/cases')).body.cases;
-    const ambulances: { id: number; status: string }[] = (await client.call('GET', '/api/ambulances')).body.ambulances;
+    const { cases } = (await client.call<{ cases: { id: string; status: string; ambulance_id: number | null }[] }>('GET', '/api/cases')).body;
+    const { ambulances } = (await client.call<{ ambulances: { id: number; status: string }[] }>('GET', '/api/ambulances')).body;
     board = {
       active: new Map(cases.filter((c) => c.status === 'active').map((c) => [c.id, c.ambulance_id])),
       free: new Set(ambulances.filter((a) => a.status === 'available').map((a) => a.id)),
