@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import { withAdvisoryLock } from './advisoryLock';
 import { migrationSource } from './migrationSource';
 
 export function isPostgresUrl(url: string) {
@@ -209,25 +210,6 @@ function serialiseMigrations(db: Knex) {
       return migrator;
     },
   });
-}
-
-/**
- * Runs `fn` while holding a session-level advisory lock (waiting for it), keyed by `key` and
- * the connection's schema, on a connection of its own; `fn` itself runs on the pool.
- */
-export async function withAdvisoryLock<T>(db: Knex, key: number, fn: () => Promise<T>): Promise<T> {
-  const conn = await db.client.acquireConnection();
-  const query = (sql: string) => new Promise<void>((resolve, reject) => conn.query(sql, (err: Error | null) => (err ? reject(err) : resolve())));
-  try {
-    await query(`select pg_advisory_lock(${key}, hashtext(current_schema())::int)`);
-    try {
-      return await fn();
-    } finally {
-      await query(`select pg_advisory_unlock(${key}, hashtext(current_schema())::int)`).catch(() => undefined);
-    }
-  } finally {
-    await db.client.releaseConnection(conn);
-  }
 }
 
 export const isSqlite = (db: Knex) => db.client.config.client === 'better-sqlite3';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CopyError, copySqliteToPostgres, tablesInForeignKeyOrder } from '../scripts/copySqliteToPostgres';
+import { CopyError, copySqliteToPostgres, tablesInForeignKeyOrder } from './copySqliteToPostgres';
 import { casePayload, dispatchCase, initiateTracking, updateCase, shareLocation } from '../realtime-server/testing/dispatchHelpers';
 import { dropSchema, freshPostgresUrl, postgresSkipReason, postgresSuitesUrl } from '../realtime-server/testing/testEngine';
 import { startTestServer } from '../realtime-server/testing/testServer';

@@ -1,11 +1,19 @@
 import { type CaseEventRow, type Db, nowIso } from './types';
 
+/** What a redacted 'location' entry keeps: that a share happened, and when (its row's time). */
+export const REDACTED_LOCATION = { latitude: null, longitude: null, accuracy: null, redacted: true } as const;
+export const REDACTED_JSON = JSON.stringify(REDACTED_LOCATION);
+
+type EntryText = Pick<CaseEventRow, 'id' | 'before' | 'after'>;
+
 export interface TimelineEntry {
   caseId: string;
   action: string;
   actor: { type: 'user' | 'patient' | 'driver' | 'system'; id?: number | null };
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
+  /** When it happened; now when absent. */
+  at?: string;
 }
 
 export const caseEventRepository = {
@@ -17,7 +25,7 @@ export const caseEventRepository = {
       actor_id: e.actor.id ?? null,
       before: e.before ? JSON.stringify(e.before) : null,
       after: e.after ? JSON.stringify(e.after) : null,
-      created_at: nowIso(),
+      created_at: e.at ?? nowIso(),
     }),
   listForCase: (db: Db, caseId: string) => db<CaseEventRow>('case_events').where({ case_id: caseId }).orderBy('id'),
   /** Of these cases, those whose timeline already has `action` by this staff member since `sinceIso`. */
@@ -34,4 +42,38 @@ export const caseEventRepository = {
     }
     return seen;
   },
+
+  /** Up to `limit` of a case's 'location' entries whose coordinates are not yet redacted. */
+  locationEntriesToRedact: (db: Db, caseId: string, limit: number): Promise<EntryText[]> =>
+    db('case_events')
+      .where({ case_id: caseId, action: 'location' })
+      .where((q) => q.whereNot('after', REDACTED_JSON).orWhereNull('after').orWhere((b) => b.whereNotNull('before').whereNot('before', REDACTED_JSON)))
+      .limit(limit).select('id', 'before', 'after'),
+  /**
+   * Rewrites an entry's `before`/`after` only while they still hold what was read (compare-and-set:
+   * of several nodes at once, one rewrites it): 1 when it did, 0 otherwise.
+   */
+  rewrite: (db: Db, was: EntryText, now: Partial<Pick<CaseEventRow, 'before' | 'after'>>): Promise<number> => {
+    const q = db('case_events').where({ id: was.id });
+    for (const column of ['before', 'after'] as const) {
+      if (!(column in now)) continue;
+      const value = was[column];
+      if (value == null) q.whereNull(column); else q.where(column, value);
+    }
+    return q.update(now);
+  },
+  /** Deleted cases (deleted before `cutoffIso`) whose 'location' entries still hold coordinates. */
+  deletedBeforeHoldingLocation: (db: Db, cutoffIso: string): Promise<string[]> =>
+    db('case_events as e')
+      .where('e.action', 'location')
+      .where((q) => q.whereNot('e.after', REDACTED_JSON).orWhereNull('e.after'))
+      .whereNotExists(db('cases').whereRaw('cases.id = e.case_id'))
+      .whereExists(db('case_events as d').whereRaw('d.case_id = e.case_id').where('d.action', 'deleted').where('d.created_at', '<', cutoffIso))
+      .distinct('e.case_id').pluck('e.case_id'),
+  /** 'deleted' entries before `cutoffIso` whose copy of the case may still hold its position. */
+  deletedCopiesBefore: (db: Db, cutoffIso: string): Promise<{ id: number; before: string }[]> =>
+    db('case_events')
+      .where({ action: 'deleted' }).where('created_at', '<', cutoffIso)
+      .whereNotNull('before').whereNot('before', 'like', '%"latitude":null%')
+      .select('id', 'before'),
 };

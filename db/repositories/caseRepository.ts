@@ -1,4 +1,8 @@
+import { REDACTED_JSON } from './caseEventRepository';
 import { type CaseRow, type Db, nowIso, rowLocks } from './types';
+
+/** The statuses a case ends in (its `closed_at` says when). */
+const ENDED = ['closed', 'resolved'];
 
 export interface CaseFields {
   description?: string;
@@ -30,7 +34,6 @@ export const caseRepository = {
   lockReferencingAmbulance: async (db: Db, ambulanceId: number) => {
     if (rowLocks(db)) await db('cases').where({ ambulance_id: ambulanceId }).forUpdate().select('id');
   },
-  /** Every case naming an ambulance, whatever its status. */
   /** Which of these cases still exist, each held (FOR SHARE) against deletion until the transaction ends. */
   async existingHeld(db: Db, ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
@@ -40,6 +43,7 @@ export const caseRepository = {
     }
     return found;
   },
+  /** Every case naming an ambulance, whatever its status. */
   referencingAmbulance: (db: Db, ambulanceId: number) => db<CaseRow>('cases').where({ ambulance_id: ambulanceId }),
   async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at'>) {
     const now = nowIso();
@@ -54,4 +58,21 @@ export const caseRepository = {
       updated_at: p.at, version: db.raw('version + 1'),
     }),
   delete: (db: Db, id: string) => db('cases').where({ id }).delete(),
+
+  /** Cases closed or resolved before `cutoffIso` that still hold a patient position, or whose timeline still holds one. */
+  endedBeforeHoldingLocation: (db: Db, cutoffIso: string): Promise<string[]> =>
+    db('cases')
+      .whereIn('status', ENDED).where('closed_at', '<', cutoffIso)
+      .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
+        .orWhereExists(db('case_events').whereRaw('case_events.case_id = cases.id').where({ action: 'location' }).whereNot('after', REDACTED_JSON)))
+      .pluck('id'),
+  /**
+   * Clears the patient position of a case closed or resolved before `cutoffIso`, only while it still holds one
+   * (so that of several nodes running this at once, one clears it): 1 when it did, 0 otherwise.
+   */
+  clearLocationEndedBefore: (db: Db, id: string, cutoffIso: string): Promise<number> =>
+    db('cases')
+      .where({ id }).whereIn('status', ENDED).where('closed_at', '<', cutoffIso)
+      .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude'))
+      .update({ latitude: null, longitude: null, location_accuracy: null, location_at: null, updated_at: nowIso(), version: db.raw('version + 1') }),
 };

@@ -5,4 +5,6 @@ export const geocodeCacheRepository = {
     db('geocode_cache').where({ key }).first().then((r) => (r ? (r.display_name as string) : undefined)),
   put: (db: Db, key: string, displayName: string) =>
     db('geocode_cache').insert({ key, display_name: displayName, created_at: nowIso() }).onConflict('key').merge(),
+  /** Deletes the place names looked up before `cutoffIso`; answers how many. */
+  deleteBefore: (db: Db, cutoffIso: string): Promise<number> => db('geocode_cache').where('created_at', '<', cutoffIso).delete(),
 };

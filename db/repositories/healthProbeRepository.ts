@@ -10,6 +10,8 @@ const PAYLOAD = 'health probe '.repeat(400);
 const STALE_MS = 24 * 3600_000;
 
 export const healthProbeRepository = {
+  /** Resolves when the database answers a query (rejects with its error otherwise); writes nothing. */
+  answers: async (db: Db) => { await db.raw('select 1'); },
   /** Writes this node's probe row and removes its earlier ones (and those of long-gone nodes). Run it in a transaction. */
   async write(db: Db, node: string) {
     const [row] = await db('health_probe').insert({ node, written_at: nowIso(), payload: PAYLOAD }).returning('id');

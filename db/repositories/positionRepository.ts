@@ -57,22 +57,27 @@ export const positionRepository = {
 
   /** The store for one write transaction (see PositionStore). */
   async store(trx: Knex.Transaction): Promise<PositionStore> {
-    if (!rowLocks(trx)) {
-      // The transaction's connection: the statements run inside its BEGIN … COMMIT.
-      const conn = (await trx.client.acquireConnection()) as BetterSqlite3.Database;
-      const p = prepare(conn);
-      return {
-        lockAmbulances: () => {},
-        ambulanceExists: (id) => p.ambulance.get(id) !== undefined,
-        caseOf: (caseId) => p.caseOf.get(caseId) as { status: string; ambulance_id: number | null } | undefined,
-        reportingSince: (id, sinceIso) => p.reporting.get(id, sinceIso) !== undefined,
-        insert: (row) => p.insert.run(row),
-        setLatest: (id, l) => p.latest.run({ ...l, id, updated_at: nowIso() }).changes,
-      };
-    }
+    if (rowLocks(trx)) return positionRepository.knexStore(trx);
+    // The transaction's connection: the statements run inside its BEGIN … COMMIT.
+    return positionRepository.preparedStore((await trx.client.acquireConnection()) as BetterSqlite3.Database);
+  },
+  /** The store as prepared better-sqlite3 statements on `conn` (SQLite); the caller runs them in its transaction. */
+  preparedStore(conn: BetterSqlite3.Database): PositionStore {
+    const p = prepare(conn);
+    return {
+      lockAmbulances: () => {},
+      ambulanceExists: (id) => p.ambulance.get(id) !== undefined,
+      caseOf: (caseId) => p.caseOf.get(caseId) as { status: string; ambulance_id: number | null } | undefined,
+      reportingSince: (id, sinceIso) => p.reporting.get(id, sinceIso) !== undefined,
+      insert: (row) => p.insert.run(row),
+      setLatest: (id, l) => p.latest.run({ ...l, id, updated_at: nowIso() }).changes,
+    };
+  },
+  /** The store as Knex queries in `trx` (PostgreSQL, with row locks). */
+  knexStore(trx: Knex.Transaction): PositionStore {
     return {
       lockAmbulances: async (ids) => {
-        if (ids.length) await trx('ambulances').whereIn('id', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
+        if (ids.length && rowLocks(trx)) await trx('ambulances').whereIn('id', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
       },
       ambulanceExists: async (id) => (await trx('ambulances').where({ id }).first('id')) !== undefined,
       caseOf: (caseId) => trx('cases').where({ id: caseId }).first('status', 'ambulance_id'),
@@ -90,6 +95,21 @@ export const positionRepository = {
       .orderBy('recorded_at', 'desc').limit(limit)
       .select('latitude', 'longitude', 'recorded_at');
     return rows.reverse().map((r) => ({ latitude: Number(r.latitude), longitude: Number(r.longitude), recorded_at: r.recorded_at }));
+  },
+  /**
+   * Deletes up to `limit` positions recorded before `cutoffIso`, except those recorded within a case of
+   * that ambulance (from its creation to its close) that is still open or closed since the cutoff.
+   */
+  async deleteHistoryBefore(db: Db, cutoffIso: string, limit: number): Promise<number> {
+    const ids = await db('ambulance_positions as p')
+      .where('p.recorded_at', '<', cutoffIso)
+      .whereNotExists(db('cases as c')
+        .whereRaw('c.ambulance_id = p.ambulance_id')
+        .whereRaw('c.created_at <= p.recorded_at')
+        .where((q) => q.whereNull('c.closed_at').orWhereRaw('p.recorded_at <= c.closed_at'))
+        .where((q) => q.whereNotIn('c.status', ['closed', 'resolved']).orWhereNull('c.closed_at').orWhere('c.closed_at', '>=', cutoffIso)))
+      .limit(limit).pluck('p.id') as number[];
+    return ids.length ? db('ambulance_positions').whereIn('id', ids).delete() : 0;
   },
   recentForAmbulance: (db: Db, ambulanceId: number, limit: number) =>
     db<PositionRow>('ambulance_positions').where({ ambulance_id: ambulanceId })

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { ambulanceRepository } from '../repositories/ambulanceRepository';
 import { userRepository } from '../repositories/userRepository';
+import { lockForTransaction } from '../advisoryLock';
 import { isSqlite } from '../connection';
 
 const SEED_LOCK_KEY = 7_104_202;
@@ -31,7 +32,7 @@ export const DEMO_AMBULANCES = [
  */
 export async function seedDemo(db: Knex): Promise<boolean> {
   return db.transaction(async (trx) => {
-    if (!isSqlite(db)) await trx.raw('select pg_advisory_xact_lock(?, hashtext(current_schema())::int)', [SEED_LOCK_KEY]);
+    if (!isSqlite(db)) await lockForTransaction(trx, SEED_LOCK_KEY);
     if ((await userRepository.count(trx)) > 0 || (await ambulanceRepository.count(trx)) > 0) return false;
     for (const u of DEMO_USERS) await userRepository.insert(trx, u);
     for (const a of DEMO_AMBULANCES) await ambulanceRepository.insert(trx, { ...a, status: 'available' });

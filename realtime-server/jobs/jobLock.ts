@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Knex } from 'knex';
+import { tryWithAdvisoryLock } from '../../db/advisoryLock';
 import { isSqlite } from '../../db/connection';
 import { jobRunRepository } from '../../db/repositories/jobRunRepository';
 import { nowIso } from '../../db/repositories/types';
@@ -28,24 +29,13 @@ export type JobOutcome<T> =
  */
 export async function runJobExclusive<T>(db: Knex, name: string, minIntervalMs: number, fn: () => Promise<T>): Promise<JobOutcome<T>> {
   if (isSqlite(db)) return { ran: true, result: await fn() };
-  const conn = await db.client.acquireConnection();
-  const query = (sql: string, values: unknown[]) =>
-    new Promise<any>((resolve, reject) => conn.query(sql, values, (err: Error | null, res: any) => (err ? reject(err) : resolve(res))));
-  const lockArgs = [`lifeline.job.${name}`];
-  try {
-    const got = await query('select pg_try_advisory_lock(hashtext($1), hashtext(current_schema())) as ok', lockArgs);
-    if (!got.rows[0]?.ok) return { ran: false, reason: 'locked' };
-    try {
-      const last = await jobRunRepository.find(db, name);
-      if (last?.finished_at && Date.now() - Date.parse(last.finished_at) < minIntervalMs) return { ran: false, reason: 'recent' };
-      const startedAt = nowIso();
-      const result = await fn();
-      await jobRunRepository.finished(db, name, NODE_ID, startedAt);
-      return { ran: true, result };
-    } finally {
-      await query('select pg_advisory_unlock(hashtext($1), hashtext(current_schema()))', lockArgs).catch(() => undefined);
-    }
-  } finally {
-    await db.client.releaseConnection(conn);
-  }
+  const pass = await tryWithAdvisoryLock(db, `lifeline.job.${name}`, async (): Promise<JobOutcome<T>> => {
+    const last = await jobRunRepository.find(db, name);
+    if (last?.finished_at && Date.now() - Date.parse(last.finished_at) < minIntervalMs) return { ran: false, reason: 'recent' };
+    const startedAt = nowIso();
+    const result = await fn();
+    await jobRunRepository.finished(db, name, NODE_ID, startedAt);
+    return { ran: true, result };
+  });
+  return pass.locked ? { ran: false, reason: 'locked' } : pass.result;
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ISO_TIME, PUBLIC_URL, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, sha256Hex, tokenInLink, waitFor,
 } from '../testing/dispatchHelpers';
-import { closedPort, startSilentServer, startSmtpListener, type SmtpListener } from '../testing/smtpListener';
+import { freePort } from '../testing/serverProcess';
+import { startSilentServer, startSmtpListener, type SmtpListener } from '../testing/smtpListener';
 import { DEMO, sleep, startTestServer, type TestServer } from '../testing/testServer';
 
 const outbox = async (s: TestServer, admin: string) => {
@@ -179,7 +180,7 @@ describe('an SMTP port where nothing listens', () => {
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${await closedPort()}?ignoreTLS=true` } });
+    s = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}?ignoreTLS=true` } });
     [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
   });
   afterAll(() => s?.dispose());

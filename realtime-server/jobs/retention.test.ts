@@ -1,17 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkInvariants } from '../reliability/invariants';
 import { dbSnapshot } from '../testing/assertions';
 import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, tokenInLink, updateCase, waitFor, shareLocation } from '../testing/dispatchHelpers';
+import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
+import type { DomainEvent } from '../services/events';
 import { mailTemplates } from '../services/mailTemplates';
 import { startTestServer, type TestServer } from '../testing/testServer';
 import { REDACTED, runRetention, startRetentionJob } from './retention';
 
 /**
- * Retention (issue 5): patient positions and ambulance position history are deleted
+ * Retention: patient positions and ambulance position history are deleted
  * RETENTION_DAYS (default 30) after their case was closed or resolved (or deleted), by a job
  * that runs at start and hourly. Rows are backdated to put them on either side of the line.
  */
@@ -163,10 +165,51 @@ describe('runRetention', () => {
 
   it('honours RETENTION_DAYS: with 60 days, a case closed 40 days ago keeps its position', async () => {
     const id = await located(6, 'closed', 50, 40);
-    expect(await runRetention({ db: s.ctx.db, config: { ...s.ctx.config, retentionDays: 60 } })).toMatchObject({ casesCleared: 0 });
+    expect(await runRetention({ ...s.ctx, config: { ...s.ctx.config, retentionDays: 60 } })).toMatchObject({ casesCleared: 0 });
     expect(Number((await caseRow(id)).latitude)).toBe(17.402);
     await runRetention(s.ctx);
     expect((await caseRow(id)).latitude).toBeNull();
+  });
+});
+
+describe('a cleared case, as clients see it', () => {
+  /** Runs `work` while listening to the bus; answers the 'case.updated' events heard for `caseId`. */
+  async function caseUpdatesDuring(caseId: string, work: () => Promise<unknown>) {
+    const heard: DomainEvent[] = [];
+    const off = s.ctx.bus.subscribe((e) => heard.push(e));
+    try {
+      await work();
+    } finally {
+      off();
+    }
+    return heard.filter((e) => e.type === 'case.updated' && e.case.id === caseId);
+  }
+
+  it('moves its version on and tells staff (case.updated, without the position)', async () => {
+    const id = await located(1, 'closed', 50, 40);
+    const before = await caseRow(id);
+    const updates = await caseUpdatesDuring(id, () => runRetention(s.ctx));
+    const after = await caseRow(id);
+    expect(after.version).toBe(before.version + 1);
+    expect(after.updated_at).not.toBe(before.updated_at);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]).toMatchObject({ case: { id, version: after.version, latitude: null, longitude: null, location_updated_at: null } });
+  });
+
+  it('all or nothing: when its timeline entry cannot be written, the case keeps its position and version, and nothing is published', async () => {
+    const id = await located(1, 'closed', 50, 40);
+    const before = await caseRow(id);
+    const insert = vi.spyOn(caseEventRepository, 'insert').mockRejectedValueOnce(new Error('disk full'));
+    try {
+      const updates = await caseUpdatesDuring(id, () => expect(runRetention(s.ctx)).rejects.toThrow('disk full'));
+      expect(updates).toEqual([]);
+    } finally {
+      insert.mockRestore();
+    }
+    expect(await caseRow(id)).toEqual(before);
+    expect((await timeline(id)).filter((e) => e.action === 'location.redacted')).toEqual([]);
+    await runRetention(s.ctx);
+    expect(await caseRow(id)).toMatchObject({ latitude: null, location_at: null, version: before.version + 1 });
   });
 });
 

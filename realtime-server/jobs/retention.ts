@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
-import type { ServiceContext } from '../services/context';
+import { type ServiceContext, inTransaction } from '../services/context';
+import { presentCase } from '../presenters/presentCase';
+import { REDACTED_JSON, REDACTED_LOCATION, caseEventRepository } from '../../db/repositories/caseEventRepository';
+import { caseRepository } from '../../db/repositories/caseRepository';
+import { geocodeCacheRepository } from '../../db/repositories/geocodeCacheRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
+import { positionRepository } from '../../db/repositories/positionRepository';
 import { runJobExclusive } from './jobLock';
 
 /** How often the job runs (and once at start). */
@@ -8,8 +13,7 @@ export const RETENTION_EVERY_MS = 60 * 60_000;
 const BATCH = 200;
 const DAY_MS = 24 * 3600_000;
 /** What a redacted timeline entry keeps: that a share happened, and when (its row's time). */
-export const REDACTED = { latitude: null, longitude: null, accuracy: null, redacted: true } as const;
-const CLOSED = ['closed', 'resolved'];
+export const REDACTED = REDACTED_LOCATION;
 
 export interface RetentionResult {
   /** Cases whose patient position was cleared. */
@@ -28,21 +32,17 @@ export interface RetentionResult {
 
 const parse = (v: string | null): Record<string, unknown> | null => {
   if (!v) return null;
-  try { return JSON.parse(v); } catch { return null; }
+  try { return JSON.parse(v) as Record<string, unknown>; } catch { return null; }
 };
 const isRedacted = (v: string | null) => v == null || parse(v)?.redacted === true;
-
-/** Rewrites one timeline entry's JSON only if it is still what was read (compare-and-set: safe with several nodes). */
-async function rewriteEntry(db: Knex, id: number, column: 'before' | 'after', was: string, now: string) {
-  return db('case_events').where({ id }).where(column, was).update({ [column]: now });
-}
 
 /**
  * Deletes patient positions and ambulance position history older than the retention:
  * `config.retentionDays` after a case was closed or resolved (or deleted).
  *
- * - The case's shared position (latitude, longitude, accuracy, time) is cleared and a
- *   'location.redacted' entry by the system says so on its timeline.
+ * - The case's shared position (latitude, longitude, accuracy, time) is cleared, its version
+ *   moves on, a 'location.redacted' entry by the system says so on its timeline, and staff hear
+ *   `case.updated` (all in one transaction per case, the event after its commit).
  * - The coordinates in its 'location' timeline entries become `REDACTED` (the entries stay:
  *   a share happened, and when); so do the coordinates in the copy a 'deleted' entry keeps.
  * - Ambulance position rows older than the retention are deleted, except those recorded
@@ -55,72 +55,49 @@ async function rewriteEntry(db: Knex, id: number, column: 'before' | 'after', wa
  * while it still has a position; an entry is rewritten only if it still holds what was
  * read), so several nodes may run it at once: each change happens, and is recorded, once.
  */
-export async function runRetention(ctx: Pick<ServiceContext, 'db' | 'config'>, now = new Date()): Promise<RetentionResult> {
+export async function runRetention(ctx: ServiceContext, now = new Date()): Promise<RetentionResult> {
   const { db } = ctx;
   const cutoff = new Date(now.getTime() - ctx.config.retentionDays * DAY_MS).toISOString();
   const result: RetentionResult = { casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 };
 
   // 1. Cases closed or resolved before the cutoff that still hold a patient position, or whose timeline still holds one.
-  const cases: { id: string }[] = await db('cases')
-    .whereIn('status', CLOSED).where('closed_at', '<', cutoff)
-    .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
-      .orWhereExists(db('case_events').whereRaw('case_events.case_id = cases.id').where({ action: 'location' }).whereNot('after', JSON.stringify(REDACTED))))
-    .select('id');
-  for (const { id } of cases) {
-    await db.transaction(async (trx) => {
-      const cleared = await trx('cases')
-        .where({ id }).whereIn('status', CLOSED).where('closed_at', '<', cutoff)
-        .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude'))
-        .update({ latitude: null, longitude: null, location_accuracy: null, location_at: null });
+  for (const id of await caseRepository.endedBeforeHoldingLocation(db, cutoff)) {
+    const { cleared, redacted } = await inTransaction(ctx, async (trx, record) => {
+      const cleared = await caseRepository.clearLocationEndedBefore(trx, id, cutoff);
       if (cleared > 0) {
-        result.casesCleared += 1;
-        await trx('case_events').insert({
-          case_id: id, action: 'location.redacted', actor_type: 'system', actor_id: null, before: null,
-          after: JSON.stringify({ reason: `retention: closed more than ${ctx.config.retentionDays} days ago` }), created_at: now.toISOString(),
+        await caseEventRepository.insert(trx, {
+          caseId: id, action: 'location.redacted', actor: { type: 'system' },
+          after: { reason: `retention: closed more than ${ctx.config.retentionDays} days ago` }, at: now.toISOString(),
         });
+        const row = await caseRepository.findById(trx, id);
+        if (row) record({ type: 'case.updated', case: presentCase(row) });
       }
-      result.entriesRedacted += await redactLocationEntries(trx, id);
+      return { cleared, redacted: await redactLocationEntries(trx, id) };
     });
+    if (cleared > 0) result.casesCleared += 1;
+    result.entriesRedacted += redacted;
   }
 
   // 2. Deleted cases (the deletion is their close): their 'location' entries, and the copy of the case the 'deleted' entry keeps.
-  const redacted = JSON.stringify(REDACTED);
-  const orphans: string[] = await db('case_events as e')
-    .where('e.action', 'location')
-    .where((q) => q.whereNot('e.after', redacted).orWhereNull('e.after'))
-    .whereNotExists(db('cases').whereRaw('cases.id = e.case_id'))
-    .whereExists(db('case_events as d').whereRaw('d.case_id = e.case_id').where('d.action', 'deleted').where('d.created_at', '<', cutoff))
-    .distinct('e.case_id').pluck('e.case_id');
-  for (const caseId of orphans) result.entriesRedacted += await db.transaction((trx) => redactLocationEntries(trx, caseId));
-  const copies: { id: number; before: string }[] = await db('case_events')
-    .where({ action: 'deleted' }).where('created_at', '<', cutoff)
-    .whereNotNull('before').whereNot('before', 'like', '%"latitude":null%')
-    .select('id', 'before');
-  for (const d of copies) {
+  for (const caseId of await caseEventRepository.deletedBeforeHoldingLocation(db, cutoff)) {
+    result.entriesRedacted += await inTransaction(ctx, (trx) => redactLocationEntries(trx, caseId));
+  }
+  for (const d of await caseEventRepository.deletedCopiesBefore(db, cutoff)) {
     const copy = parse(d.before);
     if (!copy || !LOCATION_KEYS.some((k) => copy[k] != null)) continue;
     for (const k of LOCATION_KEYS) if (k in copy) copy[k] = null;
-    result.entriesRedacted += await rewriteEntry(db, d.id, 'before', d.before, JSON.stringify(copy));
+    result.entriesRedacted += await caseEventRepository.rewrite(db, { id: d.id, before: d.before, after: null }, { before: JSON.stringify(copy) });
   }
 
   // 3. Ambulance position history older than the cutoff.
   for (;;) {
-    const ids: number[] = await db('ambulance_positions as p')
-      .where('p.recorded_at', '<', cutoff)
-      // Kept: recorded within a case of that ambulance (from its creation to its close) that is still open or closed since the cutoff.
-      .whereNotExists(db('cases as c')
-        .whereRaw('c.ambulance_id = p.ambulance_id')
-        .whereRaw('c.created_at <= p.recorded_at')
-        .where((q) => q.whereNull('c.closed_at').orWhereRaw('p.recorded_at <= c.closed_at'))
-        .where((q) => q.whereNotIn('c.status', CLOSED).orWhereNull('c.closed_at').orWhere('c.closed_at', '>=', cutoff)))
-      .limit(1000).pluck('p.id');
-    if (ids.length === 0) break;
-    result.positionsDeleted += await db('ambulance_positions').whereIn('id', ids).delete();
-    if (ids.length < 1000) break;
+    const n = await positionRepository.deleteHistoryBefore(db, cutoff, 1000);
+    result.positionsDeleted += n;
+    if (n < 1000) break;
   }
 
   // 4. Place names looked up for coordinates (patients' among them): a cache, refilled on demand.
-  result.placesDeleted = await db('geocode_cache').where('created_at', '<', cutoff).delete();
+  result.placesDeleted = await geocodeCacheRepository.deleteBefore(db, cutoff);
 
   // 5. E-mails: a queued one whose secrets no longer work keeps no copy of them; sent and failed ones that old go.
   result.outboxRedacted = await outboxRepository.redactDeadSecrets(db, now.toISOString());
@@ -138,20 +115,12 @@ const LOCATION_KEYS = ['latitude', 'longitude', 'location_accuracy', 'location_a
 /** Redacts the coordinates of a case's 'location' entries; answers how many it rewrote. */
 async function redactLocationEntries(trx: Knex.Transaction, caseId: string): Promise<number> {
   let n = 0;
-  const redacted = JSON.stringify(REDACTED);
   for (;;) {
-    const entries: { id: number; before: string | null; after: string | null }[] = await trx('case_events')
-      .where({ case_id: caseId, action: 'location' })
-      .where((q) => q.whereNot('after', redacted).orWhereNull('after').orWhere((b) => b.whereNotNull('before').whereNot('before', redacted)))
-      .limit(BATCH).select('id', 'before', 'after');
+    const entries = await caseEventRepository.locationEntriesToRedact(trx, caseId, BATCH);
     const todo = entries.filter((e) => !isRedacted(e.after) || !isRedacted(e.before) || e.after == null);
     if (todo.length === 0) return n;
     for (const e of todo) {
-      const update: Record<string, string | null> = { after: redacted };
-      if (e.before != null) update.before = redacted;
-      n += await trx('case_events').where({ id: e.id })
-        .where((q) => (e.after == null ? q.whereNull('after') : q.where('after', e.after)))
-        .update(update);
+      n += await caseEventRepository.rewrite(trx, e, e.before == null ? { after: REDACTED_JSON } : { after: REDACTED_JSON, before: REDACTED_JSON });
     }
     if (entries.length < BATCH) return n;
   }

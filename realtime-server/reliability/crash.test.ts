@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCrashLoop } from '../../scripts/crash';
+import { runCrashLoop } from './crash/crashLoop';
 import { onPostgresPass } from '../testing/testEngine';
 
 // The loop is about the SQLite file (kill -9 of its one process, PRAGMA integrity_check after each
@@ -9,7 +9,7 @@ const SKIP_PG = onPostgresPass();
 if (SKIP_PG) console.info('[crash] skipped on the PostgreSQL pass: the crash loop kills the one process of a SQLite file (it ran on the SQLite pass)');
 
 /**
- * A short crash loop (5 kill -9 cycles) of scripts/crash.ts; `npm run test:crash` runs 50
+ * A short crash loop (5 kill -9 cycles; crash/crashLoop.ts); `npm run test:crash` (scripts/crash.ts) runs 50
  * and more (`-- --cycles N`). The real server runs as a child process on a SQLite file.
  */
 describe.skipIf(SKIP_PG)('kill -9 under a write load', () => {

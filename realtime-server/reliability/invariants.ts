@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { auditRepository } from '../../db/repositories/auditRepository';
 
 /**
  * The invariants "nothing lost, nothing doubled" rests on, read straight from the database
@@ -18,12 +19,15 @@ export interface InvariantReport {
   counted: { ambulances: number; cases: number; activeCases: number; events: number; deletedCases: number };
 }
 
+/** The timeline entries that record a change of the case's row (each moves its version on). */
+const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted']);
+
 /** Every invariant over one consistent read (a single transaction). */
 export async function checkInvariants(db: Knex): Promise<InvariantReport> {
   return db.transaction(async (trx) => {
-    const ambulances: { id: number; status: string; license_plate: string }[] = await trx('ambulances').select('id', 'status', 'license_plate');
-    const cases: any[] = await trx('cases').select('*');
-    const events: any[] = await trx('case_events').orderBy('id').select('*');
+    const ambulances = await auditRepository.ambulances(trx);
+    const cases: any[] = await auditRepository.cases(trx);
+    const events: any[] = await auditRepository.caseEvents(trx);
     const violations: string[] = [];
     const ambulanceIds = new Set(ambulances.map((a) => Number(a.id)));
 
@@ -63,7 +67,7 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
         continue;
       }
       if (timeline.filter((e) => e.action === 'created').length !== 1) violations.push(`case ${c.id} has several 'created' entries`);
-      const changes = timeline.filter((e) => e.action === 'updated' || e.action === 'location').length;
+      const changes = timeline.filter((e) => ROW_CHANGES.has(e.action)).length;
       if (Number(c.version) !== 1 + changes) violations.push(`case ${c.id} is at version ${c.version} but its timeline holds ${changes} changes`);
       const replay: Record<string, unknown> = { closed_at: null, ...json(timeline[0].after) };
       let location: any = null;

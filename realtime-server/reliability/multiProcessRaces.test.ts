@@ -5,13 +5,13 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/connection';
 import { casePayload } from '../testing/dispatchHelpers';
-import { ServerProcess } from '../testing/serverProcess';
-import { closedPort, startSmtpListener, type SmtpListener } from '../testing/smtpListener';
+import { ServerProcess, freePort } from '../testing/serverProcess';
+import { startSmtpListener, type SmtpListener } from '../testing/smtpListener';
 import { dropSchema, freshPostgresUrl, postgresSkipReason, postgresSuitesUrl } from '../testing/testEngine';
 import { checkInvariants } from './invariants';
 
 /**
- * Several server processes on one PostgreSQL schema at once (issue 7): three real servers
+ * Several server processes on one PostgreSQL schema at once: three real servers
  * (`tsx realtime-server/main.ts`, each its own port, all started together with SEED=demo, so
  * migrations and the seed run concurrently too) share the database and one SMTP listener.
  * Each round fires every ambulance's dispatch from all three processes at once (exactly one
@@ -71,7 +71,7 @@ describe.skipIf(!PG)(`${NODES} server processes on one PostgreSQL database`, () 
     smtp = await startSmtpListener();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-mp-'));
     for (let i = 0; i < NODES; i++) {
-      const port = await closedPort();
+      const port = await freePort();
       servers.push(new ServerProcess({
         DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', SEED: 'demo', SMTP_URL: smtp.url, GEOCODER_URL: 'off',
         PUBLIC_URL: 'http://lifeline.test', STATIC_DIR: path.join(dir, 'web'), LOG_LEVEL: 'warn', LINK_LIMIT_PER_MIN: '1000000', DRAIN_SECONDS: '0',

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { ROOT, spawnNode } from './spawnNode';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const live = new Set<number>();
 let hooked = false;
@@ -30,18 +28,35 @@ async function waitPortFree(port: number) {
   throw new Error(`port ${port} is still taken after the kill`);
 }
 
+export interface ServerProcessOptions {
+  /** The checkout to run (default this one): the bench measures another commit with it. */
+  root?: string;
+  /** CPU list for taskset, e.g. "0". */
+  cpus?: string;
+  /** Node flags, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+  /** How many of the last output lines it keeps (default 200). */
+  keepLines?: number;
+}
+
 /**
- * The real server as a child process (`tsx realtime-server/main.ts` in its own process group,
- * so kill -9 takes tsx and node alike), for the crash loop and the tests that need several
- * nodes. It keeps the last lines of its output. `base` is its URL (PORT in `env` must match).
+ * The real server as a child process (`node --import tsx realtime-server/main.ts` in its own
+ * process group, so kill -9 takes it and anything it started), for the crash loop, the bench and
+ * the tests that need several nodes. It keeps the last lines of its output. `base` is its URL
+ * (PORT in `env` must match).
  */
 export class ServerProcess {
   child?: ChildProcess;
   exited?: Promise<void>;
   output: string[] = [];
   readonly port: number;
-  constructor(readonly env: Record<string, string>, readonly base: string) {
+  constructor(readonly env: Record<string, string>, readonly base: string, readonly opts: ServerProcessOptions = {}) {
     this.port = Number(new URL(base).port);
+  }
+
+  /** The server's own process id (node's). */
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
 
   start() {
@@ -50,13 +65,15 @@ export class ServerProcess {
       hooked = true;
       process.once('exit', () => { for (const pid of live) try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } });
     }
-    const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['realtime-server/main.ts'], {
+    const root = this.opts.root ?? ROOT;
+    const child = spawnNode(path.join(root, 'realtime-server/main.ts'), [], {
       // Not the caller's REDIS_URL: a node joins a cluster only when asked (one with the default prefix would hear other tests' servers).
-      cwd: root, env: { ...process.env, REDIS_URL: '', ...this.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: root, env: { REDIS_URL: '', ...this.env }, detached: true, cpus: this.opts.cpus, nodeArgs: this.opts.nodeArgs,
     });
+    const keepLines = this.opts.keepLines ?? 200;
     const keep = (chunk: Buffer) => {
       this.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      if (this.output.length > 200) this.output.splice(0, this.output.length - 200);
+      if (this.output.length > keepLines) this.output.splice(0, this.output.length - keepLines);
     };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);

@@ -14,9 +14,11 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server on 127.0.0.1 (ephemeral port, no TLS, no auth) that keeps every
- * message it accepts. `rejectRcpt` makes it refuse every recipient with a 550 until cleared.
+ * message it accepts (once its DATA is complete: the moment it answers 250). `rejectRcpt`
+ * makes it refuse every recipient with a 550 until cleared; `sendersMayDie` shrugs off
+ * connections reset mid-conversation (the crash loop kill -9s the sender on purpose).
  */
-export async function startSmtpListener(opts: { rejectRcpt?: boolean } = {}) {
+export async function startSmtpListener(opts: { rejectRcpt?: boolean; sendersMayDie?: boolean } = {}) {
   const received: ReceivedMail[] = [];
   const state = { rejectRcpt: Boolean(opts.rejectRcpt), rcptRejected: 0 };
   const server = new SMTPServer({
@@ -45,6 +47,7 @@ export async function startSmtpListener(opts: { rejectRcpt?: boolean } = {}) {
       });
     },
   });
+  if (opts.sendersMayDie) server.on('error', () => { /* a sender killed mid-conversation */ });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -61,15 +64,6 @@ export async function startSmtpListener(opts: { rejectRcpt?: boolean } = {}) {
 }
 
 export type SmtpListener = Awaited<ReturnType<typeof startSmtpListener>>;
-
-/** A TCP port on 127.0.0.1 that nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 /** Headers (lower-cased names, unfolded, encoded words decoded) and the decoded body of a single-part message. */
 export function parseMessage(raw: string): Pick<ReceivedMail, 'headers' | 'subject' | 'text'> {

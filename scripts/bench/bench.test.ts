@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarize } from './stats';
-import { ROOT } from './proc';
+import { ROOT } from '../../realtime-server/testing/spawnNode';
 
 /** Runs `npm run bench` with these arguments and `--json`; its exit code must be 0. Answers the report and the output. */
 async function bench(args: string[]) {

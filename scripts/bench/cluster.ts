@@ -3,16 +3,17 @@
  * prefix (the deployment of DEPLOYMENT.md on one machine), and their clean-up.
  */
 import fs from 'node:fs';
-import knex from 'knex';
 import { Redis } from 'ioredis';
-import { isPostgresUrl, postgresSchema } from '../../db/connection';
-import { type ServerHandle, startServer } from './server';
+import { isPostgresUrl } from '../../db/connection';
+import type { ServerProcess } from '../../realtime-server/testing/serverProcess';
+import { dropSchema } from '../../realtime-server/testing/testEngine';
+import { startServer } from './server';
 
 export const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/test';
 export const LOCAL_REDIS = 'redis://127.0.0.1:6379';
 
 export interface ClusterHandle {
-  nodes: ServerHandle[];
+  nodes: ServerProcess[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -37,7 +38,7 @@ export function freshSchemaUrl(url: string) {
 export async function startCluster(o: { nodes: number; databaseUrl: string; redisUrl: string; cpus?: string }): Promise<ClusterHandle> {
   const { url, schema } = freshSchemaUrl(o.databaseUrl);
   const redisPrefix = `lifeline-bench-${process.pid}-${Date.now()}`;
-  const nodes: ServerHandle[] = [];
+  const nodes: ServerProcess[] = [];
   const opts = { databaseUrl: url, redisUrl: o.redisUrl, cpus: o.cpus, env: { REDIS_PREFIX: redisPrefix } };
   const stop = async () => {
     await Promise.all(nodes.map((n) => n.stop()));
@@ -55,15 +56,7 @@ export async function startCluster(o: { nodes: number; databaseUrl: string; redi
 
 /** Drops the run's schema and deletes its Redis keys. */
 export async function cleanUp(databaseUrl: string, redisUrl: string, prefix: string) {
-  const { connection, schema } = postgresSchema(databaseUrl);
-  if (schema) {
-    const db = knex({ client: 'pg', connection, pool: { min: 0, max: 1 } });
-    try {
-      await db.raw(`drop schema if exists "${schema}" cascade`);
-    } finally {
-      await db.destroy();
-    }
-  }
+  await dropSchema(databaseUrl);
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
   try {
     await redis.connect();

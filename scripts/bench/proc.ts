@@ -1,48 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-
-/** Repository root (scripts/bench/ is two levels down). */
-export const ROOT = path.resolve(import.meta.dirname, '../..');
-
-let tasksetOk: boolean | undefined;
-/** Whether `taskset -c` can pin a process here (it may be missing or refused in a container). */
-export function tasksetWorks(): boolean {
-  if (tasksetOk === undefined) {
-    try {
-      tasksetOk = os.cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
-    } catch {
-      tasksetOk = false;
-    }
-  }
-  return tasksetOk;
-}
-
-/** Spawns `node --import tsx script args`, pinned to `cpus` (e.g. "0") when taskset works. */
-export function spawnNode(script: string, args: string[], opts: { cpus?: string; env?: NodeJS.ProcessEnv; ipc?: boolean; cwd?: string; nodeArgs?: string[] } = {}): ChildProcess {
-  const nodeArgs = [...(opts.nodeArgs ?? []), '--import', 'tsx', script, ...args];
-  const pinned = opts.cpus !== undefined && tasksetWorks();
-  const [cmd, argv] = pinned ? ['taskset', ['-c', opts.cpus!, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
-  return spawn(cmd, argv, {
-    cwd: opts.cwd ?? ROOT,
-    env: { ...process.env, ...opts.env },
-    // taskset execs node, so the child's pid is node's pid either way.
-    stdio: opts.ipc ? ['ignore', 'inherit', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const CLK_TCK = 100; // Linux USER_HZ
 /** CPU seconds (user + system) a process has used, from /proc; undefined once it is gone. */

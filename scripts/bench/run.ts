@@ -26,9 +26,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Fixtures, buildFleet } from './fixtures';
 import { request } from './http';
-import { ProcMeter, ROOT, spawnNode, tasksetWorks } from './proc';
+import { ProcMeter } from './proc';
 import { type ClusterHandle, LOCAL_PG, LOCAL_REDIS, pidsNamed, startCluster } from './cluster';
-import { type ServerHandle, freshSqlite, startServer } from './server';
+import { freshSqlite, startServer } from './server';
+import type { ServerProcess } from '../../realtime-server/testing/serverProcess';
+import { ROOT, spawnNode, tasksetWorks } from '../../realtime-server/testing/spawnNode';
 import { round, summarize } from './stats';
 
 // ---------- options ----------
@@ -288,27 +290,27 @@ async function probeFleetPolling(url: string, token: string, durationMs: number)
 
 // ---------- ingest ----------
 /** The position writer's cumulative counters, from the last `position-writes` line on the server's stderr. */
-function writeStats(server: ServerHandle): { transactions: number; rows: number } | undefined {
-  const lines = server.stderr().split('\n').filter((l) => l.startsWith('position-writes '));
+function writeStats(server: ServerProcess): { transactions: number; rows: number } | undefined {
+  const lines = server.output.filter((l) => l.startsWith('position-writes '));
   const last = lines.at(-1);
   return last ? JSON.parse(last.slice('position-writes '.length)) : undefined;
 }
 
-async function ingestScenario(server: ServerHandle, fx: Fixtures) {
+async function ingestScenario(server: ServerProcess, fx: Fixtures) {
   const results: Record<string, any[]> = { socket: [], rest: [] };
   const procs = spawnLoad(smoke ? 1 : 2);
   // Drivers split over the processes; the REST load posts as the drivers' devices do (`?t=` driver link): staff
   // positions are refused for an ambulance whose crew reports itself, as the fleet's drivers just did.
   const halves = procs.map((_, i) => fx.fleet.filter((_a, j) => j % procs.length === i));
-  await Promise.all(procs.map((p, i) => p.call({ cmd: 'connect', url: server.url, width: 50, viewers: [], staff: { count: 0, token: '' }, drivers: halves[i].map((a) => ({ ambId: a.id, token: a.driverToken })) })));
+  await Promise.all(procs.map((p, i) => p.call({ cmd: 'connect', url: server.base, width: 50, viewers: [], staff: { count: 0, token: '' }, drivers: halves[i].map((a) => ({ ambId: a.id, token: a.driverToken })) })));
   for (const pathKind of ['socket', 'rest'] as const) {
     let misses = 0;
     for (const rate of pathKind === 'socket' ? P.socketRates : P.restRates) {
       const before = writeStats(server);
-      const meter = new ProcMeter(server.pid).start();
+      const meter = new ProcMeter(server.pid!).start();
       const loadMeters = procs.map((p) => new ProcMeter(p.pid).start());
       const rs = await Promise.all(procs.map((p, i) => p.call({
-        cmd: 'ingest', path: pathKind, url: server.url, links: halves[i].map((a) => ({ id: a.id, driverToken: a.driverToken })), rate: rate / procs.length, durationMs: P.ingestStep,
+        cmd: 'ingest', path: pathKind, url: server.base, links: halves[i].map((a) => ({ id: a.id, driverToken: a.driverToken })), rate: rate / procs.length, durationMs: P.ingestStep,
       })));
       const usage = meter.stop();
       const loadCpuPct = loadMeters.reduce((sum, m) => sum + m.stop().cpuPct, 0);
@@ -384,18 +386,18 @@ async function main() {
   log(`profile ${profile}; ${placement}`);
   if (skippedForNodes.length) log(`--nodes: ${skippedForNodes.join(', ')} skipped (single-node scenarios; run them without --nodes)`);
   let cluster: ClusterHandle | undefined;
-  let server: ServerHandle;
+  let server: ServerProcess;
   if (nodes) {
     const t0 = Date.now();
     cluster = await startCluster({ nodes, databaseUrl, redisUrl, cpus: pinned ? SERVER_CPU : undefined });
     server = cluster.nodes[0];
-    log(`${nodes} node${nodes > 1 ? 's' : ''} on PostgreSQL schema ${cluster.schema} and Redis prefix ${cluster.redisPrefix} up in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${cluster.nodes.map((n) => n.url).join(' ')}`);
+    log(`${nodes} node${nodes > 1 ? 's' : ''} on PostgreSQL schema ${cluster.schema} and Redis prefix ${cluster.redisPrefix} up in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${cluster.nodes.map((n) => n.base).join(' ')}`);
   } else {
     server = await startServer({ databaseUrl: freshSqlite('bench'), cpus: pinned ? SERVER_CPU : undefined });
   }
   const servers = cluster?.nodes ?? [server];
-  const urls = servers.map((s) => s.url);
-  const pids = servers.map((s) => s.pid);
+  const urls = servers.map((s) => s.base);
+  const pids = servers.map((s) => s.pid!);
   const redact = (u: string) => u.replace(/\/\/([^@/]*)@/, '//***@');
   const result: Record<string, any> = {
     profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: nodes ?? 1,
@@ -404,7 +406,7 @@ async function main() {
   let fx: Fixtures | undefined;
   try {
     const t0 = Date.now();
-    fx = await buildFleet(server.url, P.ambulances);
+    fx = await buildFleet(server.base, P.ambulances);
     log(`fleet of ${fx.fleet.length} ambulances on active cases with links in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (scenarios.has('fleet') || scenarios.has('dispatch') || scenarios.has('polling')) {
       const procs = spawnLoad(P.loadProcs);
@@ -412,16 +414,16 @@ async function main() {
         const { placement: where, connectSeconds } = await connectFleet(urls, fx, procs);
         result.connect_seconds = connectSeconds;
         if (scenarios.has('fleet')) {
-          result.fleet = await fleetPhase('fleet', { url: server.url, pids }, fx, procs, where);
+          result.fleet = await fleetPhase('fleet', { url: server.base, pids }, fx, procs, where);
           log(`fleet: viewer fan-out p50 ${result.fleet.viewer_fanout.p50} p99 ${result.fleet.viewer_fanout.p99} ms, lost ${result.fleet.lost}${nodes ? ` (cross-node ${result.fleet.cross_node.received}/${result.fleet.cross_node.expected}, lost ${result.fleet.cross_node.lost})` : ''}, viewers held ${result.fleet.viewers_held}, cpu ${result.fleet.server.cpuPct.toFixed(0)}%, rss ${result.fleet.server.peakRssMb.toFixed(0)} MB`);
         }
         if (scenarios.has('dispatch')) {
-          result.dispatch = await fleetPhase('fleet + dispatch', { url: server.url, pids }, fx, procs, where, { dispatch: true });
+          result.dispatch = await fleetPhase('fleet + dispatch', { url: server.base, pids }, fx, procs, where, { dispatch: true });
           log(`dispatch: case to staff p99 ${result.dispatch.dispatch?.case_to_staff.p99} ms, viewer p99 ${result.dispatch.viewer_fanout.p99} ms`);
         }
         // A phase of its own: the fleet phase carries exactly the floors' load, so their CPU per delivery compares.
         if (scenarios.has('polling')) {
-          result.polling = await fleetPhase('fleet + polling', { url: server.url, pids }, fx, procs, where, { poll: true });
+          result.polling = await fleetPhase('fleet + polling', { url: server.base, pids }, fx, procs, where, { poll: true });
           log(`polling: staleness p50 ${result.polling.polling?.staleness.p50} ms, push p50 ${result.polling.viewer_fanout.p50} ms in the same phase`);
         }
       } finally {
@@ -429,7 +431,7 @@ async function main() {
       }
     }
     if (scenarios.has('ingest')) result.ingest = await ingestScenario(server, fx);
-    result.server_stderr_tail = servers.flatMap((s) => s.stderr().split('\n').filter((l) => l && !l.startsWith('position-writes ')).slice(-5));
+    result.server_stderr_tail = servers.flatMap((s) => s.output.filter((l) => l && !l.startsWith('position-writes ')).slice(-5));
   } finally {
     if (cluster) await cluster.stop();
     else await server.stop();
@@ -438,7 +440,7 @@ async function main() {
     const before = await startServer({ databaseUrl: freshSqlite('before'), cpus: pinned ? SERVER_CPU : undefined, root: beforeRoot });
     try {
       log(`ingest against ${beforeRoot}`);
-      result.ingest_before = { root: beforeRoot, ...(await ingestScenario(before, await buildFleet(before.url, P.ambulances))) };
+      result.ingest_before = { root: beforeRoot, ...(await ingestScenario(before, await buildFleet(before.base, P.ambulances))) };
     } finally {
       await before.stop();
     }

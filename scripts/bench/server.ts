@@ -1,10 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, freePort, spawnNode } from './proc';
+import { ServerProcess, freePort } from '../../realtime-server/testing/serverProcess';
+import { ROOT } from '../../realtime-server/testing/spawnNode';
 
 export interface ServerOptions {
-  /** A SQLite file path or postgres:// URL; several nodes share one (issue 7: --nodes N). */
+  /** A SQLite file path or postgres:// URL; several nodes share one (--nodes N). */
   databaseUrl: string;
   redisUrl?: string;
   port?: number;
@@ -16,15 +16,6 @@ export interface ServerOptions {
   root?: string;
   /** Extra node flags, e.g. --cpu-prof (BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"). */
   nodeArgs?: string[];
-}
-
-export interface ServerHandle {
-  url: string;
-  pid: number;
-  child: ChildProcess;
-  /** Everything the server wrote to stderr (warnings, fatal errors, write statistics). */
-  stderr(): string;
-  stop(): Promise<void>;
 }
 
 /** The production settings of the bench: quiet logs, no geocoder, limits out of the way of the load. */
@@ -54,40 +45,24 @@ export function benchEnv(o: ServerOptions, port: number): NodeJS.ProcessEnv {
 }
 
 /** Starts one real server process (`realtime-server/main.ts`) and waits until /api/health answers. */
-export async function startServer(o: ServerOptions): Promise<ServerHandle> {
+export async function startServer(o: ServerOptions): Promise<ServerProcess> {
   const port = o.port ?? (await freePort());
   const env = benchEnv(o, port);
+  // Unset rather than empty: the server then takes this process's SMTP_URL, if any.
   if (env.SMTP_URL === '') delete env.SMTP_URL;
-  const child = spawnNode(path.join(o.root ?? ROOT, 'realtime-server/main.ts'), [], { cpus: o.cpus, env, cwd: o.root, nodeArgs: o.nodeArgs ?? process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) });
-  let err = '';
-  child.stderr!.on('data', (d) => { err = (err + d).slice(-200_000); });
-  child.stdout!.on('data', (d) => { err = (err + d).slice(-200_000); });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before it answered:\n${err.slice(-4000)}`);
-    try {
-      const r = await fetch(`${url}/api/health`);
-      if (r.ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not answer /api/health within 60 s:\n${err.slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  const defined = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  const server = new ServerProcess(defined, `http://127.0.0.1:${port}`, {
+    root: o.root, cpus: o.cpus, nodeArgs: o.nodeArgs ?? process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+    // The position writer's statistics come as lines on stderr; the last one counts.
+    keepLines: 2000,
+  }).start();
+  try {
+    await server.waitHealthy(60_000);
+  } catch (err) {
+    await server.kill9();
+    throw err;
   }
-  return {
-    url,
-    pid: child.pid!,
-    child,
-    stderr: () => err,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => { clearTimeout(kill); resolve(); });
-      child.kill('SIGTERM');
-    }),
-  };
+  return server;
 }
 
 /** A fresh SQLite file under .tmp/bench (removed with its WAL files first). */

@@ -1,25 +1,11 @@
-import { DomainError } from '../../services/errors';
 import type { ConfigResponse } from '../../contract';
+import { healthService } from '../../services/healthService';
 import type { Mount } from './types';
 
-/**
- * Health answers 200 only when the node takes work: not while it shuts down, not while its
- * database refuses writes (services/storageHealth.ts: a recent storage failure that no write
- * probe has cleared yet; the check itself runs the probe, so health comes back by itself),
- * and only when the database answers. A 503 names the cause, never a stack. While all is well
- * a check writes nothing.
- */
+/** Health answers 200 only when the node takes work (healthService.check says when it does not). */
 export const mountHealth: Mount = (router, { svc }) => {
   router.get('/api/health', async (ctx) => {
-    if (svc.lifecycle?.draining) throw new DomainError(503, 'This node is shutting down');
-    const failing = await svc.storageHealth?.check();
-    if (failing) throw new DomainError(503, `Database writes are failing: ${failing.code}`);
-    try {
-      await svc.db.raw('select 1');
-    } catch (err) {
-      const code = (err as { code?: unknown })?.code;
-      throw new DomainError(503, typeof code === 'string' && /^[\w-]{1,40}$/.test(code) ? `Database is not answering: ${code}` : 'Database is not answering');
-    }
+    await healthService.check(svc);
     ctx.body = { status: 'ok' };
   });
   /** What the web app needs to know of the server's configuration. */
