@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
-import type { Knex } from 'knex';
 import { tryWithAdvisoryLock } from '../../db/advisoryLock';
 import { isSqlite } from '../../db/connection';
 import { jobRunRepository } from '../../db/repositories/jobRunRepository';
 import { nowIso } from '../../db/repositories/types';
-
-/** This process, as recorded in `job_runs.node`. */
-export const NODE_ID = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+import type { ServiceContext } from '../services/context';
 
 export type JobOutcome<T> =
   | { ran: true; result: T }
@@ -27,14 +22,16 @@ export type JobOutcome<T> =
  * fails is not recorded, so the next timer tick (on any node) tries again.
  * SQLite serves one process per file: the pass just runs (no lock, no interval check).
  */
-export async function runJobExclusive<T>(db: Knex, name: string, minIntervalMs: number, fn: () => Promise<T>): Promise<JobOutcome<T>> {
+export async function runJobExclusive<T>(
+  { db, nodeId }: Pick<ServiceContext, 'db' | 'nodeId'>, name: string, minIntervalMs: number, fn: () => Promise<T>,
+): Promise<JobOutcome<T>> {
   if (isSqlite(db)) return { ran: true, result: await fn() };
   const pass = await tryWithAdvisoryLock(db, `lifeline.job.${name}`, async (): Promise<JobOutcome<T>> => {
     const last = await jobRunRepository.find(db, name);
     if (last?.finished_at && Date.now() - Date.parse(last.finished_at) < minIntervalMs) return { ran: false, reason: 'recent' };
     const startedAt = nowIso();
     const result = await fn();
-    await jobRunRepository.finished(db, name, NODE_ID, startedAt);
+    await jobRunRepository.finished(db, name, nodeId, startedAt);
     return { ran: true, result };
   });
   return pass.locked ? { ran: false, reason: 'locked' } : pass.result;

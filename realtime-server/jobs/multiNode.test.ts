@@ -141,19 +141,19 @@ describe.skipIf(!PG)('several nodes on one PostgreSQL schema', () => {
       active -= 1;
     };
     await nodes[0].db('job_runs').where({ name: 'test-job' }).delete();
-    const first = await Promise.all(nodes.map((n) => runJobExclusive(n.db, 'test-job', 60_000, pass)));
+    const first = await Promise.all(nodes.map((n) => runJobExclusive(n, 'test-job', 60_000, pass)));
     expect(first.filter((o) => o.ran)).toHaveLength(1);
     expect(first.filter((o) => !o.ran).map((o) => (o as { reason: string }).reason)).toEqual(['locked', 'locked']);
     // Right after: no node runs it again (one finds it recent under the lock, the others find it locked or recent).
-    const again = await Promise.all(nodes.map((n) => runJobExclusive(n.db, 'test-job', 60_000, pass)));
+    const again = await Promise.all(nodes.map((n) => runJobExclusive(n, 'test-job', 60_000, pass)));
     expect(again.map((o) => (o.ran ? 'ran' : o.reason))).toContain('recent');
     expect(again.filter((o) => o.ran)).toEqual([]);
-    expect((await runJobExclusive(nodes[1].db, 'test-job', 60_000, pass)).ran).toBe(false);
+    expect((await runJobExclusive(nodes[1], 'test-job', 60_000, pass)).ran).toBe(false);
     expect({ passes, maxActive }).toEqual({ passes: 1, maxActive: 1 });
     expect(await nodes[0].db('job_runs').where({ name: 'test-job' }).first()).toMatchObject({ runs: 1 });
     // A failed pass is not recorded: the next attempt runs.
-    await expect(runJobExclusive(nodes[1].db, 'fail-job', 60_000, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
-    expect(await runJobExclusive(nodes[2].db, 'fail-job', 60_000, async () => 42)).toEqual({ ran: true, result: 42 });
+    await expect(runJobExclusive(nodes[1], 'fail-job', 60_000, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    expect(await runJobExclusive(nodes[2], 'fail-job', 60_000, async () => 42)).toEqual({ ran: true, result: 42 });
   });
 
   it('the retention job of three nodes starting together runs one pass', async () => {

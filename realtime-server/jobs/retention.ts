@@ -137,7 +137,7 @@ export function startRetentionJob(ctx: ServiceContext, everyMs = RETENTION_EVERY
   let stopped = false;
   const pass = () => {
     if (running || stopped) return;
-    running = runJobExclusive(ctx.db, 'retention', everyMs / 2, () => runRetention(ctx))
+    running = runJobExclusive(ctx, 'retention', everyMs / 2, () => runRetention(ctx))
       .then((o) => {
         if (!o.ran) { ctx.log.debug({ reason: o.reason }, 'retention: pass skipped (another node runs or ran it)'); return; }
         const r = o.result;
