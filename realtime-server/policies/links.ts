@@ -1,4 +1,4 @@
-import type { TrackTokenRow } from '../../db/repositories/types';
+import type { CaseRow, TrackTokenRow } from '../../db/repositories/types';
 
 /** What a `?t=` link (or the same token at a socket handshake) was minted as. */
 export type LinkGrant = Pick<TrackTokenRow, 'kind' | 'case_id' | 'ambulance_id'>;
@@ -15,4 +15,6 @@ export const linkPolicy = {
     grant?.kind === 'driver' && grant.ambulance_id === ambulanceId,
   /** A link watches the ambulance it was made for. */
   watches: (grant: LinkGrant | undefined, ambulanceId: number): grant is LinkGrant => grant?.ambulance_id === ambulanceId,
+  /** A driver link holds only while its case is active and still holds the ambulance (judged again in each write's transaction). */
+  stillDrives: (c: Pick<CaseRow, 'status' | 'ambulance_id'> | undefined, ambulanceId: number) => c?.status === 'active' && c.ambulance_id === ambulanceId,
 };

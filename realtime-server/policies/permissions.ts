@@ -38,6 +38,9 @@ export type Permission = keyof typeof permissions;
 
 export const may = (role: Role, permission: Permission) => permissions[permission].roles.includes(role);
 
+/** A signed-in staff member, as the row and field rules (`*Policy.ts`) judge them. */
+export type StaffMember = { id: number; role: Role };
+
 /**
  * Everyone who can reach the server: no credentials; the holder of a tracking link's viewer
  * token (watch one ambulance); the holder of a driver link's token (watch it and send its
@@ -57,7 +60,7 @@ export type LinkPrincipal = 'viewer' | 'driver';
  * - `links`: the link-token holders the handler accepts (`?t=` on REST, `auth` on sockets);
  *   the handler checks the token itself so that every bad link gets the same answer.
  * The router checks every request against its route's entry before the route's own
- * middleware runs (`accessGuard`); a route without an entry is refused. `policies/roles.test.ts`
+ * middleware runs (its gate, http/gatedRouter.ts); a route without an entry is refused. `policies/roles.test.ts`
  * walks every route and event here × every principal, and fails for a route the router
  * serves that is missing here.
  */
