@@ -130,5 +130,4 @@ export const ambulanceService = {
     await findAmbulance(ctx.db, id);
     return positionRepository.trail(ctx.db, id, new Date(Date.now() - TRAIL_WINDOW_MS).toISOString(), TRAIL_MAX_POINTS);
   },
-  findAmbulance,
 };

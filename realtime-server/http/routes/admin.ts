@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { latitude, longitude } from '../../contract';
-import { outboxRepository } from '../../../db/repositories/outboxRepository';
-import { presentOutbox } from '../../presenters/presentOutbox';
+import { outboxService } from '../../services/outboxService';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
@@ -11,7 +10,7 @@ const coords = z.object({ lat: coordinate().pipe(latitude()), lon: coordinate().
 
 export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
   router.get('/api/outbox', async (ctx) => {
-    ctx.body = { messages: (await outboxRepository.list(svc.db)).map(presentOutbox) };
+    ctx.body = { messages: await outboxService.list(svc) };
   });
   router.get('/api/geocode/reverse', async (ctx) => {
     const { lat, lon } = validate(coords, ctx.query);

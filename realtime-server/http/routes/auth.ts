@@ -1,7 +1,7 @@
 import { signInSchema, signInVerifySchema } from '../../contract';
 import { presentUser } from '../../presenters/presentUser';
 import { authService } from '../../services/authService';
-import { type AppState } from '../middleware/auth';
+import type { AppState } from '../middleware/auth';
 import { signinAttempt } from '../middleware/rateLimit';
 import { noStore } from '../middleware/security';
 import { validate } from '../validate';

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { type SignOutEverywhereResponse, type UserDto, email, userWriteSchema } from '../../contract';
-import { userRepository } from '../../../db/repositories/userRepository';
-import { presentUser } from '../../presenters/presentUser';
-import { notFound } from '../../services/errors';
 import { userService } from '../../services/userService';
-import { type AppState } from '../middleware/auth';
+import type { AppState } from '../middleware/auth';
 import { idempotency, writeContext } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
@@ -13,13 +10,11 @@ const NOT_FOUND = 'Operator not found';
 
 export const mountUsers: Mount = (router, { svc }) => {
   router.get('/api/users/operators', async (ctx) => {
-    ctx.body = { operators: (await userRepository.listByRole(svc.db, 'operator')).map(presentUser) };
+    ctx.body = { operators: await userService.listOperators(svc) };
   });
   router.get('/api/users/by-email', async (ctx) => {
     const { email: address } = validate(z.object({ email: email() }), ctx.query);
-    const user = await userRepository.findByEmail(svc.db, address);
-    if (!user) throw notFound('No staff account with this email');
-    ctx.body = { id: user.id };
+    ctx.body = { id: await userService.idByEmail(svc, address) };
   });
   router.post('/api/users', idempotency(svc, (u: UserDto) => ({ status: 201, body: { user: u } })), async (ctx) => {
     const input = validate(userWriteSchema, ctx.request.body);
