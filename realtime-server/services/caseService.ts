@@ -9,6 +9,7 @@ import { trackTokenRepository } from '../../db/repositories/trackTokenRepository
 import { userRepository } from '../../db/repositories/userRepository';
 import type { CaseRow, Db } from '../../db/repositories/types';
 import { casePolicy } from '../policies/casePolicy';
+import { linkPolicy } from '../policies/links';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentCase, presentCaseLocation } from '../presenters/presentCase';
 import { presentCaseEvent } from '../presenters/presentCaseEvent';
@@ -244,7 +245,7 @@ export const caseService = {
   async locationLinkState(ctx: ServiceContext, id: string, token: string): Promise<LocationLinkState> {
     const row = await findCase(ctx.db, id);
     if (!locationTokenMatches(row, token)) throw notFound('Case not found');
-    if (!casePolicy.takesLocation(row)) throw gone('This case is no longer active');
+    if (!linkPolicy.sharesLocation(row)) throw gone('This case is no longer active');
     return { active: true };
   },
 
@@ -252,7 +253,7 @@ export const caseService = {
     inTransaction(ctx, async (trx, record) => {
       const before = await findCaseForUpdate(trx, id);
       if (!locationTokenMatches(before, token)) throw notFound('Case not found');
-      if (!casePolicy.takesLocation(before)) throw gone('This case is no longer active');
+      if (!linkPolicy.sharesLocation(before)) throw gone('This case is no longer active');
       const at = new Date().toISOString();
       const position = { latitude: round8(input.latitude), longitude: round8(input.longitude), accuracy: input.accuracy ?? null, at };
       if (!(await caseRepository.setLocation(trx, id, position))) throw gone('This case is no longer active');
