@@ -1,14 +1,13 @@
-import Router from '@koa/router';
 import Koa from 'koa';
 import { createGeocoder, type Geocoder } from '../services/geocodeService';
 import type { ServiceContext } from '../services/context';
 import { notFound } from '../services/errors';
 import { authenticate } from './middleware/auth';
 import { limitBodyDepth } from './middleware/bodyDepth';
-import { accessGuard } from '../policies/accessGuard';
 import { errorHandler, requestLogger } from './middleware/errors';
 import { compressJson } from './middleware/compression';
 import { logAppErrors } from './clientAbort';
+import { GatedRouter } from './gatedRouter';
 import { serveSpa } from './spa';
 import { jsonBody } from './middleware/jsonBody';
 import { noStoreUnder, securityHeaders } from './middleware/security';
@@ -30,13 +29,13 @@ const NO_STORE_PREFIXES = ['/api/', '/live-location'];
 export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {}) {
   const app = new Koa({ proxy: false });
   logAppErrors(app, svc.log);
-  const router = new Router();
-  // First on the router: every route's entry in policies/permissions.ts `access` is checked before the route runs.
-  router.use(accessGuard);
+  // Every route is gated by its entry in policies/permissions.ts `access`.
+  const router = new GatedRouter();
   const deps = { svc, geocoder: opts.geocoder ?? createGeocoder(svc) };
   for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountAmbulances, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics]) {
     mount(router, deps);
   }
+  if (router.undeclared.length) throw new Error(`No access rule is declared in policies/permissions.ts for ${router.undeclared.join(', ')}`);
 
   if (svc.config.signinCode === 'email' && !svc.config.smtpUrl) {
     svc.log.warn('SIGNIN_CODE=email without SMTP_URL: sign-in codes wait in the outbox and nobody receives them');

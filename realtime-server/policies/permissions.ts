@@ -38,6 +38,9 @@ export type Permission = keyof typeof permissions;
 
 export const may = (role: Role, permission: Permission) => permissions[permission].roles.includes(role);
 
+/** A signed-in staff member, as the row and field rules (`*Policy.ts`) judge them. */
+export type StaffMember = { id: number; role: Role };
+
 /**
  * Everyone who can reach the server: no credentials; the holder of a tracking link's viewer
  * token (watch one ambulance); the holder of a driver link's token (watch it and send its
@@ -50,16 +53,16 @@ export type LinkPrincipal = 'viewer' | 'driver';
 /**
  * One entry per REST route (`METHOD /path` as the router declares it) and per socket event
  * (`socket:event`; `socket:connect` is the handshake). An entry is either
- * - `anyone`: no credentials needed (sign-in, health, the patient's location link, whose
- *   secret is the case id itself: it answers 410 once the case is no longer active), or
+ * - `anyone`: no session needed (sign-in, health, the patient's location link, whose own
+ *   `?t=` token the case service checks: it answers 410 once the case is no longer active), or
  * - `permission`: the signed-in staff roles of that permission (401 without a session, 403
  *   for another role), and/or
  * - `links`: the link-token holders the handler accepts (`?t=` on REST, `auth` on sockets);
  *   the handler checks the token itself so that every bad link gets the same answer.
- * The router checks every request against its route's entry before the route's own
- * middleware runs (`accessGuard`); a route without an entry is refused. `policies/roles.test.ts`
- * walks every route and event here × every principal, and fails for a route the router
- * serves that is missing here.
+ * Each route's gate is made from its entry as the route is registered (http/gatedRouter.ts)
+ * and runs before the route's own middleware; a route without an entry is refused.
+ * `policies/roles.test.ts` walks every route and event here × every principal, and fails for
+ * a route the router serves that is missing here.
  */
 export interface AccessRule {
   anyone?: true;
@@ -108,7 +111,7 @@ export const access = {
   'GET /api/metrics': { permission: 'metrics.read', scraper: true },
   'GET /api/geocode/reverse': { permission: 'geocode.read' },
 
-  /** The patient's share link: the case id is the secret; only while the case is active (410 after). */
+  /** The patient's share link: its own `?t=` token (the case id alone is not enough); only while the case is active (410 after). */
   'POST /api/location/:caseId': { anyone: true },
   /** The same link's state (usable, 404, 410) for the page at load; nothing else about the case. */
   'GET /api/location/:caseId': { anyone: true },

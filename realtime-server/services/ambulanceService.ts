@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
-import type { AmbulanceCreateInput, AmbulanceUpdateInput, PositionInput } from '../contract';
+import { type AmbulanceCreateInput, type AmbulanceUpdateInput, type PositionInput, TRAIL_MAX_POINTS, TRAIL_WINDOW_MS } from '../contract';
 import { ambulanceRepository, type AmbulanceFields, PlateTakenError } from '../../db/repositories/ambulanceRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
+import { positionRepository } from '../../db/repositories/positionRepository';
 import type { AmbulanceRow, Db } from '../../db/repositories/types';
+import { ambulanceEdits, ambulancePolicy } from '../policies/ambulancePolicy';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { conflict, forbidden, notFound } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
@@ -77,12 +79,8 @@ export const ambulanceService = {
   update: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: number, input: AmbulanceUpdateInput) =>
     inTransaction(ctx, async (trx, record) => {
       const before = await findAmbulanceForUpdate(trx, id);
-      // The ambulance form sends the plate with the status; only an actual change is refused.
-      const editsPlate = input.license_plate !== undefined && input.license_plate !== before.license_plate;
-      const editsEmail = input.email !== undefined && input.email !== before.driver_email;
-      if (actor.role !== 'admin' && (editsPlate || editsEmail)) {
-        throw forbidden("Only admins can change an ambulance's license plate or driver email");
-      }
+      if (!ambulancePolicy.mayUpdate(actor, before, input)) throw forbidden("Only admins can change an ambulance's license plate or driver email");
+      const { plate: editsPlate, email: editsEmail } = ambulanceEdits(before, input);
       const fields: AmbulanceFields = {};
       if (input.status !== undefined && input.status !== before.status) {
         const busyOnCase = await onActiveCase(trx, id);
@@ -127,5 +125,9 @@ export const ambulanceService = {
   recordPosition: (ctx: ServiceContext, id: number, input: PositionInput, from: PositionSource) =>
     positionWriter(ctx).write(id, input, from),
 
-  findAmbulance,
+  /** An ambulance's recent path for staff: the last TRAIL_WINDOW_MS, at most TRAIL_MAX_POINTS fixes; 404 for an unknown ambulance. */
+  async trail(ctx: ServiceContext, id: number) {
+    await findAmbulance(ctx.db, id);
+    return positionRepository.trail(ctx.db, id, new Date(Date.now() - TRAIL_WINDOW_MS).toISOString(), TRAIL_MAX_POINTS);
+  },
 };

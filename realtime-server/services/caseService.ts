@@ -8,6 +8,8 @@ import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import { userRepository } from '../../db/repositories/userRepository';
 import type { CaseRow, Db } from '../../db/repositories/types';
+import { casePolicy } from '../policies/casePolicy';
+import { linkPolicy } from '../policies/links';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentCase, presentCaseLocation } from '../presenters/presentCase';
 import { presentCaseEvent } from '../presenters/presentCaseEvent';
@@ -126,9 +128,7 @@ export const caseService = {
    */
   create: (ctx: ServiceContext, actor: Actor & { type: 'user' }, input: CaseCreateInput, opts: { notifyPatient: boolean }) =>
     inTransaction(ctx, async (trx, record): Promise<CaseCreated> => {
-      if (input.operatorId != null && input.operatorId !== actor.id) {
-        throw forbidden('operator_id must be your own id');
-      }
+      if (!casePolicy.mayCreate(actor, input)) throw forbidden('operator_id must be your own id');
       const id = randomUUID();
       const ambulance = input.ambulanceId != null ? await claimAmbulance(trx, input.ambulanceId, record) : null;
       const locationToken = newToken();
@@ -245,7 +245,7 @@ export const caseService = {
   async locationLinkState(ctx: ServiceContext, id: string, token: string): Promise<LocationLinkState> {
     const row = await findCase(ctx.db, id);
     if (!locationTokenMatches(row, token)) throw notFound('Case not found');
-    if (row.status !== 'active') throw gone('This case is no longer active');
+    if (!linkPolicy.sharesLocation(row)) throw gone('This case is no longer active');
     return { active: true };
   },
 
@@ -253,7 +253,7 @@ export const caseService = {
     inTransaction(ctx, async (trx, record) => {
       const before = await findCaseForUpdate(trx, id);
       if (!locationTokenMatches(before, token)) throw notFound('Case not found');
-      if (before.status !== 'active') throw gone('This case is no longer active');
+      if (!linkPolicy.sharesLocation(before)) throw gone('This case is no longer active');
       const at = new Date().toISOString();
       const position = { latitude: round8(input.latitude), longitude: round8(input.longitude), accuracy: input.accuracy ?? null, at };
       if (!(await caseRepository.setLocation(trx, id, position))) throw gone('This case is no longer active');

@@ -3,6 +3,7 @@ import type { PositionAck as AnyPositionAck, PositionInput } from '../contract';
 import { isSqlite } from '../../db/connection';
 import { type NewPosition, type PositionStore, positionRepository } from '../../db/repositories/positionRepository';
 import { presentPosition } from '../presenters/presentAmbulance';
+import { linkPolicy } from '../policies/links';
 import type { DomainEvent } from './events';
 import type { PositionSource } from './ambulanceService';
 import type { ServiceContext } from './context';
@@ -48,8 +49,7 @@ async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent)
   if (!(Number.isSafeInteger(id) && id > 0) || !(await store.ambulanceExists(id))) throw notFound('Ambulance details not found');
   if (from.type === 'driver') {
     // Checked in the write's own transaction: once the case closes, not one more position.
-    const c = await store.caseOf(from.caseId);
-    if (!c || c.status !== 'active' || c.ambulance_id !== id) throw forbidden('This driver link is no longer valid: its case is closed');
+    if (!linkPolicy.stillDrives(await store.caseOf(from.caseId), id)) throw forbidden('This driver link is no longer valid: its case is closed');
   }
   const now = Date.now();
   const fixAt = input.timestamp === undefined ? now : new Date(input.timestamp).getTime();

@@ -1,21 +1,32 @@
 import type { UserWriteInput } from '../contract';
 import { sessionRepository } from '../../db/repositories/sessionRepository';
 import { userRepository } from '../../db/repositories/userRepository';
+import { userPolicy } from '../policies/userPolicy';
 import { presentUser } from '../presenters/presentUser';
 import { conflict, forbidden, notFound } from './errors';
 import { type ServiceContext, inTransaction } from './context';
 
 const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(String((err as Error)?.message));
 
-/** Only operator accounts are managed through the API; admins are provisioned out of band. */
+/** An account the staff-management routes may change (userPolicy.isManaged). */
 async function findOperator(trx: Parameters<typeof userRepository.findById>[0], id: number) {
   const user = await userRepository.findById(trx, id);
   if (!user) throw notFound('Operator not found');
-  if (user.role !== 'operator') throw forbidden('Only operator accounts can be managed here');
+  if (!userPolicy.isManaged(user)) throw forbidden('Only operator accounts can be managed here');
   return user;
 }
 
 export const userService = {
+  /** Every operator account (admins are not listed). */
+  listOperators: async (ctx: ServiceContext) => (await userRepository.listByRole(ctx.db, 'operator')).map(presentUser),
+
+  /** The id of the staff account (any role) with this e-mail. */
+  async idByEmail(ctx: ServiceContext, address: string) {
+    const user = await userRepository.findByEmail(ctx.db, address);
+    if (!user) throw notFound('No staff account with this email');
+    return user.id;
+  },
+
   create: (ctx: ServiceContext, input: UserWriteInput) =>
     inTransaction(ctx, async (trx, record) => {
       if (await userRepository.findByEmail(trx, input.email)) throw conflict('An account with this email already exists');

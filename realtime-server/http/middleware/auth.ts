@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { type Permission, may, permissions } from '../../policies/permissions';
+import { type AccessRule, may, permissions } from '../../policies/permissions';
 import { type Principal, authService } from '../../services/authService';
 import type { Actor, ServiceContext } from '../../services/context';
 import { forbidden, unauthorized } from '../../services/errors';
@@ -20,7 +20,7 @@ export const bearerToken = (header: string | undefined) => {
   return m ? m[1] : undefined;
 };
 
-/** Reads a bearer token if one is sent; `authorize` decides whether it is needed. */
+/** Reads a bearer token if one is sent; the route's `gate` decides whether it is needed. */
 export const authenticate = (svc: ServiceContext) => async (ctx: Context, next: Next) => {
   const token = bearerToken(ctx.get('authorization'));
   if (token && token.length <= 200) {
@@ -33,11 +33,26 @@ export const authenticate = (svc: ServiceContext) => async (ctx: Context, next: 
   await next();
 };
 
-/** 401 without a valid session, 403 when the role may not do this. */
-export const authorize = (permission: Permission) => async (ctx: Context, next: Next) => {
-  const principal = (ctx.state as AppState).principal;
-  if (!principal) throw unauthorized(ctx.get('authorization') ? 'Your session has expired or was revoked; please sign in again' : 'Authentication required');
-  if (!may(principal.user.role, permission)) throw forbidden(permissions[permission].denied);
+/** The 401 of a request that needs a session: a bearer token that was sent is named as expired. */
+export const sessionRequired = (ctx: Context) =>
+  unauthorized(ctx.get('authorization') ? 'Your session has expired or was revoked; please sign in again' : 'Authentication required');
+
+/**
+ * A route's gate, made from its entry in `access` (http/gatedRouter.ts runs it before the
+ * route's own middleware):
+ * - no entry: refused (403), so a new route cannot ship open by accident;
+ * - `anyone` passes; so does the METRICS_TOKEN bearer on a `scraper` route;
+ * - `links` without a bearer session passes to the handler, which checks the `?t=` token
+ *   so that every bad link gets the same answer; a link-only route called with a session
+ *   passes too, and the handler answers as for any bad link;
+ * - otherwise the entry's permission decides (401 without a session, 403 for another role).
+ */
+export const gate = (rule: AccessRule | undefined) => async (ctx: Context, next: Next) => {
+  if (!rule) throw forbidden('No access rule is declared for this route');
+  const { principal, scraper } = ctx.state as AppState;
+  if (rule.anyone || (rule.scraper && scraper) || (rule.links && !principal) || !rule.permission) return next();
+  if (!principal) throw sessionRequired(ctx);
+  if (!may(principal.user.role, rule.permission)) throw forbidden(permissions[rule.permission].denied);
   await next();
 };
 

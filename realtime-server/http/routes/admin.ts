@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { latitude, longitude } from '../../contract';
-import { outboxRepository } from '../../../db/repositories/outboxRepository';
-import { presentOutbox } from '../../presenters/presentOutbox';
-import { authorize } from '../middleware/auth';
+import { outboxService } from '../../services/outboxService';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
@@ -11,10 +9,10 @@ const coordinate = () => z.string({ error: 'required' }).trim().min(1, 'required
 const coords = z.object({ lat: coordinate().pipe(latitude()), lon: coordinate().pipe(longitude()) });
 
 export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
-  router.get('/api/outbox', authorize('outbox.read'), async (ctx) => {
-    ctx.body = { messages: (await outboxRepository.list(svc.db)).map(presentOutbox) };
+  router.get('/api/outbox', async (ctx) => {
+    ctx.body = { messages: await outboxService.list(svc) };
   });
-  router.get('/api/geocode/reverse', authorize('geocode.read'), async (ctx) => {
+  router.get('/api/geocode/reverse', async (ctx) => {
     const { lat, lon } = validate(coords, ctx.query);
     ctx.body = await geocoder.reverse(lat, lon);
   });

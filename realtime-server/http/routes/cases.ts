@@ -1,30 +1,30 @@
 import { type CaseCreated, caseCreateSchema, caseUpdateSchema } from '../../contract';
 import { caseService } from '../../services/caseService';
-import { actorOf, authorize } from '../middleware/auth';
+import { actorOf } from '../middleware/auth';
 import { idempotency, writeContext } from '../middleware/idempotency';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
 export const mountCases: Mount = (router, { svc }) => {
-  router.get('/api/cases', authorize('case.read'), async (ctx) => {
+  router.get('/api/cases', async (ctx) => {
     ctx.body = { cases: await caseService.list(svc, actorOf(ctx)) };
   });
-  router.get('/api/cases/:id', authorize('case.read'), async (ctx) => {
+  router.get('/api/cases/:id', async (ctx) => {
     ctx.body = { case: await caseService.get(svc, ctx.params.id, actorOf(ctx)) };
   });
-  router.get('/api/cases/:id/timeline', authorize('case.timeline'), async (ctx) => {
+  router.get('/api/cases/:id/timeline', async (ctx) => {
     ctx.body = { timeline: await caseService.timeline(svc, ctx.params.id) };
   });
-  router.post('/api/cases', authorize('case.create'), idempotency(svc, (c: CaseCreated) => ({ status: 201, body: c })), async (ctx) => {
+  router.post('/api/cases', idempotency(svc, (c: CaseCreated) => ({ status: 201, body: c })), async (ctx) => {
     const input = validate(caseCreateSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: false });
   });
-  router.put('/api/cases/:id', authorize('case.update'), async (ctx) => {
+  router.put('/api/cases/:id', async (ctx) => {
     const input = validate(caseUpdateSchema, ctx.request.body);
     ctx.body = { case: await caseService.update(svc, actorOf(ctx), ctx.params.id, input) };
   });
-  router.delete('/api/cases/:id', authorize('case.delete'), async (ctx) => {
+  router.delete('/api/cases/:id', async (ctx) => {
     await caseService.remove(svc, actorOf(ctx), ctx.params.id);
     ctx.body = { success: true, id: ctx.params.id };
   });

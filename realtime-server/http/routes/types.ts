@@ -1,6 +1,6 @@
-import type Router from '@koa/router';
 import type { Geocoder } from '../../services/geocodeService';
 import type { ServiceContext } from '../../services/context';
+import type { GatedRouter } from '../gatedRouter';
 
 export interface RouteDeps { svc: ServiceContext; geocoder: Geocoder }
-export type Mount = (router: Router, deps: RouteDeps) => void;
+export type Mount = (router: GatedRouter, deps: RouteDeps) => void;

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { type SignOutEverywhereResponse, type UserDto, email, userWriteSchema } from '../../contract';
-import { userRepository } from '../../../db/repositories/userRepository';
-import { presentUser } from '../../presenters/presentUser';
-import { notFound } from '../../services/errors';
 import { userService } from '../../services/userService';
-import { type AppState, authorize } from '../middleware/auth';
+import type { AppState } from '../middleware/auth';
 import { idempotency, writeContext } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
@@ -12,30 +9,28 @@ import type { Mount } from './types';
 const NOT_FOUND = 'Operator not found';
 
 export const mountUsers: Mount = (router, { svc }) => {
-  router.get('/api/users/operators', authorize('user.list'), async (ctx) => {
-    ctx.body = { operators: (await userRepository.listByRole(svc.db, 'operator')).map(presentUser) };
+  router.get('/api/users/operators', async (ctx) => {
+    ctx.body = { operators: await userService.listOperators(svc) };
   });
-  router.get('/api/users/by-email', authorize('user.lookup'), async (ctx) => {
+  router.get('/api/users/by-email', async (ctx) => {
     const { email: address } = validate(z.object({ email: email() }), ctx.query);
-    const user = await userRepository.findByEmail(svc.db, address);
-    if (!user) throw notFound('No staff account with this email');
-    ctx.body = { id: user.id };
+    ctx.body = { id: await userService.idByEmail(svc, address) };
   });
-  router.post('/api/users', authorize('user.create'), idempotency(svc, (u: UserDto) => ({ status: 201, body: { user: u } })), async (ctx) => {
+  router.post('/api/users', idempotency(svc, (u: UserDto) => ({ status: 201, body: { user: u } })), async (ctx) => {
     const input = validate(userWriteSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = { user: await userService.create(writeContext(ctx, svc), input) };
   });
-  router.put('/api/users/:id', authorize('user.update'), async (ctx) => {
+  router.put('/api/users/:id', async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     ctx.body = { user: await userService.update(svc, id, validate(userWriteSchema, ctx.request.body)) };
   });
-  router.post('/api/users/:id/signout', authorize('user.signout'), async (ctx) => {
+  router.post('/api/users/:id/signout', async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const revoked = await userService.signOutEverywhere(svc, id, (ctx.state as AppState).principal!.user);
     ctx.body = { success: true, revoked } satisfies SignOutEverywhereResponse;
   });
-  router.delete('/api/users/:id', authorize('user.delete'), async (ctx) => {
+  router.delete('/api/users/:id', async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     await userService.remove(svc, id);
     ctx.body = { success: true, id };
