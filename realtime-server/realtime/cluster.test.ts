@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCase, trackingTokens } from '../testing/dispatchHelpers';
-import { type TestServer, collect, nextEvent, sleep, startTestServer } from '../testing/testServer';
+import { type TestServer, collect, nextEvent, startTestServer } from '../testing/testServer';
 import { STAFF_POSITION_TICK_MS } from './socketServer';
+import { sleep } from '../testing/wait';
 
 /**
  * Two nodes in one process sharing one database and one Redis (REDIS_URL): what a client

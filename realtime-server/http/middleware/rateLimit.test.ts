@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { dispatchCase, trackingTokens, shareLocation } from '../../testing/dispatchHelpers';
 import { memoryLog } from '../../testing/memoryLog';
-import { DEMO, sleep, startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
 import { clientIp, proxyTrust } from './clientIp';
 import { backoffSeconds, linkRefusal, signinRefusal } from './rateLimit';
+import { DEMO } from '../../testing/demoAccounts';
+import { sleep } from '../../testing/wait';
 
 /**
  * Sign-in failures per account × client (exponential waits) and per client, link calls per
@@ -78,15 +80,13 @@ describe('the waits of an account × client key', () => {
 });
 
 describe('sign-in failures per account × client (TRUSTED_PROXY=127.0.0.1,::1; defaults: 5 free, then 1, 2, 4, 8, 15 min)', () => {
-  let s: TestServer;
+  const logs = memoryLog('info');
+  const s = useTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '1000', LINK_LIMIT_PER_MIN: '4' }, log: logs.log });
   let admin: string;
   let n = 0;
-  const logs = memoryLog('info');
   beforeAll(async () => {
-    s = await startTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '1000', LINK_LIMIT_PER_MIN: '4' }, log: logs.log });
     admin = await s.signIn('admin');
   });
-  afterAll(() => s?.dispose());
 
   /** A fresh operator for each test, so that one test's waits do not reach the next. */
   async function newOperator() {
@@ -249,9 +249,7 @@ describe('sign-in failures per account × client (TRUSTED_PROXY=127.0.0.1,::1; d
 });
 
 describe('sign-in attempts per address, no trusted proxy (SIGNIN_LIMIT_IP=4)', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ env: { SIGNIN_LIMIT_IP: '4', SIGNIN_LIMIT_ACCOUNT: '100' } }); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer({ env: { SIGNIN_LIMIT_IP: '4', SIGNIN_LIMIT_ACCOUNT: '100' } });
 
   it('counts failures across accounts; a spoofed X-Forwarded-For does not make a new client', async () => {
     for (let i = 0; i < 4; i++) {
@@ -265,9 +263,7 @@ describe('sign-in attempts per address, no trusted proxy (SIGNIN_LIMIT_IP=4)', (
 });
 
 describe('sign-in attempts per address behind a trusted proxy (TRUSTED_PROXY=127.0.0.1, SIGNIN_LIMIT_IP=3)', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '3', SIGNIN_LIMIT_ACCOUNT: '100' } }); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '3', SIGNIN_LIMIT_ACCOUNT: '100' } });
 
   const from = (xff: string, body: unknown = { ...DEMO.operator, phone: '000' }) => s.api('POST', '/api/auth/signin', { body, headers: { 'x-forwarded-for': xff } });
 
@@ -296,9 +292,7 @@ describe('sign-in attempts per address behind a trusted proxy (TRUSTED_PROXY=127
 });
 
 describe('the waits of one failing client double (SIGNIN_BACKOFF_AFTER=3, SIGNIN_BACKOFF_SECONDS=2)', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_BACKOFF_AFTER: '3', SIGNIN_BACKOFF_SECONDS: '2' } }); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_BACKOFF_AFTER: '3', SIGNIN_BACKOFF_SECONDS: '2' } });
 
   const from = (client: string, body: unknown = { ...DEMO.operator, phone: '000' }) => s.api('POST', '/api/auth/signin', { body, headers: { 'x-forwarded-for': client } });
   const retryAfter = (res: { headers: Headers }) => Number(res.headers.get('retry-after'));

@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
 import { type SmtpListener, startSmtpListener } from '../../testing/smtpListener';
-import { DEMO, type TestServer, startTestServer } from '../../testing/testServer';
+import { type TestServer, startTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 
 /**
  * The sign-in counters hold across nodes (REDIS_URL): one client's failures on one account

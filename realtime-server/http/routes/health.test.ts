@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
-import { dispatch, updateCase, waitFor, writeCounts } from '../../testing/dispatchHelpers';
+import { dispatch, updateCase, writeCounts } from '../../testing/dispatchHelpers';
 import { onPostgresPass } from '../../testing/testEngine';
-import { type TestServer, startTestServer } from '../../testing/testServer';
+import { type TestServer, startTestServer, useTestServer } from '../../testing/testServer';
+import { waitFor } from '../../testing/wait';
 
 /**
  * What a load balancer's health check sees: 200 while the node takes work, 503 once it
@@ -12,9 +13,7 @@ import { type TestServer, startTestServer } from '../../testing/testServer';
  */
 
 describe('draining', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s?.dispose(); });
+  const s = useTestServer();
 
   it('answers 200 while serving and 503 once the node begins to shut down', async () => {
     expect(await s.api('GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
@@ -71,15 +70,13 @@ async function dispatchUntilRefused(s: TestServer, operator: string) {
 }
 
 describe('storage failures on SQLite (a full database, for real)', () => {
-  let s: TestServer;
+  const s = useTestServer({ engine: 'sqlite' });
   let operator: string;
   const pragma = async (sql: string) => Object.values((await s.ctx.db.raw(`PRAGMA ${sql}`))[0])[0] as number;
 
   beforeAll(async () => {
-    s = await startTestServer({ engine: 'sqlite' });
     operator = await s.signIn('operator');
   });
-  afterAll(async () => { await s?.dispose(); });
 
   it('stays cheap while all is well: a health check runs one read and writes nothing', async () => {
     const statements = await statementsDuring(s.ctx.db, async () => {
@@ -140,17 +137,15 @@ describe('storage failures on SQLite (a full database, for real)', () => {
 });
 
 describe.skipIf(!onPostgresPass())('storage failures on PostgreSQL', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
 
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
     // PostgreSQL's own errors (disk full, I/O error, read-only), raised by triggers in this test's schema only.
     await s.ctx.db.raw(`create function lifeline_test_refuse() returns trigger language plpgsql as $$
       begin raise exception 'storage refused the write (test)' using errcode = tg_argv[0]; end $$`);
   });
-  afterAll(async () => { await s?.dispose(); });
 
   const refuse = (table: string, code: string) => s.ctx.db.raw(`create trigger refuse before insert or update on ${table} for each row execute function lifeline_test_refuse('${code}')`);
   const allow = (table: string) => s.ctx.db.raw(`drop trigger refuse on ${table}`);
