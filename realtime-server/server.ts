@@ -16,6 +16,7 @@ import { createMetrics } from './metrics';
 import { openCluster } from './realtime/cluster';
 import { EventBus } from './realtime/eventBus';
 import { attachRealtime } from './realtime/socketServer';
+import type { Clock } from './services/clock';
 import type { ServiceContext } from './services/context';
 import { createGeocoder } from './services/geocodeService';
 import { createStorageHealth } from './services/storageHealth';
@@ -25,6 +26,8 @@ export interface StartOptions {
   /** Replaces the SMTP transport built from SMTP_URL (tests). */
   mailTransport?: Transporter;
   fetchImpl?: typeof fetch;
+  /** The geocoder's time (its one request a second, timeout and backoff); tests move it instead of waiting. */
+  clock?: Clock;
 }
 
 export async function migrate(db: Knex) {
@@ -56,7 +59,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   const ctx: ServiceContext = { db, bus, config, log, redis: cluster.redis, metrics, lifecycle: { draining: false } };
   // Before anything writes: every storage failure from here on counts for /api/health.
   ctx.storageHealth = createStorageHealth(ctx, cluster.nodeId);
-  const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });
+  const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl, opts.clock) });
   const httpServer = http.createServer(app.callback());
   httpServer.on('clientError', answerClientError);
   const realtime = attachRealtime(httpServer, ctx, cluster, metrics);

@@ -7,6 +7,7 @@ import type { Transporter } from 'nodemailer';
 import { loadConfig } from '../config';
 import type { ClientToServerEvents, ServerToClientEvents, SocketAuth } from '../contract';
 import { startServer } from '../server';
+import type { Clock } from '../services/clock';
 import { afterAll, beforeAll } from 'vitest';
 import { type Credentials, DEMO } from './demoAccounts';
 import { type Engine, dropSchema, freshPostgresUrl, testEngine } from './testEngine';
@@ -27,6 +28,8 @@ export interface TestServerOptions {
   /** Silent unless given (see memoryLog.ts). */
   log?: Logger;
   engine?: Engine;
+  /** The geocoder's time (manualClock.ts), when a test moves it. */
+  clock?: Clock;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}) {
@@ -43,7 +46,7 @@ export async function startTestServer(opts: TestServerOptions = {}) {
   });
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl });
+    server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl, clock: opts.clock });
   } catch (err) {
     if (ownSchema) await dropSchema(ownSchema).catch(() => undefined);
     throw err;
