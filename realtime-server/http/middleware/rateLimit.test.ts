@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { dispatchCase, trackingTokens, shareLocation } from '../../testing/dispatchHelpers';
 import { memoryLog } from '../../testing/memoryLog';
@@ -6,7 +6,6 @@ import { useTestServer } from '../../testing/testServer';
 import { clientIp, proxyTrust } from './clientIp';
 import { backoffSeconds, linkRefusal, signinRefusal } from './rateLimit';
 import { DEMO } from '../../testing/demoAccounts';
-import { sleep } from '../../testing/wait';
 
 /**
  * Sign-in failures per account × client (exponential waits) and per client, link calls per
@@ -293,6 +292,10 @@ describe('sign-in attempts per address behind a trusted proxy (TRUSTED_PROXY=127
 
 describe('the waits of one failing client double (SIGNIN_BACKOFF_AFTER=3, SIGNIN_BACKOFF_SECONDS=2)', () => {
   const s = useTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_BACKOFF_AFTER: '3', SIGNIN_BACKOFF_SECONDS: '2' } });
+  // The limiter's windows run on Date (rate-limiter-flexible's memory store): the test moves it past each wait.
+  // Only Date is faked, and it keeps ticking, so sockets, timers and the database run as usual.
+  beforeEach(() => { vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true }); });
+  afterEach(() => { vi.useRealTimers(); });
 
   const from = (client: string, body: unknown = { ...DEMO.operator, phone: '000' }) => s.api('POST', '/api/auth/signin', { body, headers: { 'x-forwarded-for': client } });
   const retryAfter = (res: { headers: Headers }) => Number(res.headers.get('retry-after'));
@@ -307,7 +310,7 @@ describe('the waits of one failing client double (SIGNIN_BACKOFF_AFTER=3, SIGNIN
       waits.push(retryAfter(refused));
       expect((await from(`198.51.100.${round + 1}`, DEMO.operator)).status).toBe(200);
       if (round === 2) break;
-      await sleep(waits[round] * 1000 + 100);
+      vi.advanceTimersByTime(waits[round] * 1000 + 100);
       expectError(await from(attacker), 401, NO_ACCOUNT);
     }
     // Each wait doubles the one before (give or take the second the answer took).
