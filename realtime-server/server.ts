@@ -26,7 +26,7 @@ export interface StartOptions {
   /** Replaces the SMTP transport built from SMTP_URL (tests). */
   mailTransport?: Transporter;
   fetchImpl?: typeof fetch;
-  /** The geocoder's time (its one request a second, timeout and backoff); tests move it instead of waiting. */
+  /** Time for the geocoder (one request a second, timeout, backoff) and the storage-health probe's spacing; tests move it instead of waiting. */
   clock?: Clock;
 }
 
@@ -58,7 +58,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   const metrics = createMetrics();
   const ctx: ServiceContext = { db, bus, config, log, redis: cluster.redis, metrics, lifecycle: { draining: false } };
   // Before anything writes: every storage failure from here on counts for /api/health.
-  ctx.storageHealth = createStorageHealth(ctx, cluster.nodeId);
+  ctx.storageHealth = createStorageHealth(ctx, cluster.nodeId, opts.clock && { now: opts.clock.now });
   const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl, opts.clock) });
   const httpServer = http.createServer(app.callback());
   httpServer.on('clientError', answerClientError);

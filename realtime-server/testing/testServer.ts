@@ -28,7 +28,7 @@ export interface TestServerOptions {
   /** Silent unless given (see memoryLog.ts). */
   log?: Logger;
   engine?: Engine;
-  /** The geocoder's time (manualClock.ts), when a test moves it. */
+  /** The server's clock (StartOptions.clock), when a test moves it (manualClock.ts). */
   clock?: Clock;
 }
 
