@@ -32,6 +32,7 @@ const envSchema = z.object({
   SOCKET_EVENTS_PER_SEC: z.coerce.number().int().positive().default(10),
   LINK_SOCKETS_MAX: z.coerce.number().int().positive().default(5),
   RETENTION_DAYS: z.coerce.number().positive().default(30),
+  BENCH_WRITE_STATS: z.enum(['0', '1']).optional(),
 });
 
 export type Config = {
@@ -48,6 +49,8 @@ export type Config = {
   smtpUrl?: string;
   mailFrom: string;
   publicUrl: string;
+  /** Whether PUBLIC_URL was given (otherwise `publicUrl` is derived from HOST and PORT). */
+  publicUrlGiven: boolean;
   geocoderUrl: string | null;
   tileUrl: string;
   seed: 'demo' | 'none';
@@ -76,6 +79,8 @@ export type Config = {
   signinBackoff: { after: number; seconds: number };
   /** Patient positions and ambulance position history are deleted this long after their case closes. */
   retentionDays: number;
+  /** BENCH_WRITE_STATS=1: the position writer prints its commit counts to stderr (for the benchmarks). */
+  writeStats: boolean;
 };
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
@@ -99,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlGiven: Boolean(e.PUBLIC_URL),
     geocoderUrl: e.GEOCODER_URL === 'off' ? null : e.GEOCODER_URL,
     tileUrl: e.TILE_URL,
     seed: e.SEED,
@@ -117,5 +123,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signinBackoff: { after: e.SIGNIN_BACKOFF_AFTER, seconds: e.SIGNIN_BACKOFF_SECONDS },
     retentionDays: e.RETENTION_DAYS,
+    writeStats: e.BENCH_WRITE_STATS === '1',
   };
 }
+
+/** The names of this deployment's Redis keys, streams and channels. */
+export const redisNames = (prefix: string) => ({
+  stream: `${prefix}:socket.io`,
+  channels: `${prefix}:socket.io`,
+  sessions: `${prefix}:sio:session:`,
+  positions: `${prefix}:positions`,
+  limits: `${prefix}:rl`,
+});

@@ -37,7 +37,7 @@ startServer(config, { log }).then(
     // "open this address, sign in as" lines; this process's own output stays JSON.
     if (process.send) {
       const demo = await usableDemoAccounts(server.ctx.db).catch(() => []);
-      const ready: FrontDoorReady = { type: 'lifeline:ready', url: process.env.PUBLIC_URL ? config.publicUrl : server.url, demo: demo.map(({ email, name, phone, role }) => ({ email, name, phone, role })) };
+      const ready: FrontDoorReady = { type: 'lifeline:ready', url: config.publicUrlGiven ? config.publicUrl : server.url, demo: demo.map(({ email, name, phone, role }) => ({ email, name, phone, role })) };
       process.send(ready);
     }
     // SIGTERM (an orchestrator, a rolling deploy) drains for DRAIN_SECONDS; Ctrl-C stops at once.

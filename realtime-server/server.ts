@@ -14,12 +14,10 @@ import { startOutboxWorker } from './jobs/outboxWorker';
 import { startRetentionJob } from './jobs/retention';
 import { createMetrics } from './metrics';
 import { openCluster } from './realtime/cluster';
-import { EventBus } from './realtime/eventBus';
 import { attachRealtime } from './realtime/socketServer';
 import type { Clock } from './services/clock';
-import type { ServiceContext } from './services/context';
 import { createGeocoder } from './services/geocodeService';
-import { createStorageHealth } from './services/storageHealth';
+import { createServiceContext, newNodeId } from './services/serviceContext';
 
 export interface StartOptions {
   log?: Logger;
@@ -49,16 +47,15 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   }
   const checkpointer = await startCheckpointer(db, config.databaseUrl, log);
 
-  const bus = new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed'));
-  const cluster = await openCluster(config, log).catch(async (err) => {
+  const nodeId = newNodeId();
+  const cluster = await openCluster(config, log, nodeId).catch(async (err) => {
     await checkpointer.stop();
     await db.destroy();
     throw err;
   });
   const metrics = createMetrics();
-  const ctx: ServiceContext = { db, bus, config, log, redis: cluster.redis, metrics, lifecycle: { draining: false } };
-  // Before anything writes: every storage failure from here on counts for /api/health.
-  ctx.storageHealth = createStorageHealth(ctx, cluster.nodeId, opts.clock && { now: opts.clock.now });
+  // Everything long-lived is made here, once: a bad TRUSTED_PROXY stops the start rather than a request.
+  const ctx = createServiceContext({ db, config, log, nodeId, redis: cluster.redis, metrics, clock: opts.clock });
   const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl, opts.clock) });
   const httpServer = http.createServer(app.callback());
   httpServer.on('clientError', answerClientError);
@@ -88,7 +85,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     ctx,
     io: realtime.io,
     /** This node's id among the cluster's nodes. */
-    nodeId: cluster.nodeId,
+    nodeId,
     outbox,
     /**
      * Drains: health turns 503 (a load balancer stops sending; `drainMs` waits for it to notice), jobs finish their pass, every
@@ -97,7 +94,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
      */
     close(opts: { drainMs?: number } = {}) {
       closing ??= (async () => {
-        ctx.lifecycle!.draining = true;
+        ctx.lifecycle.draining = true;
         // Time for the balancer's health check to see the 503 and send no one new here.
         if (opts.drainMs) await new Promise((r) => setTimeout(r, opts.drainMs));
         await retention.stop();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { email, latitude, longitude } from './common';
-import { MAX_SPEED_MPS } from './geo';
+import { MAX_ACCURACY_M, MAX_SPEED_MPS } from './geo';
 import type { AmbulanceStatus } from './enums';
 
 // Invisible letters (a Hangul filler is a letter to Unicode) would make a plate that reads like another.
@@ -32,7 +32,7 @@ export type AmbulanceUpdateInput = z.infer<typeof ambulanceUpdateSchema>;
 export const positionSchema = z.object({
   latitude: latitude(),
   longitude: longitude(),
-  accuracy: z.number().finite().min(0).max(100_000).optional(),
+  accuracy: z.number().finite().min(0).max(MAX_ACCURACY_M).optional(),
   heading: z.number().finite().min(0).max(360).optional(),
   /** Metres per second, as the Geolocation API reports it. */
   speed: z.number().finite().min(0).max(MAX_SPEED_MPS, { error: `must be at most ${MAX_SPEED_MPS} m/s` }).optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { email, intId, latitude, longitude, singleLine, text } from './common';
 import { CASE_STATUSES, type CaseStatus } from './enums';
+import { MAX_ACCURACY_M } from './geo';
 
 const caseType = text().trim().max(40).nullish().transform((v) => v || null);
 const description = text().trim().max(2000);
@@ -60,7 +61,7 @@ export type CaseUpdateInput = z.infer<typeof caseUpdateSchema>;
 export const shareLocationSchema = z.object({
   latitude: latitude(),
   longitude: longitude(),
-  accuracy: z.number().finite().min(0).max(100_000).optional(),
+  accuracy: z.number().finite().min(0).max(MAX_ACCURACY_M).optional(),
 });
 export type ShareLocationInput = z.infer<typeof shareLocationSchema>;
 

@@ -42,5 +42,8 @@ export const STALE_AFTER_MS = 2 * 60_000;
 export const isStale = (iso: string | null | undefined, now = Date.now()) =>
   !iso || now - Date.parse(iso) > STALE_AFTER_MS;
 
+/** The largest accuracy radius, in metres, a position may report. */
+export const MAX_ACCURACY_M = 100_000;
+
 /** Fastest plausible ambulance movement (about 324 km/h, well above any road speed). */
 export const MAX_SPEED_MPS = 90;

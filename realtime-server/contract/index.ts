@@ -6,5 +6,7 @@ export * from './auth';
 export * from './users';
 export * from './ambulances';
 export * from './cases';
+export * from './trail';
 export * from './tracking';
+export * from './timeline';
 export * from './events';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { email, intId } from './common';
+import type { TrailPoint } from './trail';
 
 /** Tracking payload of SPEC.md §3. The server mails the addresses it holds for the case and ambulance. */
 export const trackingInitiateSchema = z.object({
@@ -19,7 +20,11 @@ export interface TrackingInitiateResponse {
   driverEmail: string;
 }
 
-export interface TrailPoint { latitude: number; longitude: number; recorded_at: string }
+/** The patient's position as last shared from their location link. */
+export interface SharedPosition { latitude: number; longitude: number; accuracy: number | null; updated_at: string }
+
+/** Which link a token is: the driver's may send positions, the viewer's only watches. */
+export type LinkRole = 'viewer' | 'driver';
 
 /**
  * GET /api/track/{ambulanceId}?t=TOKEN, for the patient's tracking link and the driver's
@@ -32,14 +37,13 @@ export interface TrackResponse {
   latitude: number | null;
   longitude: number | null;
   updated_at: string | null;
-  /** Oldest first, the last 30 minutes (at most 200 points). */
+  /** Oldest first, within TRAIL_WINDOW_MS and TRAIL_MAX_POINTS (contract/trail.ts), none before the case's dispatch. */
   trail: TrailPoint[];
   case: { id: string; status: string; patientName: string; description: string };
-  patient: { latitude: number; longitude: number; accuracy: number | null; updated_at: string } | null;
+  patient: SharedPosition | null;
   /** The average urban speed ETAs are estimated with (ETA_SPEED_KMH). */
   etaSpeedKmh: number;
-  /** Which link this is: the driver's may send positions. */
-  role: 'viewer' | 'driver';
+  role: LinkRole;
 }
 
 /** GET /api/config: what the web app needs of the server's settings. */

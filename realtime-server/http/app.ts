@@ -11,7 +11,6 @@ import { compressJson } from './middleware/compression';
 import { logAppErrors } from './clientAbort';
 import { serveSpa } from './spa';
 import { jsonBody } from './middleware/jsonBody';
-import { rateLimits } from './middleware/rateLimit';
 import { noStoreUnder, securityHeaders } from './middleware/security';
 import { mountOutboxAndGeocode } from './routes/admin';
 import { mountAmbulances } from './routes/ambulances';
@@ -39,8 +38,6 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
     mount(router, deps);
   }
 
-  // Made now, so that a bad TRUSTED_PROXY stops the start rather than a request.
-  rateLimits(svc);
   if (svc.config.signinCode === 'email' && !svc.config.smtpUrl) {
     svc.log.warn('SIGNIN_CODE=email without SMTP_URL: sign-in codes wait in the outbox and nobody receives them');
   }

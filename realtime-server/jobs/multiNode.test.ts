@@ -6,7 +6,7 @@ import { geocodeCacheRepository } from '../../db/repositories/geocodeCacheReposi
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { seedDemo } from '../../db/seeds/demo';
 import { loadConfig } from '../config';
-import { EventBus } from '../realtime/eventBus';
+import { createServiceContext } from '../services/serviceContext';
 import type { ServiceContext } from '../services/context';
 import { createGeocoder } from '../services/geocodeService';
 import { startSmtpListener, type SmtpListener } from '../testing/smtpListener';
@@ -17,7 +17,7 @@ import { startRetentionJob } from './retention';
 import { waitFor } from '../testing/wait';
 
 /**
- * Background work with several nodes on one PostgreSQL database (issue 7): each node is a
+ * Background work with several nodes on one PostgreSQL database: each node is a
  * ServiceContext with its own connection pool on the same schema, as separate processes would be.
  * - the outbox: N workers, one SMTP listener, every message delivered exactly once; a dead
  *   node's lease runs out and another node sends its message; a live node's lease is respected;
@@ -41,7 +41,7 @@ describe.skipIf(!PG)('several nodes on one PostgreSQL schema', () => {
     url = await freshPostgresUrl('nodes', PG);
     smtp = await startSmtpListener();
     const config = loadConfig({ DATABASE_URL: url, PORT: '0', GEOCODER_URL: 'off', PUBLIC_URL: 'http://lifeline.test', SMTP_URL: smtp.url });
-    nodes = Array.from({ length: NODES }, () => ({ db: openDatabase(url), bus: new EventBus(() => undefined), config, log }));
+    nodes = Array.from({ length: NODES }, () => createServiceContext({ db: openDatabase(url), config, log }));
   });
   afterAll(async () => {
     await Promise.all(nodes.map((n) => n.db.destroy()));

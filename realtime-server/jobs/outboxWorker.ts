@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import type { ServiceContext } from '../services/context';
@@ -29,7 +27,7 @@ export const LEASE_MS = 2 * 60_000;
 const SEND_DEADLINE_MS = 60_000;
 
 export interface OutboxWorkerOptions {
-  /** Names this worker in `outbox.claimed_by` (default: host, pid and a random suffix). */
+  /** Names this worker in `outbox.claimed_by` (default: the node's id). */
   workerId?: string;
   leaseMs?: number;
   sendDeadlineMs?: number;
@@ -41,7 +39,7 @@ export interface OutboxWorkerOptions {
  * mail stays queued (admins read it in the outbox) and is logged once, its link tokens redacted.
  */
 export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter, opts: OutboxWorkerOptions = {}) {
-  const workerId = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const workerId = opts.workerId ?? ctx.nodeId;
   const lease = { workerId, leaseMs: opts.leaseMs ?? LEASE_MS };
   const sendDeadlineMs = Math.min(opts.sendDeadlineMs ?? SEND_DEADLINE_MS, lease.leaseMs / 2);
   const mailer = transport ?? (ctx.config.smtpUrl ? nodemailer.createTransport({ url: ctx.config.smtpUrl, ...SMTP_TIMEOUTS }) : null);

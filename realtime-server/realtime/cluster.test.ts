@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCase, trackingTokens } from '../testing/dispatchHelpers';
 import { type TestServer, collect, nextEvent, startTestServer } from '../testing/testServer';
-import { STAFF_POSITION_TICK_MS } from './socketServer';
+import { STAFF_POSITION_TICK_MS } from './positionFanout';
 import { sleep } from '../testing/wait';
 
 /**

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { PositionDto } from '../contract';
-import type { Config } from '../config';
+import { type Config, redisNames } from '../config';
 
 /** A position on its way to the sockets, stamped with when it was published (for the fan-out histogram). */
 export interface FeedPosition {
@@ -22,11 +21,9 @@ type FeedListener = (p: FeedPosition) => void;
  * - positions go through one pub/sub channel that every node hears, and each node sends them
  *   to its own sockets only (`io.local`): a room gets every position once and, for `staff`,
  *   one coalesced batch per tick however many nodes took the positions in;
- * - rate-limit counters live in Redis (see http/middleware/rateLimit.ts), shared by all nodes.
+ * - rate-limit counters live in Redis (see edge/rateLimits.ts), shared by all nodes.
  */
 export interface Cluster {
-  /** This process's name among the nodes (random per start). */
-  nodeId: string;
   /** The command connection (rate limits), when clustered. */
   redis?: Redis;
   /** The Socket.IO adapter factory, when clustered. */
@@ -37,15 +34,6 @@ export interface Cluster {
   onPosition(fn: FeedListener): () => void;
   close(): Promise<void>;
 }
-
-/** The names of this deployment's Redis keys, streams and channels. */
-export const redisNames = (prefix: string) => ({
-  stream: `${prefix}:socket.io`,
-  channels: `${prefix}:socket.io`,
-  sessions: `${prefix}:sio:session:`,
-  positions: `${prefix}:positions`,
-  limits: `${prefix}:rl`,
-});
 
 function localFeed() {
   const listeners = new Set<FeedListener>();
@@ -71,16 +59,18 @@ function localFeed() {
 export function singleNode(): Cluster {
   const feed = localFeed();
   return {
-    nodeId: randomUUID(),
     publishPosition: (position) => feed.deliver({ position, at: Date.now() }),
     onPosition: (fn) => feed.on(fn),
     close: async () => {},
   };
 }
 
-/** Connects to Redis (three connections: commands, the adapter's stream reads, position subscriptions) and fails fast if it does not answer. */
-export async function joinCluster(config: Config & { redisUrl: string }, log: Logger): Promise<Cluster> {
-  const nodeId = randomUUID();
+/**
+ * Connects to Redis (three connections: commands, the adapter's stream reads, position
+ * subscriptions) and fails fast if it does not answer. `nodeId` tells this node's own positions
+ * apart on the shared channel.
+ */
+export async function joinCluster(config: Config & { redisUrl: string }, log: Logger, nodeId: string): Promise<Cluster> {
   const names = redisNames(config.redisPrefix);
   const open = (role: string) => {
     const client = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true, connectionName: `lifeline-${role}` });
@@ -112,7 +102,6 @@ export async function joinCluster(config: Config & { redisUrl: string }, log: Lo
   });
 
   return {
-    nodeId,
     redis,
     adapter: createAdapter(streams, { streamName: names.stream, channelPrefix: names.channels, sessionKeyPrefix: names.sessions, onlyPlaintext: true }),
     publishPosition(position) {
@@ -128,5 +117,5 @@ export async function joinCluster(config: Config & { redisUrl: string }, log: Lo
 }
 
 /** The cluster this configuration asks for. */
-export const openCluster = (config: Config, log: Logger): Promise<Cluster> =>
-  (config.redisUrl ? joinCluster({ ...config, redisUrl: config.redisUrl }, log) : Promise.resolve(singleNode()));
+export const openCluster = (config: Config, log: Logger, nodeId: string): Promise<Cluster> =>
+  (config.redisUrl ? joinCluster({ ...config, redisUrl: config.redisUrl }, log, nodeId) : Promise.resolve(singleNode()));

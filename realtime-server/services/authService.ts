@@ -8,13 +8,9 @@ import type { Db, SessionRow, UserRow } from '../../db/repositories/types';
 import { unauthorized } from './errors';
 import { type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
-import { createPrincipalCache } from './principalCache';
 import { hashToken, newToken, sameHash } from './tokens';
 
 export interface Principal { session: SessionRow; user: UserRow }
-
-/** One cache per server (tests run several in one process). */
-const principalCaches = new WeakMap<ServiceContext, ReturnType<typeof createPrincipalCache<Principal>>>();
 
 export const NO_ACCOUNT = 'No staff account matches this email, username and phone number';
 /** The second step (SIGNIN_CODE=email). */
@@ -116,8 +112,7 @@ export const authService = {
   /** The principal behind a bearer token, or undefined when the token is unknown, expired or revoked. */
   async authenticate(ctx: ServiceContext, token: string): Promise<Principal | undefined> {
     const hash = hashToken(token);
-    let cache = principalCaches.get(ctx);
-    if (!cache) principalCaches.set(ctx, (cache = createPrincipalCache<Principal>(ctx)));
+    const cache = ctx.principals;
     const known = cache.get(hash);
     if (known) return known;
     const stamp = cache.stamp();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { CaseCreated, CaseCreateInput, CaseUpdateInput, LocationLinkState, ShareLocationInput } from '../contract';
+import type { CaseCreated, CaseCreateInput, CaseUpdateInput, LocationLinkState, ShareLocationInput, TimelineEntryDto } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository, type CaseFields } from '../../db/repositories/caseRepository';
@@ -10,7 +10,8 @@ import { userRepository } from '../../db/repositories/userRepository';
 import type { CaseRow, Db } from '../../db/repositories/types';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentCase, presentCaseLocation } from '../presenters/presentCase';
-import type { DomainEvent } from '../realtime/eventBus';
+import { presentCaseEvent } from '../presenters/presentCaseEvent';
+import type { DomainEvent } from './events';
 import { conflict, forbidden, gone, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
@@ -171,9 +172,9 @@ export const caseService = {
     return presentCase(row);
   },
 
-  async timeline(ctx: ServiceContext, id: string) {
+  async timeline(ctx: ServiceContext, id: string): Promise<TimelineEntryDto[]> {
     await findCase(ctx.db, id);
-    return caseEventRepository.listForCase(ctx.db, id);
+    return (await caseEventRepository.listForCase(ctx.db, id)).map(presentCaseEvent);
   },
 
   /**

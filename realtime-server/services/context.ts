@@ -2,38 +2,69 @@ import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { RateLimits } from '../edge/rateLimits';
 import type { Metrics } from '../metrics';
-import type { DomainEvent, EventBus } from '../realtime/eventBus';
+import type { Principal } from './authService';
+import type { DomainEvent, EventBus } from './events';
+import type { PositionWriter } from './positionWriter';
+import type { PrincipalCache } from './principalCache';
 import type { StorageHealth } from './storageHealth';
 
-/** What every service needs: the database, the bus, config and a logger; Redis when several nodes run. */
+/**
+ * What every service needs: the database, the bus, config and a logger; Redis when several
+ * nodes run; and the node's long-lived parts, each built once (services/serviceContext.ts).
+ */
 export interface ServiceContext {
   db: Knex;
   bus: EventBus;
   config: Config;
   log: Logger;
+  /** This server among the cluster's nodes (random per start): the cluster feed, idempotency claims, the outbox lease and the health probe name it. */
+  nodeId: string;
   /** The cluster's command connection (REDIS_URL): shared counters such as rate limits. */
   redis?: Redis;
   metrics?: Metrics;
   /** Set when the node begins to shut down: health answers 503 so a load balancer sends no more. */
-  lifecycle?: { draining: boolean };
+  lifecycle: { draining: boolean };
   /** Whether the database takes writes (health answers 503 while it does not); `writeFailed(err)` records a failure knex did not see. */
-  storageHealth?: StorageHealth;
+  storageHealth: StorageHealth;
+  /** The group commit of positions. */
+  positions: PositionWriter;
+  /** Who a bearer token is, remembered for a moment. */
+  principals: PrincipalCache<Principal>;
+  /** Sign-in and link counters, shared by REST and sockets. */
+  rateLimits: RateLimits;
+  /** The caller's hook on the service's transaction (a keyed request's stored answer, see http/middleware/idempotency.ts). */
+  writeHook?: WriteHook;
+}
+
+/** What a caller adds to a service's write: run by `inTransaction`. */
+export interface WriteHook {
+  /** In the service's transaction, with the work's result, before the commit: it commits or rolls back with the write. */
+  alsoWrite(trx: Knex.Transaction, result: unknown): Promise<void>;
+  /** Once that transaction has committed. */
+  onCommit(): void;
 }
 
 /** Who is acting, as recorded on the case timeline. */
 export type Actor = { type: 'user'; id: number; role: 'admin' | 'operator' } | { type: 'patient' } | { type: 'driver' } | { type: 'system' };
 
 /**
- * Runs `work` in one transaction; the events it records are published only after the
- * commit, so no client ever hears of a write that was rolled back.
+ * Runs `work` in one transaction, then the caller's `writeHook.alsoWrite` in that same
+ * transaction; the events it records are published only after the commit, so no client ever
+ * hears of a write that was rolled back.
  */
 export async function inTransaction<T>(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, 'db' | 'bus' | 'writeHook'>,
   work: (trx: Knex.Transaction, record: (e: DomainEvent) => void) => Promise<T>,
 ): Promise<T> {
   const events: DomainEvent[] = [];
-  const result = await ctx.db.transaction((trx) => work(trx, (e) => events.push(e)));
+  const result = await ctx.db.transaction(async (trx) => {
+    const r = await work(trx, (e) => events.push(e));
+    await ctx.writeHook?.alsoWrite(trx, r);
+    return r;
+  });
+  ctx.writeHook?.onCommit();
   ctx.bus.publish(events);
   return result;
 }

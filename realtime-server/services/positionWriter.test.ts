@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCase, updateCase } from '../testing/dispatchHelpers';
 import { useTestServer } from '../testing/testServer';
-import type { DomainEvent } from '../realtime/eventBus';
+import type { DomainEvent } from './events';
 import { ambulanceService } from './ambulanceService';
 import { DomainError } from './errors';
 import { PositionWriter, positionWriter } from './positionWriter';

@@ -3,7 +3,7 @@ import type { PositionAck as AnyPositionAck, PositionInput } from '../contract';
 import { isSqlite } from '../../db/connection';
 import { type NewPosition, type PositionStore, positionRepository } from '../../db/repositories/positionRepository';
 import { presentPosition } from '../presenters/presentAmbulance';
-import type { DomainEvent } from '../realtime/eventBus';
+import type { DomainEvent } from './events';
 import type { PositionSource } from './ambulanceService';
 import type { ServiceContext } from './context';
 import { DomainError, badRequest, conflict, forbidden, notFound } from './errors';
@@ -100,9 +100,9 @@ export class PositionWriter {
   readonly stats = { transactions: 0, rows: 0, largest: 0 };
   private statsTimer?: NodeJS.Timeout;
 
-  constructor(private ctx: ServiceContext, opts: { spacingMs?: number } = {}) {
+  constructor(private ctx: Pick<ServiceContext, 'db' | 'bus' | 'config' | 'storageHealth'>, opts: { spacingMs?: number } = {}) {
     this.spacingMs = opts.spacingMs ?? (isSqlite(ctx.db) ? SQLITE_COMMIT_SPACING_MS : 0);
-    if (process.env.BENCH_WRITE_STATS === '1') {
+    if (ctx.config.writeStats) {
       let printed = '';
       this.statsTimer = setInterval(() => {
         const line = JSON.stringify(this.stats);
@@ -155,7 +155,7 @@ export class PositionWriter {
           } catch (error) {
             if (!(error instanceof DomainError)) {
               // Here, not after the transaction: on SQLITE_FULL the rollback itself fails and its error would hide this one.
-              this.ctx.storageHealth?.writeFailed(error);
+              this.ctx.storageHealth.writeFailed(error);
               throw error;
             }
             out.push({ ok: false, error });
@@ -178,11 +178,5 @@ export class PositionWriter {
   }
 }
 
-const writers = new WeakMap<ServiceContext, PositionWriter>();
-
-/** The server's one position writer (one per service context). */
-export function positionWriter(ctx: ServiceContext): PositionWriter {
-  let w = writers.get(ctx);
-  if (!w) writers.set(ctx, (w = new PositionWriter(ctx)));
-  return w;
-}
+/** The server's one position writer, made with its context (services/serviceContext.ts). */
+export const positionWriter = (ctx: Pick<ServiceContext, 'positions'>): PositionWriter => ctx.positions;

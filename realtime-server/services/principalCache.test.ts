@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventBus } from '../realtime/eventBus';
+import { EventBus } from './events';
 import { createPrincipalCache } from './principalCache';
 
 /**

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../realtime/eventBus';
+import type { DomainEvent } from './events';
 import type { ServiceContext } from './context';
 
 /**
@@ -49,3 +49,5 @@ export function createPrincipalCache<P extends { session: { id: number; expires_
     },
   };
 }
+
+export type PrincipalCache<P extends { session: { id: number; expires_at: string }; user: { id: number } }> = ReturnType<typeof createPrincipalCache<P>>;

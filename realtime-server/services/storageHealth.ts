@@ -121,7 +121,7 @@ export class StorageHealth {
 }
 
 /** The node's storage health: its probe writes this node's row of `health_probe` in a transaction of its own. */
-export function createStorageHealth(ctx: ServiceContext, node: string, opts: Partial<StorageHealthOptions> = {}): StorageHealth {
+export function createStorageHealth(ctx: Pick<ServiceContext, 'db' | 'bus' | 'log'>, node: string, opts: Partial<StorageHealthOptions> = {}): StorageHealth {
   const health = new StorageHealth({
     log: ctx.log,
     probe: () => inTransaction(ctx, (trx) => healthProbeRepository.write(trx, node)),

@@ -1,4 +1,4 @@
-import type { TrackingInitiateInput, TrackingInitiateResponse, TrackResponse } from '../contract';
+import { TRAIL_MAX_POINTS, TRAIL_WINDOW_MS, type TrackingInitiateInput, type TrackingInitiateResponse, type TrackResponse } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
@@ -7,6 +7,7 @@ import { positionRepository } from '../../db/repositories/positionRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import type { CaseRow, TrackTokenRow } from '../../db/repositories/types';
 import { linkPolicy } from '../policies/links';
+import { presentTrack } from '../presenters/presentTrack';
 import { conflict, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { mailTemplates } from './mailTemplates';
@@ -14,16 +15,13 @@ import { hashToken, newToken } from './tokens';
 
 /** One answer for every bad link, so tokens cannot be probed. */
 const LINK_NOT_FOUND = 'Tracking link not found or expired';
-/** How much of an ambulance's recent path a tracking link shows. */
-export const TRAIL_MS = 30 * 60_000;
-export const TRAIL_POINTS = 200;
 /**
- * Where a link's trail begins: the last TRAIL_MS, but never before its case was dispatched,
+ * Where a link's trail begins: the last TRAIL_WINDOW_MS, but never before its case was dispatched,
  * so that a link shows only the path driven for its own patient (not where the crew stood
  * during the case before).
  */
 function trailStart(c: CaseRow): string {
-  const recent = new Date(Date.now() - TRAIL_MS).toISOString();
+  const recent = new Date(Date.now() - TRAIL_WINDOW_MS).toISOString();
   return c.dispatched_at && c.dispatched_at > recent ? c.dispatched_at : recent;
 }
 
@@ -78,21 +76,8 @@ export const trackingService = {
     if (!linkPolicy.watches(grant, ambulanceId)) throw notFound(LINK_NOT_FOUND);
     const [a, c] = await Promise.all([ambulanceRepository.findById(ctx.db, ambulanceId), caseRepository.findById(ctx.db, grant.case_id)]);
     if (!a || !c) throw notFound(LINK_NOT_FOUND);
-    const located = c.latitude != null && c.longitude != null && c.location_at;
-    return {
-      ambulanceId: a.id,
-      license_plate: a.license_plate,
-      latitude: a.latitude == null ? null : Number(a.latitude),
-      longitude: a.longitude == null ? null : Number(a.longitude),
-      updated_at: a.position_at,
-      trail: await positionRepository.trail(ctx.db, a.id, trailStart(c), TRAIL_POINTS),
-      case: { id: c.id, status: c.status, patientName: c.patient_name, description: c.description },
-      patient: located
-        ? { latitude: Number(c.latitude), longitude: Number(c.longitude), accuracy: c.location_accuracy, updated_at: c.location_at! }
-        : null,
-      etaSpeedKmh: ctx.config.etaSpeedKmh,
-      role: grant.kind,
-    };
+    const trail = await positionRepository.trail(ctx.db, a.id, trailStart(c), TRAIL_MAX_POINTS);
+    return presentTrack({ ambulance: a, case: c, trail, role: grant.kind, etaSpeedKmh: ctx.config.etaSpeedKmh });
   },
 
   LINK_NOT_FOUND,

@@ -1,9 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import type { Knex } from 'knex';
 import { isSqlite } from '../../../db/connection';
 import { type IdempotencyRow, idempotencyRepository } from '../../../db/repositories/idempotencyRepository';
-import type { ServiceContext } from '../../services/context';
+import type { ServiceContext, WriteHook } from '../../services/context';
 import { DomainError, badRequest, conflict, unprocessable } from '../../services/errors';
 import type { AppState } from './auth';
 
@@ -13,8 +12,10 @@ import type { AppState } from './auth';
  * and replayed to every retry with the same body:
  *
  * - the claim is an insert under a unique (user_id, key) constraint: exactly one request runs;
- * - a successful write stores its answer in the write's own transaction (see `writeContext`),
- *   so a crash after the commit can never let a retry write twice;
+ * - a successful write stores its answer in the write's own transaction (`writeContext` hands the
+ *   service a `writeHook` whose `alsoWrite` `inTransaction` runs before the commit), so a crash after the
+ *   commit can never let a retry write twice; a keyed route whose write skipped the hook is logged
+ *   as an error (idempotencyRoutes.test.ts sends every keyed route through it);
  * - a 4xx answer is stored after the refusal (nothing was written) and replayed;
  * - a 5xx releases the key, and a claim left running by a crashed process is taken over.
  */
@@ -32,14 +33,11 @@ export const messages = {
   running: 'A request with this Idempotency-Key is still being processed',
 } as const;
 
-/** This server process: a running claim with another owner on a SQLite file was left by a crash. */
-const OWNER = randomUUID();
-
 export interface Answer { status: number; body: unknown }
 
 interface IdempotencyState {
   id: number;
-  toAnswer: (result: any) => Answer;
+  toAnswer: (result: never) => Answer;
   /** The answer committed with the write, once its transaction has committed. */
   stored?: Answer;
 }
@@ -56,8 +54,9 @@ export function canonicalJson(v: unknown): string {
 export const requestHash = (method: string, path: string, body: unknown) =>
   createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('hex');
 
-const abandoned = (db: Knex, row: IdempotencyRow) =>
-  row.owner !== OWNER && (isSqlite(db) || Date.parse(row.updated_at) < Date.now() - LEASE_MS);
+/** A running claim with another owner (node) on a SQLite file was left by a crash: one process serves a file. */
+const abandoned = (svc: ServiceContext, row: IdempotencyRow) =>
+  row.owner !== svc.nodeId && (isSqlite(svc.db) || Date.parse(row.updated_at) < Date.now() - LEASE_MS);
 
 let lastPurge = 0;
 /** Expired keys are purged lazily, at most every ten minutes, by whichever keyed request comes. */
@@ -73,7 +72,7 @@ type Claim = { claimed: number } | { replay: Answer };
 /** Claims the key, or says what to answer instead (replay, 409, 422). */
 async function acquire(svc: ServiceContext, userId: number, key: string, hash: string): Promise<Claim> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const id = await idempotencyRepository.claim(svc.db, { userId, key, requestHash: hash, owner: OWNER });
+    const id = await idempotencyRepository.claim(svc.db, { userId, key, requestHash: hash, owner: svc.nodeId });
     if (id !== undefined) return { claimed: id };
     const row = await idempotencyRepository.find(svc.db, userId, key);
     if (!row) continue; // released meanwhile: claim again
@@ -83,11 +82,14 @@ async function acquire(svc: ServiceContext, userId: number, key: string, hash: s
     }
     if (row.request_hash !== hash) throw unprocessable(messages.mismatch);
     if (row.status === 'done') return { replay: { status: row.response_status!, body: JSON.parse(row.response_body ?? 'null') } };
-    if (abandoned(svc.db, row) && (await idempotencyRepository.takeOver(svc.db, row, OWNER))) return { claimed: row.id };
-    if (!abandoned(svc.db, row)) throw conflict(messages.running);
+    if (abandoned(svc, row) && (await idempotencyRepository.takeOver(svc.db, row, svc.nodeId))) return { claimed: row.id };
+    if (!abandoned(svc, row)) throw conflict(messages.running);
   }
   throw conflict(messages.running);
 }
+
+/** Marks the middleware, so a test can find every keyed route on the router. */
+export const KEYED = Symbol('idempotency-keyed');
 
 /**
  * The middleware, placed after `authorize` on a creating route. `toAnswer` turns the
@@ -95,7 +97,7 @@ async function acquire(svc: ServiceContext, userId: number, key: string, hash: s
  * the write's transaction; the handler must call its service with `writeContext(ctx, svc)`.
  */
 export function idempotency<R>(svc: ServiceContext, toAnswer: (result: R) => Answer) {
-  return async (ctx: Context, next: Next) => {
+  const middleware = async (ctx: Context, next: Next) => {
     const raw = ctx.headers[IDEMPOTENCY_HEADER];
     if (raw === undefined) return next();
     const key = Array.isArray(raw) ? raw.join(', ') : raw;
@@ -110,7 +112,7 @@ export function idempotency<R>(svc: ServiceContext, toAnswer: (result: R) => Ans
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
-    const state: IdempotencyState = { id: claim.claimed, toAnswer };
+    const state: IdempotencyState = { id: claim.claimed, toAnswer: toAnswer as (result: never) => Answer };
     (ctx.state as { idempotency?: IdempotencyState }).idempotency = state;
     try {
       await next();
@@ -118,45 +120,43 @@ export function idempotency<R>(svc: ServiceContext, toAnswer: (result: R) => Ans
       if (state.stored) throw err; // the write committed with its answer: a retry replays that
       if (err instanceof DomainError && err.status < 500) {
         // A refusal writes nothing: its answer is stored and replayed to retries.
-        await idempotencyRepository.complete(svc.db, state.id, OWNER, err.status, { error: err.message });
+        await idempotencyRepository.complete(svc.db, state.id, svc.nodeId, err.status, { error: err.message });
       } else {
-        await idempotencyRepository.release(svc.db, state.id, OWNER)
+        await idempotencyRepository.release(svc.db, state.id, svc.nodeId)
           .catch((e) => svc.log.error({ err: e }, 'idempotency: releasing a failed request\'s key failed'));
       }
       throw err;
     }
     const actual: Answer = { status: ctx.status, body: ctx.body };
     if (!state.stored) {
-      // Answered without a write through writeContext: store what was answered.
-      await idempotencyRepository.complete(svc.db, state.id, OWNER, actual.status, actual.body);
+      if (actual.status < 300) {
+        svc.log.error({ path: ctx.path }, 'idempotency: a keyed write committed without its key (the route must call its service with writeContext); its answer is stored now');
+      }
+      await idempotencyRepository.complete(svc.db, state.id, svc.nodeId, actual.status, actual.body);
     } else if (canonicalJson(state.stored) !== canonicalJson(actual)) {
       svc.log.error({ path: ctx.path }, 'idempotency: the answer stored with the write differs from the one sent; storing the one sent');
       await idempotencyRepository.replaceAnswer(svc.db, state.id, actual.status, actual.body);
     }
   };
+  return Object.assign(middleware, { [KEYED]: true as const });
 }
 
 /**
- * The service context for a keyed request's write: its transaction also marks the key done
- * with the route's answer before committing, so the write and its stored answer commit or
- * roll back together. Without a key it is `svc` itself.
+ * The service context for a keyed request's write: its `alsoWrite` marks the key done with
+ * the route's answer inside the service's transaction, so the write and its stored answer
+ * commit or roll back together. Without a key it is `svc` itself.
  */
 export function writeContext(ctx: Context, svc: ServiceContext): ServiceContext {
   const state = (ctx.state as { idempotency?: IdempotencyState }).idempotency;
   if (!state) return svc;
-  const base = svc.db;
-  const transaction = async <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
-    let answer: Answer | undefined;
-    const result = await base.transaction(async (trx) => {
-      const r = await work(trx);
-      answer = state.toAnswer(r);
+  let answer: Answer | undefined;
+  const writeHook: WriteHook = {
+    async alsoWrite(trx, result) {
+      answer = state.toAnswer(result as never);
       // 0 rows: the claim is no longer ours (it was taken over); nothing may be written twice.
-      if (!(await idempotencyRepository.complete(trx, state.id, OWNER, answer.status, answer.body))) throw conflict(messages.running);
-      return r;
-    });
-    state.stored = answer;
-    return result;
+      if (!(await idempotencyRepository.complete(trx, state.id, svc.nodeId, answer.status, answer.body))) throw conflict(messages.running);
+    },
+    onCommit() { state.stored = answer; },
   };
-  const db = new Proxy(base, { get: (target, prop) => (prop === 'transaction' ? transaction : Reflect.get(target, prop)) });
-  return { ...svc, db };
+  return { ...svc, writeHook };
 }

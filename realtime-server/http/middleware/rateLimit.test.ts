@@ -3,9 +3,10 @@ import { expectError, expectNoWrite } from '../../testing/assertions';
 import { dispatchCase, trackingTokens, shareLocation } from '../../testing/dispatchHelpers';
 import { memoryLog } from '../../testing/memoryLog';
 import { useTestServer } from '../../testing/testServer';
-import { clientIp, proxyTrust } from './clientIp';
-import { backoffSeconds, linkRefusal, signinRefusal } from './rateLimit';
 import { DEMO } from '../../testing/demoAccounts';
+import { clientIp, proxyTrust } from '../../edge/clientIp';
+import { linkRefusal, signinRefusal } from '../../edge/rateLimits';
+import { backoffSeconds } from './rateLimit';
 
 /**
  * Sign-in failures per account × client (exponential waits) and per client, link calls per

@@ -1,79 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { redisNames } from '../../realtime/cluster';
 import type { ServiceContext } from '../../services/context';
 import { DomainError } from '../../services/errors';
 import { CODE_MAX_TRIES } from '../../services/authService';
-import { requestClientKey, trustFor } from './clientIp';
+import { requestClientKey } from '../../edge/clientIp';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  type RateLimits, SIGNIN_MAX_WAIT_SECONDS, hashed, linkCounter, linkRefusal, overLimit, overLinkLimit, signinRefusal,
+} from '../../edge/rateLimits';
 
-export const SIGNIN_WINDOW_SECONDS = 15 * 60;
-export const LINK_WINDOW_SECONDS = 60;
-/** The longest a client waits before its next try on an account. */
-export const SIGNIN_MAX_WAIT_SECONDS = 15 * 60;
-/** How long one client's failures on one account are remembered (from the first; a session forgets them). */
-export const SIGNIN_PAIR_MEMORY_SECONDS = 60 * 60;
-
-/**
- * The one place the counters' store is chosen. One node keeps them in memory; several nodes
- * (REDIS_URL) keep them in Redis so a limit holds across nodes, with a memory limiter as
- * insurance while Redis does not answer (each node then counts alone rather than not at all).
- */
-function createLimiter(svc: ServiceContext, opts: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
-  if (!svc.redis) return new RateLimiterMemory(opts);
-  return new RateLimiterRedis({
-    ...opts,
-    keyPrefix: `${redisNames(svc.config.redisPrefix).limits}:${opts.keyPrefix}`,
-    storeClient: svc.redis,
-    insuranceLimiter: new RateLimiterMemory(opts),
-  });
-}
-
-export interface RateLimits {
-  /** Failed sign-in attempts per client key, on any account. */
-  signinClient: RateLimiterAbstract;
-  /** Failed sign-in attempts (and those still running) per account × client key, until a session is issued. */
-  signinPair: RateLimiterAbstract;
-  /** The wait an account × client key is in: the attempt that opened it goes ahead, the others in it are refused. */
-  signinPairWait: RateLimiterAbstract;
-  /** Failed sign-ins per account from any client: SIGNIN_LIMIT_ACCOUNT of them mean the account is under attack. */
-  signinAccountFailures: RateLimiterAbstract;
-  /** Sign-in codes mailed per account (SIGNIN_LIMIT_ACCOUNT in 15 minutes): a flood of code mails is refused. */
-  signinCodeMails: RateLimiterAbstract;
-  /** Calls per link × client key (a tracking or driver token, a patient's location link, a staff member's ambulance). */
-  link: RateLimiterAbstract;
-  /** Public link calls per client key, on any link. */
-  linkClient: RateLimiterAbstract;
-}
-
-const bySvc = new WeakMap<ServiceContext, RateLimits>();
-
-/** This server's limiters (made on first use; createApp makes them at start so a bad TRUSTED_PROXY fails early). */
-export function rateLimits(svc: ServiceContext): RateLimits {
-  let limits = bySvc.get(svc);
-  if (!limits) {
-    const { config } = svc;
-    trustFor(config);
-    limits = {
-      signinClient: createLimiter(svc, { keyPrefix: 'signin-client', points: config.limits.signinPerIp, duration: SIGNIN_WINDOW_SECONDS }),
-      signinPair: createLimiter(svc, { keyPrefix: 'signin-pair', points: config.signinBackoff.after, duration: SIGNIN_PAIR_MEMORY_SECONDS }),
-      signinPairWait: createLimiter(svc, { keyPrefix: 'signin-wait', points: 1, duration: SIGNIN_MAX_WAIT_SECONDS }),
-      signinAccountFailures: createLimiter(svc, { keyPrefix: 'signin-account-failures', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
-      signinCodeMails: createLimiter(svc, { keyPrefix: 'signin-code-mails', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
-      link: createLimiter(svc, { keyPrefix: 'link', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
-      linkClient: createLimiter(svc, { keyPrefix: 'link-client', points: config.limits.linkPerClientPerMinute, duration: LINK_WINDOW_SECONDS }),
-    };
-    bySvc.set(svc, limits);
-  }
-  return limits;
-}
-
-/** E-mails and tokens are counted under a hash: a counter store never holds a credential. */
-const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 32);
-
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-export const signinRefusal = (ms: number) => `Too many sign-in attempts. Try again in ${plural(Math.max(1, Math.ceil(ms / 60_000)), 'minute')}.`;
-export const linkRefusal = (ms: number) => `Too many requests. Try again in ${plural(Math.max(1, Math.ceil(ms / 1000)), 'second')}.`;
+/** The Koa side of the rate limits (edge/rateLimits.ts): sign-in attempts and link calls answered 429 with Retry-After. */
 
 /** 429 with `Retry-After` (whole seconds). The error middleware keeps the header. */
 function refuse(ctx: Context, msBeforeNext: number, message: (ms: number) => string): never {
@@ -81,25 +16,9 @@ function refuse(ctx: Context, msBeforeNext: number, message: (ms: number) => str
   throw new DomainError(429, message(msBeforeNext));
 }
 
-/**
- * Takes one point: how long until the next is allowed when over the limit, else undefined.
- * A failing store (Redis down and no insurance) lets the call through and logs: refusing
- * every sign-in because a counter is down would be worse.
- */
-async function overLimit(svc: ServiceContext, limiter: RateLimiterAbstract, key: string): Promise<number | undefined> {
-  try {
-    await limiter.consume(key);
-    return undefined;
-  } catch (res) {
-    if (res instanceof RateLimiterRes) return res.msBeforeNext;
-    svc.log.warn({ err: res }, 'rate limiter unavailable; call let through');
-    return undefined;
-  }
-}
-
 /** Takes one point; over the limit answers 429. */
 async function take(ctx: Context, svc: ServiceContext, limiter: RateLimiterAbstract, key: string, message: (ms: number) => string) {
-  const ms = await overLimit(svc, limiter, key);
+  const ms = await overLimit(svc.log, limiter, key);
   if (ms !== undefined) refuse(ctx, ms, message);
 }
 
@@ -175,7 +94,7 @@ export interface SigninAttempt {
  * refuse this one; they only make the account `underAttack`.
  */
 export async function signinAttempt(ctx: Context, svc: ServiceContext, email: string | undefined, step: SigninStep = 'fields'): Promise<SigninAttempt> {
-  const limits = rateLimits(svc);
+  const limits = svc.rateLimits;
   const client = requestClientKey(ctx, svc.config);
   const account = email ? hashed(email.trim().toLowerCase()) : undefined;
   const pairOf = (s: SigninStep) => (account ? hashed(`${account}\n${client}\n${s}`) : undefined);
@@ -227,29 +146,6 @@ export async function signinAttempt(ctx: Context, svc: ServiceContext, email: st
 }
 
 /**
- * What one link call is counted under, both hashed (a counter store never holds a token):
- * the link × the client key, so that one holder of a shared link (a forwarded tracking link)
- * cannot use up the others' budget; and, for a public caller, the client key on its own,
- * so that one client cannot spread a flood over many links. Staff are counted per link only.
- */
-export interface LinkCounter { link: string; client?: string }
-
-export const linkCounter = (name: string, client: string, opts: { publicCaller: boolean }): LinkCounter => ({
-  link: hashed(`${name}|${client}`),
-  client: opts.publicCaller ? hashed(`client:${client}`) : undefined,
-});
-
-/** Takes one point from each count: the refusal's wait when over a limit, else undefined. */
-async function overLinkLimit(svc: ServiceContext, counter: LinkCounter): Promise<number | undefined> {
-  const limits = rateLimits(svc);
-  if (counter.client) {
-    const ms = await overLimit(svc, limits.linkClient, counter.client);
-    if (ms !== undefined) return ms;
-  }
-  return overLimit(svc, limits.link, counter.link);
-}
-
-/**
  * Limits calls per link (LINK_LIMIT_PER_MIN per link and client) and, for callers without a
  * session, per client (LINK_LIMIT_PER_CLIENT): `keyOf` names the link (e.g. `track:<token>`),
  * or nothing to let the call through uncounted.
@@ -258,18 +154,8 @@ export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: Context) => stri
   const key = keyOf(ctx);
   if (key) {
     const counter = linkCounter(key, requestClientKey(ctx, svc.config), { publicCaller: !(ctx.state as { principal?: unknown }).principal });
-    const ms = await overLinkLimit(svc, counter);
+    const ms = await overLinkLimit(svc.rateLimits, svc.log, counter);
     if (ms !== undefined) refuse(ctx, ms, linkRefusal);
   }
   await next();
 };
-
-/**
- * The same counts for a call that is not HTTP (a driver socket's position): the refusal's
- * text when over a limit, otherwise undefined. A socket counts under the same keys as its
- * link's REST calls from the same client, so switching transport gains nothing.
- */
-export async function linkCallRefusal(svc: ServiceContext, counter: LinkCounter): Promise<string | undefined> {
-  const ms = await overLinkLimit(svc, counter);
-  return ms === undefined ? undefined : linkRefusal(ms);
-}

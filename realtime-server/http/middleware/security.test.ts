@@ -5,7 +5,7 @@ import { expectError, expectNoWrite } from '../../testing/assertions';
 import { dispatchCase, trackingTokens, locationSharePath, shareLocation } from '../../testing/dispatchHelpers';
 import { useTestServer } from '../../testing/testServer';
 import { DEMO } from '../../testing/demoAccounts';
-import { socketOriginAllowed, tileSource } from './security';
+import { socketOriginAllowed, tileSource } from '../../edge/securityHeaders';
 
 /**
  * Security headers on every answer the port gives (API, SPA files, errors, 404s, Socket.IO's

@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
-import { type AmbulanceDto, ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
+import { type AmbulanceDto, TRAIL_MAX_POINTS, TRAIL_WINDOW_MS, ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
 import { type PositionSource, ambulanceService } from '../../services/ambulanceService';
 import { forbidden, unauthorized } from '../../services/errors';
 import { linkPolicy } from '../../policies/links';
-import { TRAIL_MS, TRAIL_POINTS, trackingService } from '../../services/trackingService';
+import { trackingService } from '../../services/trackingService';
 import { positionRepository } from '../../../db/repositories/positionRepository';
 import { type AppState, actorOf, authorize } from '../middleware/auth';
 import { linkRateLimit } from '../middleware/rateLimit';
@@ -51,7 +51,7 @@ export const mountAmbulances: Mount = (router, deps) => {
   router.get('/api/ambulances/:id/trail', authorize('ambulance.read'), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     await ambulanceService.findAmbulance(svc.db, id);
-    ctx.body = { positions: await positionRepository.trail(svc.db, id, new Date(Date.now() - TRAIL_MS).toISOString(), TRAIL_POINTS) };
+    ctx.body = { positions: await positionRepository.trail(svc.db, id, new Date(Date.now() - TRAIL_WINDOW_MS).toISOString(), TRAIL_MAX_POINTS) };
   });
   // Counted like a link: a driver link (`?t=`) per token, a staff member per ambulance (a stolen or scripted session cannot flood one marker).
   const positionLimit = linkRateLimit(svc, (ctx) => {

@@ -3,6 +3,8 @@
 // browser bundle carries no validation library (types are free).
 export * from '../../../realtime-server/contract/enums';
 export * from '../../../realtime-server/contract/geo';
+export * from '../../../realtime-server/contract/trail';
+export * from '../../../realtime-server/contract/timeline';
 export type * from '../../../realtime-server/contract/auth';
 export type * from '../../../realtime-server/contract/users';
 export type * from '../../../realtime-server/contract/ambulances';

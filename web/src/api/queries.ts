@@ -1,13 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
 import type {
-  AmbulanceDto, CaseDto, ConfigResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, UserDto,
+  AmbulanceDto, CaseDto, ConfigResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, TimelineEntryDto, UserDto,
 } from './contract';
-
-export interface TimelineEntryDto {
-  id: number; case_id: string; action: string; actor_type: string; actor_id: number | null;
-  before: string | null; after: string | null; created_at: string;
-}
 
 /** queryOptions factories: the single source of query keys. */
 export const queries = {
@@ -62,7 +57,7 @@ export const queries = {
     }),
 };
 
-/** Appended: the operator id behind an e-mail (GET /api/users/by-email), cached for the tab's life. */
+/** The operator id behind an e-mail (GET /api/users/by-email), cached for the tab's life. */
 export const operatorIdByEmail = (email: string) =>
   queryOptions({
     queryKey: ['users', 'by-email', email.toLowerCase()] as const,
@@ -70,7 +65,7 @@ export const operatorIdByEmail = (email: string) =>
     staleTime: Infinity,
   });
 
-/** Appended: a public tracking link's ambulance position (GET /api/track/{id}?t=TOKEN, no sign-in). */
+/** A public tracking link's ambulance position (GET /api/track/{id}?t=TOKEN, no sign-in). */
 export const trackedAmbulance = (ambulanceId: string, token: string) =>
   queryOptions({
     queryKey: ['track', ambulanceId, token] as const,
@@ -80,7 +75,7 @@ export const trackedAmbulance = (ambulanceId: string, token: string) =>
   });
 
 /**
- * Appended: an ambulance's recent trail (GET /api/ambulances/{id}/trail, the last 30 minutes,
+ * An ambulance's recent trail (GET /api/ambulances/{id}/trail, the last 30 minutes,
  * oldest first). Fetched once when the ambulance is selected on the map, then extended from
  * the live positions in the ambulances cache; dropped as soon as nothing shows it, so the next
  * selection fetches it afresh.
@@ -89,7 +84,7 @@ export const ambulanceTrail = (ambulanceId: number) =>
   queryOptions({
     queryKey: ['ambulances', ambulanceId, 'trail'] as const,
     queryFn: ({ signal }) =>
-      apiFetch<{ positions: import('./contract').TrailPoint[] }>(`/api/ambulances/${ambulanceId}/trail`, { signal }).then((r) => r.positions),
+      apiFetch<import('./contract').TrailResponse>(`/api/ambulances/${ambulanceId}/trail`, { signal }).then((r) => r.positions),
     staleTime: Infinity,
     gcTime: 0,
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AmbulanceDto, CaseDto } from '../api/contract';
+import { type AmbulanceDto, type CaseDto, TRAIL_MAX_POINTS } from '../api/contract';
 import {
   accuracyText, ambulanceFix, approach, assignedAmbulance, caseApproach, caseFix, distanceAwayText, fixTimeText, pointOf,
 } from './liveText';
 import { availableByDistance, plateWithDistance } from './nearest';
-import { extendTrail, trailLine, TRAIL_MAX_POINTS } from './trail';
+import { extendTrail, trailLine } from './trail';
 
 const kase = (over: Partial<CaseDto>): CaseDto => ({
   id: 'c1', description: '', status: 'active', caseType: null, patientName: 'P', patient_name: 'P', email: 'p@x.test',

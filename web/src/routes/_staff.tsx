@@ -1,8 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requireSignedIn } from '../auth/guards';
+import { ROLES } from '../api/contract';
 import { RoleGate } from '../auth/RoleGate';
-
-const ROLES = ['admin', 'operator'] as const;
 
 /** Stand-alone staff pages: any signed-in admin or operator. */
 export const Route = createFileRoute('/_staff')({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineEntryDto } from '../../api/queries';
+import type { TimelineEntryDto } from '../../api/contract';
 import { ambulanceBody, emptyAmbulanceForm } from './ambulances/ambulanceForm';
 import { editCaseBody } from './cases/editCaseForm';
 import { actionText, actorText, changesOf } from './cases/timelineText';

@@ -1,9 +1,6 @@
 import { ApiError } from '../../api/client';
-import { MAX_SPEED_MPS, type PositionAck } from '../../api/contract';
+import { MAX_ACCURACY_M, MAX_SPEED_MPS, type PositionAck } from '../../api/contract';
 import type { DriverFix, SendOutcome } from './positionQueue';
-
-/** The largest accuracy radius the server takes, in metres. */
-const MAX_ACCURACY = 100_000;
 
 /**
  * A device fix as the position API takes it: the fix's own time, and accuracy, heading and
@@ -13,7 +10,7 @@ const MAX_ACCURACY = 100_000;
 export function toDriverFix(position: Pick<GeolocationPosition, 'coords' | 'timestamp'>): DriverFix {
   const { latitude, longitude, accuracy, heading, speed } = position.coords;
   const fix: DriverFix = { latitude, longitude, timestamp: Math.round(position.timestamp) };
-  if (Number.isFinite(accuracy) && accuracy >= 0) fix.accuracy = Math.min(accuracy, MAX_ACCURACY);
+  if (Number.isFinite(accuracy) && accuracy >= 0) fix.accuracy = Math.min(accuracy, MAX_ACCURACY_M);
   if (heading != null && Number.isFinite(heading) && heading >= 0 && heading <= 360) fix.heading = heading;
   if (speed != null && Number.isFinite(speed) && speed >= 0 && speed <= MAX_SPEED_MPS) fix.speed = speed;
   return fix;

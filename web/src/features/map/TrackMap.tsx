@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import 'leaflet/dist/leaflet.css';
 import './map.css';
 import L from 'leaflet';
+import type { SharedPosition, TrailPoint } from '../../api/contract';
 import { Circle, MapContainer, Marker, Polyline, Popup, useMap } from 'react-leaflet';
 import { markerColor } from '../../domain/fleetRules';
 import { PATIENT_COLOR, patientIcon } from '../public/patientMarker';
@@ -14,7 +15,6 @@ export const TRACK_DEFAULT_CENTRE: [number, number] = [17.4, 78.5];
 const TRACK_ZOOM = 13;
 
 export interface TrackedPoint { latitude: number; longitude: number; updated_at: string | null }
-export interface PatientPoint { latitude: number; longitude: number; accuracy: number | null; updated_at: string }
 
 type LatLngTuple = [number, number];
 
@@ -29,8 +29,8 @@ const ACCURACY_STYLE = { color: PATIENT_COLOR, weight: 1, opacity: 0.6, fillColo
 export function TrackMap({ ambulanceId, point, trail = [], patient = null }: {
   ambulanceId: string;
   point: TrackedPoint | null;
-  trail?: readonly { latitude: number; longitude: number; recorded_at: string }[];
-  patient?: PatientPoint | null;
+  trail?: readonly TrailPoint[];
+  patient?: SharedPosition | null;
 }) {
   const position = useMemo<LatLngTuple | null>(
     () => (point ? [point.latitude, point.longitude] : null),

@@ -1,5 +1,5 @@
 import { apiFetch } from '../../api/client';
-import { type LatLon, type LocationLinkState, distanceMeters } from '../../api/contract';
+import { type LatLon, type LocationLinkState, MAX_ACCURACY_M, distanceMeters } from '../../api/contract';
 
 /** The copy of a shared location kept in the browser under the case id (SPEC §3). */
 export interface SavedLocation {
@@ -17,9 +17,6 @@ export const round8 = (value: number) => Number(value.toFixed(8));
 
 /** High accuracy, 10 s time-out, no cached position (SPEC §9). */
 export const GEOLOCATION_OPTIONS: PositionOptions = { enableHighAccuracy: true, timeout: 10_000, maximumAge: 0 };
-
-/** The largest accuracy radius the server accepts, in metres. */
-const MAX_ACCURACY = 100_000;
 
 /**
  * The location saved for a case, or null when there is none. Throws when something is
@@ -59,7 +56,7 @@ export interface LocationLink { caseId: string; token: string }
 /** Sends the position to the case (no sign-in; the link's token is the permission). */
 export function sendLocation(link: LocationLink, coords: Pick<GeolocationCoordinates, 'latitude' | 'longitude' | 'accuracy'>): Promise<ShareAnswer> {
   const body: { latitude: number; longitude: number; accuracy?: number } = { latitude: coords.latitude, longitude: coords.longitude };
-  if (Number.isFinite(coords.accuracy)) body.accuracy = Math.min(Math.max(coords.accuracy, 0), MAX_ACCURACY);
+  if (Number.isFinite(coords.accuracy)) body.accuracy = Math.min(Math.max(coords.accuracy, 0), MAX_ACCURACY_M);
   const url = `/api/location/${encodeURIComponent(link.caseId)}?t=${encodeURIComponent(link.token)}`;
   return apiFetch<ShareAnswer>(url, { method: 'POST', body, auth: false });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TrackResponse } from '../../api/contract';
+import { type TrackResponse, TRAIL_MAX_POINTS as TRAIL_LIMIT } from '../../api/contract';
 import { GEOLOCATION_OPTIONS, isPoorAccuracy, readSavedLocation, saveLocation, shouldSend } from './locationShare';
-import { TRAIL_LIMIT, applyCaseLocation, applyPositions } from './useTrackedPosition';
+import { applyCaseLocation, applyPositions } from './useTrackedPosition';
 import { memoryStorage } from '../../testing/memoryStorage';
 
 

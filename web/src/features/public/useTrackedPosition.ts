@@ -1,18 +1,17 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
-import type { CaseLocationEvent, PositionBatch, TrackResponse } from '../../api/contract';
+import { type CaseLocationEvent, type LinkRole, type PositionBatch, type TrackResponse, recentTrail } from '../../api/contract';
 import { trackedAmbulance } from '../../api/queries';
 import { type ConnectionState, type LiveSocket, openSocket, watchConnection } from '../../realtime/socket';
 
 /** While the socket is down the position is fetched every 5 s (SPEC §9). */
 const POLL_MS = 5000;
-/** The trail kept on screen: the server sends at most 200 points of 30 minutes; live ones add up. */
-export const TRAIL_LIMIT = 400;
 
 /**
  * Applies a live batch: this ambulance's positions newer than the one held move it (the
- * newest wins) and extend its trail, in time order; older ones and other ambulances' are dropped.
+ * newest wins) and extend its trail, in time order, within the contract's trail bounds; older
+ * ones and other ambulances' are dropped.
  */
 export function applyPositions(held: TrackResponse | undefined, ambulanceId: string, batch: PositionBatch): TrackResponse | undefined {
   if (!held) return held;
@@ -21,13 +20,13 @@ export function applyPositions(held: TrackResponse | undefined, ambulanceId: str
     .sort((a, b) => a.recorded_at.localeCompare(b.recorded_at));
   const newest = fresh.at(-1);
   if (!newest) return held;
-  const trail = [...held.trail, ...fresh.map((p) => ({ latitude: p.latitude, longitude: p.longitude, recorded_at: p.recorded_at }))];
+  const trail = recentTrail([...held.trail, ...fresh.map((p) => ({ latitude: p.latitude, longitude: p.longitude, recorded_at: p.recorded_at }))]);
   return {
     ...held,
     latitude: newest.latitude,
     longitude: newest.longitude,
     updated_at: newest.recorded_at,
-    trail: trail.length > TRAIL_LIMIT ? trail.slice(-TRAIL_LIMIT) : trail,
+    trail,
   };
 }
 
@@ -51,7 +50,7 @@ export const linkGone = (error: unknown) => error instanceof ApiError && error.s
  * every 5 s; on reconnect, or when the server drops or refuses the socket (a closed case),
  * a refetch. Everything stops on leaving.
  */
-export function useTrackedPosition(ambulanceId: string, token: string, as: 'viewer' | 'driver' = 'viewer') {
+export function useTrackedPosition(ambulanceId: string, token: string, as: LinkRole = 'viewer') {
   const qc = useQueryClient();
   const options = trackedAmbulance(ambulanceId, token);
   const [connection, setConnection] = useState<ConnectionState>('connecting');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineEntryDto } from '../../../api/queries';
+import type { TimelineEntryDto } from '../../../api/contract';
 import { actionText, changesOf } from './timelineText';
 
 const entry = (action: string, before: object | null, after: object | null): TimelineEntryDto => ({

@@ -1,4 +1,4 @@
-import type { TimelineEntryDto } from '../../../api/queries';
+import { type TimelineEntryDto, timelineFields } from '../../../api/contract';
 import { formatDateTime } from '../../../domain/caseRules';
 
 const FIELD_LABELS: Record<string, string> = {
@@ -26,16 +26,6 @@ const ACTION_LABELS: Record<string, string> = {
 };
 export const actionText = (action: string) => ACTION_LABELS[action] ?? words(action);
 
-function parse(json: string | null): Record<string, unknown> | null {
-  if (!json) return null;
-  try {
-    const value = JSON.parse(json) as unknown;
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 export interface Change { field: string; before?: string; after?: string }
 
 /**
@@ -44,8 +34,8 @@ export interface Change { field: string; before?: string; after?: string }
  * of the case is for the record); ambulance ids are shown as plates.
  */
 export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string | undefined): Change[] {
-  const before = parse(e.before);
-  const after = parse(e.after);
+  const before = timelineFields(e.before);
+  const after = timelineFields(e.after);
   if (e.action === 'deleted') return [];
   const show = (key: string, v: unknown): string => {
     if (v === null || v === undefined || v === '') return '—';

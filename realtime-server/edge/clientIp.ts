@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Context } from 'koa';
-import type { Config } from '../../config';
+import type { Config } from '../config';
 
 /** `::ffff:1.2.3.4` → `1.2.3.4`; a port (`1.2.3.4:567`, `[::1]:567`) is dropped. */
 export function normalizeIp(raw: string): string {
@@ -53,23 +52,12 @@ export function clientIp(peer: string | undefined, forwardedFor: string | undefi
   return ip; // every hop is a trusted proxy: the left-most one
 }
 
-const trustByConfig = new WeakMap<Config, ProxyTrust>();
-
-/** This server's TRUSTED_PROXY list, parsed once (a bad entry throws: call it at start-up). */
-export function trustFor(config: Config): ProxyTrust {
-  let trust = trustByConfig.get(config);
-  if (!trust) trustByConfig.set(config, (trust = proxyTrust(config.trustedProxies)));
-  return trust;
-}
-
 /** The client address of an HTTP request (a REST call or a socket's handshake) under this server's TRUSTED_PROXY. */
-export function peerIp(req: IncomingMessage, config: Config): string {
+export function peerIp(req: Pick<IncomingMessage, 'headers' | 'socket'>, config: Pick<Config, 'trustedProxies'>): string {
   const forwarded = req.headers['x-forwarded-for'];
-  return clientIp(req.socket.remoteAddress, (Array.isArray(forwarded) ? forwarded.join(',') : forwarded) || undefined, trustFor(config));
+  // A list of a few addresses: parsing it per request costs less than keeping a cache per config.
+  return clientIp(req.socket.remoteAddress, (Array.isArray(forwarded) ? forwarded.join(',') : forwarded) || undefined, proxyTrust(config.trustedProxies));
 }
-
-/** The request's client address under this server's TRUSTED_PROXY. */
-export const requestIp = (ctx: Context, config: Config): string => peerIp(ctx.req, config);
 
 /**
  * The key a client is counted under (sign-in and link limits). An IPv4 address is itself. An
@@ -89,5 +77,6 @@ export function clientKey(ip: string): string {
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${text}/64`).toString()}/64`;
 }
 
-/** The request's client key (see clientKey) under this server's TRUSTED_PROXY. */
-export const requestClientKey = (ctx: Context, config: Config): string => clientKey(requestIp(ctx, config));
+/** The client key (see clientKey) of a REST call or a socket's handshake (a Koa context or anything holding `req`). */
+export const requestClientKey = (ctx: { req: Pick<IncomingMessage, 'headers' | 'socket'> }, config: Pick<Config, 'trustedProxies'>): string =>
+  clientKey(peerIp(ctx.req, config));

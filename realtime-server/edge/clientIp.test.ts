@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
+import { loadConfig } from '../config';
 import { clientKey, requestClientKey } from './clientIp';
 
 /**

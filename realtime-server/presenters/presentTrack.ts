@@ -1,0 +1,29 @@
+import type { LinkRole, SharedPosition, TrackResponse, TrailPoint } from '../contract';
+import type { AmbulanceRow, CaseRow } from '../../db/repositories/types';
+
+/** What a tracking or driver link may see: where the ambulance is and has been, its case, and the patient's shared position. */
+export interface TrackView {
+  ambulance: AmbulanceRow;
+  case: CaseRow;
+  trail: TrailPoint[];
+  role: LinkRole;
+  etaSpeedKmh: number;
+}
+
+const patientOf = (c: CaseRow): SharedPosition | null =>
+  c.latitude != null && c.longitude != null && c.location_at
+    ? { latitude: Number(c.latitude), longitude: Number(c.longitude), accuracy: c.location_accuracy, updated_at: c.location_at }
+    : null;
+
+export const presentTrack = ({ ambulance: a, case: c, trail, role, etaSpeedKmh }: TrackView): TrackResponse => ({
+  ambulanceId: a.id,
+  license_plate: a.license_plate,
+  latitude: a.latitude == null ? null : Number(a.latitude),
+  longitude: a.longitude == null ? null : Number(a.longitude),
+  updated_at: a.position_at,
+  trail,
+  case: { id: c.id, status: c.status, patientName: c.patient_name, description: c.description },
+  patient: patientOf(c),
+  etaSpeedKmh,
+  role,
+});

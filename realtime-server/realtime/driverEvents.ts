@@ -1,0 +1,31 @@
+import { positionSchema } from '../contract';
+import { linkCallRefusal } from '../edge/rateLimits';
+import { mayCall } from '../policies/permissions';
+import { ambulanceService } from '../services/ambulanceService';
+import type { ServiceContext } from '../services/context';
+import { DomainError } from '../services/errors';
+import { type LifelineSocket, principalOf } from './identity';
+
+/** What a socket may send: a driver link's positions, checked and counted like its REST calls. */
+export function listenToDriver(socket: LifelineSocket, ctx: ServiceContext) {
+  const who = socket.data;
+  socket.on('ambulance.position', async (raw, ack) => {
+    const reply = typeof ack === 'function' ? ack : () => {};
+    // The table admits driver links only (`who.kind === 'staff'` narrows the type for what follows).
+    if (!mayCall('socket:ambulance.position', principalOf(who)) || who.kind === 'staff') return reply({ ok: false, error: 'Only a driver link may send positions' });
+    const parsed = positionSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return reply({ ok: false, error: `${issue.path.join('.') || 'position'}: ${issue.message}` });
+    }
+    const refusal = await linkCallRefusal(ctx.rateLimits, ctx.log, who.counter);
+    if (refusal) return reply({ ok: false, error: refusal });
+    try {
+      reply(await ambulanceService.recordPosition(ctx, who.ambulanceId, parsed.data, { type: 'driver', caseId: who.caseId }));
+    } catch (err) {
+      if (err instanceof DomainError) return reply({ ok: false, error: err.message });
+      ctx.log.error({ err }, 'position from driver socket failed');
+      reply({ ok: false, error: 'Internal server error' });
+    }
+  });
+}

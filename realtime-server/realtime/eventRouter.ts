@@ -1,0 +1,45 @@
+import { rooms } from '../contract';
+import type { Metrics } from '../metrics';
+import type { DomainEvent } from '../services/events';
+import type { Cluster } from './cluster';
+import type { LifelineServer } from './identity';
+import { serverRooms } from './rooms';
+
+/**
+ * Each committed domain event to the rooms that may hear it, through the adapter (every node's
+ * sockets when clustered); a position goes to the cluster's feed (realtime/positionFanout.ts).
+ */
+export function routeEvents(io: LifelineServer, cluster: Cluster, metrics?: Metrics) {
+  return (e: DomainEvent) => {
+    if (e.type !== 'ambulance.position' && e.type !== 'mail.queued') metrics?.emitted(e.type);
+    switch (e.type) {
+      // Whole cases only to staff; a case room (link holders) gets only its location.
+      case 'case.created':
+      case 'case.updated':
+        return io.to(rooms.staff).emit(e.type, e.case);
+      case 'case.deleted':
+        return io.to(rooms.staff).emit(e.type, { id: e.id });
+      case 'case.location':
+        return io.to(rooms.staff).to(rooms.case(e.location.id)).emit(e.type, e.location);
+      case 'ambulance.created':
+      case 'ambulance.updated':
+        return io.to(rooms.staff).emit(e.type, e.ambulance);
+      case 'ambulance.deleted':
+        return io.to(rooms.staff).emit(e.type, { id: e.id });
+      case 'ambulance.position':
+        return cluster.publishPosition(e.position);
+      case 'user.created':
+      case 'user.updated':
+        return io.to(rooms.admins).emit(e.type, e.user);
+      case 'user.deleted':
+        return io.to(rooms.admins).emit(e.type, { id: e.id });
+      case 'sessions.revoked':
+        for (const id of e.sessionIds) io.in(serverRooms.session(id)).disconnectSockets(true);
+        return;
+      case 'grants.revoked':
+        return io.in(serverRooms.grant(e.caseId)).disconnectSockets(true);
+      case 'mail.queued':
+        return;
+    }
+  };
+}

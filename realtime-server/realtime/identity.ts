@@ -1,0 +1,42 @@
+import type { Server, Socket } from 'socket.io';
+import type { ClientToServerEvents, ServerToClientEvents } from '../contract';
+import { type LinkCounter, linkCounter } from '../edge/rateLimits';
+import { linkPolicy } from '../policies/links';
+import type { Principal } from '../policies/permissions';
+import { authService } from '../services/authService';
+import type { ServiceContext } from '../services/context';
+import { hashToken } from '../services/tokens';
+import { trackingService } from '../services/trackingService';
+
+/** Who a socket is, decided once at the handshake. */
+export type SocketIdentity =
+  | { kind: 'staff'; userId: number; role: 'admin' | 'operator'; sessionId: number; expiresAt: string }
+  /** `linkKey` names the link (its hashed token) for the per-link socket cap; `counter` is what its calls count under. */
+  | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string; linkKey: string; counter: LinkCounter };
+
+export type LifelineServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
+export type LifelineSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
+
+/** The socket's principal in policies/permissions.ts `access`. */
+export const principalOf = (who: SocketIdentity): Principal => (who.kind === 'staff' ? who.role : who.kind);
+
+/** The identity a handshake's `auth` proves, or undefined. `client` is its client key (for the link counters). */
+export async function identify(ctx: ServiceContext, auth: Record<string, unknown>, client: string): Promise<SocketIdentity | undefined> {
+  const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
+  const token = str(auth.token);
+  if (token) {
+    const p = await authService.authenticate(ctx, token);
+    return p && { kind: 'staff', userId: p.user.id, role: p.user.role, sessionId: p.session.id, expiresAt: p.session.expires_at };
+  }
+  for (const kind of ['trackToken', 'driverToken'] as const) {
+    const t = str(auth[kind]);
+    if (!t) continue;
+    const grant = await trackingService.resolveGrant(ctx, t);
+    const wanted = kind === 'trackToken' ? 'viewer' : 'driver';
+    // The link's calls are counted under the same keys as its REST calls from this client.
+    return linkPolicy.connectsAs(grant, wanted)
+      ? { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id, linkKey: hashToken(t), counter: linkCounter(`${wanted}:${t}`, client, { publicCaller: true }) }
+      : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { createRateLimits } from '../edge/rateLimits';
+import type { Metrics } from '../metrics';
+import type { Principal } from './authService';
+import type { Clock } from './clock';
+import type { ServiceContext } from './context';
+import { EventBus } from './events';
+import { PositionWriter } from './positionWriter';
+import { createPrincipalCache } from './principalCache';
+import { createStorageHealth } from './storageHealth';
+
+export interface ServiceContextParts {
+  db: Knex;
+  config: Config;
+  log: Logger;
+  /** Default: a new random id (a test building several nodes in one process gets one each). */
+  nodeId?: string;
+  redis?: Redis;
+  metrics?: Metrics;
+  /** Time for the storage-health probe's spacing; a test moves it (default: the system clock). */
+  clock?: Clock;
+}
+
+/** A server's id among the nodes: random per start, at most 36 characters (the idempotency claim's `owner`). */
+export const newNodeId = (): string => randomUUID();
+
+/**
+ * The one place a server's long-lived parts are made (startServer, and tests that build a
+ * node by hand): each exists once per context, and a copy of the context shares them.
+ */
+export function createServiceContext(parts: ServiceContextParts): ServiceContext {
+  const { config, log } = parts;
+  const nodeId = parts.nodeId ?? newNodeId();
+  const base = {
+    ...parts,
+    nodeId,
+    bus: new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed')),
+    lifecycle: { draining: false },
+    rateLimits: createRateLimits(config, parts.redis),
+  };
+  // One object, completed in place: the parts made from it see the finished context.
+  // Storage health first: every storage failure from here on counts for /api/health.
+  const withHealth = Object.assign(base, { storageHealth: createStorageHealth(base, nodeId, parts.clock && { now: parts.clock.now }) });
+  return Object.assign(withHealth, { positions: new PositionWriter(withHealth), principals: createPrincipalCache<Principal>(withHealth) });
+}
