@@ -14,13 +14,6 @@ import { type Engine, dropSchema, freshPostgresUrl, testEngine } from './testEng
 
 export interface ApiResult<T = any> { status: number; body: T; headers: Headers }
 
-/**
- * A real server on an ephemeral port over a fresh database with the demo seed, with a
- * small HTTP client. Each test file starts its own. The database is a fresh SQLite file, or
- * with TEST_ENGINE=postgres a fresh PostgreSQL schema dropped at dispose (testEngine.ts);
- * `engine: 'sqlite'` keeps a test that is about SQLite itself on SQLite, and an explicit
- * DATABASE_URL in `env` wins over both.
- */
 export interface TestServerOptions {
   env?: Record<string, string>;
   mailTransport?: Transporter;
@@ -32,6 +25,14 @@ export interface TestServerOptions {
   clock?: Clock;
 }
 
+/**
+ * A real server on an ephemeral port over a fresh database with the demo seed, with a
+ * small HTTP client, for a test that starts and stops servers itself (a restart, a refused
+ * start); a describe block's server is `useTestServer` below. The database is a fresh SQLite file, or
+ * with TEST_ENGINE=postgres a fresh PostgreSQL schema dropped at dispose (testEngine.ts);
+ * `engine: 'sqlite'` keeps a test that is about SQLite itself on SQLite, and an explicit
+ * DATABASE_URL in `env` wins over both.
+ */
 export async function startTestServer(opts: TestServerOptions = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-test-'));
   const engine: Engine = opts.env?.DATABASE_URL ? (/^postgres(ql)?:/.test(opts.env.DATABASE_URL) ? 'postgres' : 'sqlite') : (opts.engine ?? testEngine());
