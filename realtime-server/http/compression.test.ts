@@ -30,7 +30,7 @@ function writeBuilt(rel: string, content: string | Buffer, siblings = true) {
 
 const page = (name: string) => `<!doctype html><html lang="en"><head><title>Lifeline</title></head><body><div id="root"></div><!-- ${name} -->${'<p>shell</p>'.repeat(200)}</body></html>`;
 
-beforeAll(async () => {
+beforeAll(() => {
   writeBuilt('index.html', page('spa'));
   writeBuilt('track.html', page('track'));
   writeBuilt('assets/app-abc123.js', `export const words = ${JSON.stringify(Array.from({ length: 4000 }, (_, i) => `word${i % 97}`))};\n`);

@@ -13,7 +13,7 @@ const INDEX = '<!doctype html><title>Lifeline</title><div id="root"></div><!-- s
 const LOCATION = '<!doctype html><title>Lifeline</title><div id="root"></div><!-- location -->';
 const s = useTestServer();
 
-beforeAll(async () => {
+beforeAll(() => {
   fs.mkdirSync(s.config.staticDir, { recursive: true });
   fs.writeFileSync(path.join(s.config.staticDir, 'index.html'), INDEX);
 });

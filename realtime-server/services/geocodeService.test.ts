@@ -86,7 +86,7 @@ function geocoderOnClock(up: () => Upstream) {
 /** A test server whose geocoder records every upstream call it makes in `calls`. */
 function recordingServer(geocoderUrl: () => string | Promise<string>) {
   const calls: string[] = [];
-  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => { calls.push(String(input)); return fetch(input, init); }) as typeof fetch;
+  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => { calls.push(input instanceof Request ? input.url : input.toString()); return fetch(input, init); }) as typeof fetch;
   const s = useTestServer(async () => ({ env: { GEOCODER_URL: await geocoderUrl() }, fetchImpl }));
   return { s, calls };
 }

@@ -6,7 +6,7 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(intervalMs);
   }
