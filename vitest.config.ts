@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: a single worker on a 2-core machine. Most
+    // files wait on sockets, child processes and timers rather than compute, so two run side by side.
+    maxWorkers: 2,
   },
 });

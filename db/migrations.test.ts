@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tableNames } from '../realtime-server/testing/assertions';
 import { startTestServer } from '../realtime-server/testing/testServer';
+import { DEMO } from '../realtime-server/testing/demoAccounts';
 import { openDatabase } from './connection';
 import { DEMO_AMBULANCES, DEMO_USERS, seedDemo } from './seeds/demo';
 
@@ -130,7 +131,7 @@ describe('demo seed', () => {
     try {
       expect(await server.ctx.db('users').count({ n: '*' })).toEqual([{ n: 0 }]);
       expect(await server.ctx.db('ambulances').count({ n: '*' })).toEqual([{ n: 0 }]);
-      const res = await server.api('POST', '/api/auth/signin', { body: { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' } });
+      const res = await server.api('POST', '/api/auth/signin', { body: DEMO.admin });
       expect(res.status).toBe(401);
     } finally {
       await server.dispose();

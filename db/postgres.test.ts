@@ -1,8 +1,8 @@
 import knex from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { postgresSchema } from './connection';
 import { postgresSkipReason, postgresSuitesUrl } from '../realtime-server/testing/testEngine';
-import { startTestServer, type TestServer } from '../realtime-server/testing/testServer';
+import { useTestServer } from '../realtime-server/testing/testServer';
 import { shareLocation } from '../realtime-server/testing/dispatchHelpers';
 
 const url = postgresSuitesUrl();
@@ -12,19 +12,14 @@ if (!pg) console.info(`[postgres.test] skipped: ${postgresSkipReason()}`);
 /** The same server, migrations, repositories and services on PostgreSQL, in a fresh schema. */
 describe.skipIf(!pg)('on PostgreSQL', () => {
   const schema = `lifeline_test_${process.pid}_${Date.now()}`;
-  let s: TestServer;
-  const dispatch = (token: string, ambulance: number) =>
-    s.api('POST', '/live-location', { token, body: { to: 'p@example.com', status: 'active', patientName: 'P', description: 'Stroke', license_plate: ambulance } });
-
-  beforeAll(async () => {
-    s = await startTestServer({ env: { DATABASE_URL: `${postgresSchema(url).connection}${url.includes('?') ? '&' : '?'}schema=${schema}` } });
-  });
   afterAll(async () => {
-    await s?.dispose();
     const admin = knex({ client: 'pg', connection: postgresSchema(url).connection });
     await admin.raw(`drop schema if exists "${schema}" cascade`);
     await admin.destroy();
   });
+  const s = useTestServer(() => ({ env: { DATABASE_URL: `${postgresSchema(url).connection}${url.includes('?') ? '&' : '?'}schema=${schema}` } }));
+  const dispatch = (token: string, ambulance: number) =>
+    s.api('POST', '/live-location', { token, body: { to: 'p@example.com', status: 'active', patientName: 'P', description: 'Stroke', license_plate: ambulance } });
 
   it('migrates into its own schema and seeds the demo data', async () => {
     const tables = await s.ctx.db('pg_tables').where({ schemaname: schema }).pluck('tablename');

@@ -15,6 +15,7 @@ import { startRetentionJob } from './jobs/retention';
 import { createMetrics } from './metrics';
 import { openCluster } from './realtime/cluster';
 import { attachRealtime } from './realtime/socketServer';
+import type { Clock } from './services/clock';
 import { createGeocoder } from './services/geocodeService';
 import { createServiceContext, newNodeId } from './services/serviceContext';
 
@@ -23,6 +24,8 @@ export interface StartOptions {
   /** Replaces the SMTP transport built from SMTP_URL (tests). */
   mailTransport?: Transporter;
   fetchImpl?: typeof fetch;
+  /** Time for the geocoder (one request a second, timeout, backoff) and the storage-health probe's spacing; tests move it instead of waiting. */
+  clock?: Clock;
 }
 
 export async function migrate(db: Knex) {
@@ -52,8 +55,8 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   });
   const metrics = createMetrics();
   // Everything long-lived is made here, once: a bad TRUSTED_PROXY stops the start rather than a request.
-  const ctx = createServiceContext({ db, config, log, nodeId, redis: cluster.redis, metrics });
-  const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl) });
+  const ctx = createServiceContext({ db, config, log, nodeId, redis: cluster.redis, metrics, clock: opts.clock });
+  const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl, opts.clock) });
   const httpServer = http.createServer(app.callback());
   httpServer.on('clientError', answerClientError);
   const realtime = attachRealtime(httpServer, ctx, cluster, metrics);

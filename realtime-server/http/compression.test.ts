@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, useTestServer } from '../testing/testServer';
 
 /**
  * What goes over the wire: the build's precompressed siblings (.br, .gz) for files and the
@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../testing/testServer';
  * 1 KB; the file itself for a client that asks for no encoding. Decoded, every answer is the file.
  */
 
-let s: TestServer;
+const s = useTestServer();
 const files: Record<string, Buffer> = {};
 
 /** A file of the build with its .br and .gz siblings, as vite.precompress.ts writes them. */
@@ -30,14 +30,12 @@ function writeBuilt(rel: string, content: string | Buffer, siblings = true) {
 
 const page = (name: string) => `<!doctype html><html lang="en"><head><title>Lifeline</title></head><body><div id="root"></div><!-- ${name} -->${'<p>shell</p>'.repeat(200)}</body></html>`;
 
-beforeAll(async () => {
-  s = await startTestServer();
+beforeAll(() => {
   writeBuilt('index.html', page('spa'));
   writeBuilt('track.html', page('track'));
   writeBuilt('assets/app-abc123.js', `export const words = ${JSON.stringify(Array.from({ length: 4000 }, (_, i) => `word${i % 97}`))};\n`);
   writeBuilt('assets/tiny-abc123.js', 'export {};\n', false);
 });
-afterAll(() => s?.dispose());
 
 interface Raw { status: number; headers: http.IncomingHttpHeaders; body: Buffer }
 

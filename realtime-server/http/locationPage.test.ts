@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../testing/testServer';
 
 /**
  * The patient's /location/{caseId} is answered with the location page's own HTML
@@ -11,14 +11,12 @@ import { startTestServer, type TestServer } from '../testing/testServer';
 
 const INDEX = '<!doctype html><title>Lifeline</title><div id="root"></div><!-- spa -->';
 const LOCATION = '<!doctype html><title>Lifeline</title><div id="root"></div><!-- location -->';
-let s: TestServer;
+const s = useTestServer();
 
-beforeAll(async () => {
-  s = await startTestServer();
+beforeAll(() => {
   fs.mkdirSync(s.config.staticDir, { recursive: true });
   fs.writeFileSync(path.join(s.config.staticDir, 'index.html'), INDEX);
 });
-afterAll(() => s?.dispose());
 
 const get = (urlPath: string) => fetch(s.url + urlPath);
 const locationFile = () => path.join(s.config.staticDir, 'location.html');

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../testing/testServer';
 
-let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(() => s?.dispose());
+const s = useTestServer();
 
 describe('smoke', () => {
   it('answers health and lets the demo operator dispatch', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dispatchCase, driverOf, initiateTracking, waitFor } from '../testing/dispatchHelpers';
+import { dispatchCase, driverOf, initiateTracking } from '../testing/dispatchHelpers';
 import { startSmtpListener, type SmtpListener } from '../testing/smtpListener';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { useTestServer } from '../testing/testServer';
+import { waitFor } from '../testing/wait';
 
 /**
  * Safe e-mail (issue 5): markup and a `javascript:` link typed into a case reach the patient's
@@ -14,15 +15,9 @@ const NAME = `${MARKUP} Rao`;
 const DESCRIPTION = `${MARKUP} javascript:alert(1) [open](javascript:alert(1))`;
 
 let smtp: SmtpListener;
-let s: TestServer;
-beforeAll(async () => {
-  smtp = await startSmtpListener();
-  s = await startTestServer({ env: { SMTP_URL: smtp.url } });
-});
-afterAll(async () => {
-  await s?.dispose();
-  await smtp?.close();
-});
+beforeAll(async () => { smtp = await startSmtpListener(); });
+afterAll(() => smtp?.close());
+const s = useTestServer(() => ({ env: { SMTP_URL: smtp.url } }));
 
 it('the share-location, tracking and driver e-mails are text only and carry the typed text literally', async () => {
   const operator = await s.signIn('operator');

@@ -9,12 +9,12 @@ import { loadConfig } from '../config';
 import { createServiceContext } from '../services/serviceContext';
 import type { ServiceContext } from '../services/context';
 import { createGeocoder } from '../services/geocodeService';
-import { waitFor } from '../testing/dispatchHelpers';
 import { startSmtpListener, type SmtpListener } from '../testing/smtpListener';
 import { dropSchema, freshPostgresUrl, postgresSkipReason, postgresSuitesUrl } from '../testing/testEngine';
 import { runJobExclusive } from './jobLock';
 import { startOutboxWorker } from './outboxWorker';
 import { startRetentionJob } from './retention';
+import { waitFor } from '../testing/wait';
 
 /**
  * Background work with several nodes on one PostgreSQL database: each node is a

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatchCase, waitFor } from '../testing/dispatchHelpers';
+import { dispatchCase } from '../testing/dispatchHelpers';
 import { memoryLog } from '../testing/memoryLog';
-import { sleep, startTestServer } from '../testing/testServer';
+import { startTestServer } from '../testing/testServer';
+import { sleep, waitFor } from '../testing/wait';
 
 const queuedLines = (mem: ReturnType<typeof memoryLog>) =>
   mem.entries().filter((e) => typeof e.outboxId === 'number' && String(e.msg).startsWith('mail queued'));

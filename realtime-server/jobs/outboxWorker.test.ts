@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ISO_TIME, PUBLIC_URL, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, sha256Hex, tokenInLink, waitFor,
-} from '../testing/dispatchHelpers';
+import { ISO_TIME, PUBLIC_URL, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, sha256Hex, tokenInLink } from '../testing/dispatchHelpers';
 import { freePort } from '../testing/serverProcess';
 import { startSilentServer, startSmtpListener, type SmtpListener } from '../testing/smtpListener';
-import { DEMO, sleep, startTestServer, type TestServer } from '../testing/testServer';
+import { startTestServer, type TestServer, useTestServer } from '../testing/testServer';
+import { DEMO } from '../testing/demoAccounts';
+import { sleep, waitFor } from '../testing/wait';
 
 const outbox = async (s: TestServer, admin: string) => {
   const res = await s.api('GET', '/api/outbox', { token: admin });
@@ -14,17 +14,13 @@ const outbox = async (s: TestServer, admin: string) => {
 
 describe('the outbox worker delivers through a real SMTP server', () => {
   let smtp: SmtpListener;
-  let s: TestServer;
+  beforeAll(async () => { smtp = await startSmtpListener(); });
+  afterAll(() => smtp?.close());
+  const s = useTestServer(() => ({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Lifeline Dispatch <dispatch@lifeline.test>' } }));
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    smtp = await startSmtpListener();
-    s = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Lifeline Dispatch <dispatch@lifeline.test>' } });
     [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
-  });
-  afterAll(async () => {
-    await s?.dispose();
-    await smtp?.close();
   });
 
   it('sends the share-location, tracking and driver e-mails with the right links, then marks them sent', async () => {
@@ -130,17 +126,13 @@ describe('the outbox worker delivers through a real SMTP server', () => {
 
 describe('an SMTP server that refuses the recipient', () => {
   let smtp: SmtpListener;
-  let s: TestServer;
+  beforeAll(async () => { smtp = await startSmtpListener({ rejectRcpt: true }); });
+  afterAll(() => smtp?.close());
+  const s = useTestServer(() => ({ env: { SMTP_URL: smtp.url } }));
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    smtp = await startSmtpListener({ rejectRcpt: true });
-    s = await startTestServer({ env: { SMTP_URL: smtp.url } });
     [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
-  });
-  afterAll(async () => {
-    await s?.dispose();
-    await smtp?.close();
   });
 
   it('leaves the message queued with attempts and last_error, retries after a backoff, and delivers once the server accepts', async () => {
@@ -176,14 +168,12 @@ describe('an SMTP server that refuses the recipient', () => {
 });
 
 describe('an SMTP port where nothing listens', () => {
-  let s: TestServer;
+  const s = useTestServer(async () => ({ env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}?ignoreTLS=true` } }));
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}?ignoreTLS=true` } });
     [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
   });
-  afterAll(() => s?.dispose());
 
   it('keeps the message queued with the connection error, and marks it failed (never deletes it) after the last attempt', async () => {
     const caseId = await dispatchCase(s, operator, 3, { to: 'nobody@example.com' });
@@ -234,15 +224,9 @@ describe('an SMTP port where nothing listens', () => {
 
 describe('a sign-in code mail (SIGNIN_CODE=email)', () => {
   let smtp: SmtpListener;
-  let s: TestServer;
-  beforeAll(async () => {
-    smtp = await startSmtpListener();
-    s = await startTestServer({ env: { SMTP_URL: smtp.url, SIGNIN_CODE: 'email' } });
-  });
-  afterAll(async () => {
-    await s?.dispose();
-    await smtp?.close();
-  });
+  beforeAll(async () => { smtp = await startSmtpListener(); });
+  afterAll(() => smtp?.close());
+  const s = useTestServer(() => ({ env: { SMTP_URL: smtp.url, SIGNIN_CODE: 'email' } }));
 
   it('reaches the user with its code, and once sent keeps no code in the outbox', async () => {
     const first = await s.api('POST', '/api/auth/signin', { body: DEMO.admin });
@@ -303,14 +287,12 @@ describe('an SMTP server that accepts the connection and never answers', () => {
 });
 
 describe('without SMTP_URL', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer();
     [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
   });
-  afterAll(() => s?.dispose());
 
   it('keeps every message queued and lists it in GET /api/outbox with its links', async () => {
     const caseId = await dispatchCase(s, operator, 4, { to: 'queued@example.com' });

@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { checkInvariants } from '../reliability/invariants';
 import { dbSnapshot } from '../testing/assertions';
-import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, tokenInLink, updateCase, waitFor, shareLocation } from '../testing/dispatchHelpers';
-import { caseEventRepository } from '../../db/repositories/caseEventRepository';
+import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, tokenInLink, updateCase, shareLocation } from '../testing/dispatchHelpers';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import type { DomainEvent } from '../services/events';
 import { mailTemplates } from '../services/mailTemplates';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { startTestServer, type TestServer, useTestServer } from '../testing/testServer';
 import { REDACTED, runRetention, startRetentionJob } from './retention';
+import { waitFor } from '../testing/wait';
 
 /**
  * Retention: patient positions and ambulance position history are deleted
@@ -20,15 +21,13 @@ import { REDACTED, runRetention, startRetentionJob } from './retention';
 const DAY = 24 * 3600_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
-let s: TestServer;
+const s = useTestServer({ env: { RETENTION_DAYS: '30', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
 let operator: string;
 let admin: string;
 beforeAll(async () => {
-  s = await startTestServer({ env: { RETENTION_DAYS: '30', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
   operator = await s.signIn('operator');
   admin = await s.signIn('admin');
 });
-afterAll(() => s?.dispose());
 
 const share = async (caseId: string, latitude: number, longitude: number) =>
   expectStatus(await shareLocation(s, caseId, { latitude, longitude, accuracy: 7 }), 200, 'share');
@@ -214,7 +213,7 @@ describe('a cleared case, as clients see it', () => {
 });
 
 describe('the outbox', () => {
-  let o: TestServer;
+  const o = useTestServer({ env: { RETENTION_DAYS: '30' } });
   let op: string;
   const ids: Record<string, number> = {};
   const row = (name: string) => o.ctx.db('outbox').where({ id: ids[name] }).first();
@@ -238,7 +237,6 @@ describe('the outbox', () => {
   let deleted: Awaited<ReturnType<typeof trackingMails>>;
 
   beforeAll(async () => {
-    o = await startTestServer({ env: { RETENTION_DAYS: '30' } });
     op = await o.signIn('operator');
     const admin = await o.signIn('admin');
     closed = await trackingMails(1);
@@ -260,7 +258,6 @@ describe('the outbox', () => {
     ids.queuedOld = await outboxRepository.insert(o.ctx.db, { kind: 'share-location', to: 'queued@example.com', subject: 'queued', text: 'queued', links: [] });
     await o.ctx.db('outbox').where({ id: ids.queuedOld }).update({ created_at: ago(60), next_attempt_at: ago(60) });
   });
-  afterAll(() => o?.dispose());
 
   it('deletes messages sent or failed more than RETENTION_DAYS ago; keeps recent ones and every queued one; redacts queued secrets that no longer work', async () => {
     const closedMails = closed.mails.length + deleted.mails.length;

@@ -4,7 +4,8 @@ import { STAFF_OVER_DEVICE } from '../services/positionWriter';
 import { FLOOD_REFUSAL, TOO_MANY_SOCKETS } from '../realtime/socketLimits';
 import { expectNoWrite } from '../testing/assertions';
 import { dispatchCase, expectStatus, initiateTracking, rowCount, trackingTokens, updateCase } from '../testing/dispatchHelpers';
-import { sleep, startTestServer, type TestServer } from '../testing/testServer';
+import { startTestServer, type TestServer, useTestServer } from '../testing/testServer';
+import { sleep } from '../testing/wait';
 
 /**
  * What an outsider with a link (or a stolen session) tried against the position feed: a
@@ -12,13 +13,11 @@ import { sleep, startTestServer, type TestServer } from '../testing/testServer';
  * marker, staff posts over the crew's own device, one socket flooding the server, and
  * Send Tracker minting a new pair of live links on every retry.
  */
-let s: TestServer;
+const s = useTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
 let operator: string;
 beforeAll(async () => {
-  s = await startTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
   operator = await s.signIn('operator');
 });
-afterAll(() => s?.dispose());
 
 const staffPosition = (ambulanceId: number, body: Record<string, unknown>, token = operator) =>
   s.api('POST', `/api/ambulances/${ambulanceId}/position`, { token, body });

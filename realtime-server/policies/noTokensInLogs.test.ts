@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Mailbox, dispatchCase, expectStatus, locationToken, shareLocation, trackingTokens, updateCase, waitFor } from '../testing/dispatchHelpers';
+import { type Mailbox, dispatchCase, expectStatus, locationToken, shareLocation, trackingTokens, updateCase } from '../testing/dispatchHelpers';
 import { memoryLog } from '../testing/memoryLog';
 import { startSmtpListener } from '../testing/smtpListener';
-import { sleep, startTestServer, type TestServer } from '../testing/testServer';
+import { startTestServer, type TestServer } from '../testing/testServer';
+import { DEMO } from '../testing/demoAccounts';
+import { sleep, waitFor } from '../testing/wait';
 
 /**
  * Tokens never appear in logs: a server logging at `debug` into memory is taken
@@ -21,8 +23,8 @@ type Secrets = { what: string; value: string }[];
 /** Signs in with the mailed code; returns the session token and records every secret on the way. */
 async function signInWithCode(s: TestServer, who: 'admin' | 'operator', secrets: Secrets, mailbox?: Mailbox): Promise<string> {
   const body = who === 'admin'
-    ? { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' }
-    : { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' };
+    ? DEMO.admin
+    : DEMO.operator;
   const seen = mailbox?.received.length ?? 0;
   const first = await s.api('POST', '/api/auth/signin', { body });
   expect(first.status).toBe(202);
@@ -150,7 +152,7 @@ describe('tokens never appear in logs', () => {
 
 /** Signs the admin in while the SMTP server refuses recipients for a moment, so the retry path is logged. */
 async function signInWithCodeAfterRefusal(s: TestServer, smtp: Awaited<ReturnType<typeof startSmtpListener>>, secrets: Secrets) {
-  const first = await s.api('POST', '/api/auth/signin', { body: { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' } });
+  const first = await s.api('POST', '/api/auth/signin', { body: DEMO.admin });
   expect(first.status).toBe(202);
   secrets.push({ what: 'refused sign-in challenge', value: first.body.challenge });
   await waitFor(() => smtp.state.rcptRejected > 0, 'the SMTP refusal');

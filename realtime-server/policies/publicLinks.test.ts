@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectNoWrite } from '../testing/assertions';
 import { PUBLIC_URL, dispatchCase, expectStatus, locationSharePath, locationToken, trackingTokens, updateCase } from '../testing/dispatchHelpers';
-import { type ApiResult, startTestServer, type TestServer } from '../testing/testServer';
+import { type ApiResult, startTestServer, useTestServer } from '../testing/testServer';
 
 /**
  * The public links: a wrong, random, other-case, other-letter-case, expired or
@@ -23,7 +23,7 @@ const CASE_NOT_FOUND = { error: 'Case not found' };
 const CASE_OVER = { error: 'This case is no longer active' };
 const NOT_A_DRIVER_LINK = { error: 'This link is not valid for sending positions' };
 
-let s: TestServer;
+const s = useTestServer({ env: { LINK_LIMIT_PER_MIN: '100000', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000' } });
 let operator: string;
 let admin: string;
 /** Live links of case A (ambulance 1) and case B (ambulance 2). */
@@ -41,7 +41,6 @@ async function linkCase(ambulance: number) {
 }
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { LINK_LIMIT_PER_MIN: '100000', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000' } });
   operator = await s.signIn('operator');
   admin = await s.signIn('admin');
   A = await linkCase(1);
@@ -57,7 +56,6 @@ beforeAll(async () => {
   dead.pending = await linkCase(6);
   expectStatus(await updateCase(s, operator, dead.pending.id, { status: 'pending' }), 200, 'pending');
 });
-afterAll(() => s?.dispose());
 
 /** Same status, byte-identical body and the privacy headers. */
 function expectSameAnswer(answers: [string, ApiResult][], status: number, body: unknown) {

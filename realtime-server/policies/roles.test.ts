@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../http/app';
 import { expectError, expectNoWrite } from '../testing/assertions';
 import { dispatchCase, trackingTokens, locationToken } from '../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { useTestServer } from '../testing/testServer';
+import { DEMO } from '../testing/demoAccounts';
 import { type AccessRule, PRINCIPALS, type Principal, access, mayCall, permissions, principalsOf } from './permissions';
 
 /**
@@ -20,7 +21,7 @@ const LINK_NOT_FOUND = 'Tracking link not found or expired';
 const ONLY_WATCH = 'This link is not valid for sending positions';
 const ONLY_DRIVER = 'Only a driver link may send positions';
 
-let s: TestServer;
+const s = useTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
 /** Rows and tokens the requests below point at, made in beforeAll. */
 const f = {
   caseId: '', // active, ambulance 1: tracking, timeline, update
@@ -67,7 +68,7 @@ const operatorBody = (n: string) => ({ name: `Role Test ${n}`, email: `role.${n}
 const MATRIX: Record<string, Entry> = {
   'GET /api/health': { who: 'anyone', ok: 200 },
   'GET /api/config': { who: 'anyone', ok: 200 },
-  'POST /api/auth/signin': { who: 'anyone', body: () => ({ email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' }), ok: 200 },
+  'POST /api/auth/signin': { who: 'anyone', body: () => DEMO.operator, ok: 200 },
   // Without SIGNIN_CODE=email there is no challenge to answer: admitted, and told the code is not valid.
   'POST /api/auth/signin/verify': { who: 'anyone', body: () => ({ challenge: 'no-such-challenge', code: '123456' }), ok: 401 },
   'POST /api/location/:caseId': { who: 'anyone', url: () => `/api/location/${f.linkCaseId}?t=${f.locationToken}`, body: (n) => ({ latitude: 17.4 + n / 1000, longitude: 78.5 }), ok: 200 },
@@ -154,7 +155,6 @@ async function call(key: string, p: Principal, via: Via) {
 }
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
   const admin = await s.signIn('admin');
   const post = async (path: string, body: unknown) => {
     const res = await s.api('POST', path, { token: admin, body });
@@ -169,7 +169,6 @@ beforeAll(async () => {
   ({ viewer: f.viewer, driver: f.driver } = await trackingTokens(s, admin, f.linkCaseId, 6));
   f.locationToken = await locationToken(s, f.linkCaseId);
 });
-afterAll(() => s?.dispose());
 
 describe('the table covers every route and socket event', () => {
   it('has an entry for every method and path the router serves, and none it does not serve', () => {

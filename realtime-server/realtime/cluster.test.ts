@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { dispatchCase, trackingTokens } from '../testing/dispatchHelpers';
-import { type TestServer, collect, nextEvent, sleep, startTestServer } from '../testing/testServer';
+import { collect, nextEvent, useTestServer } from '../testing/testServer';
 import { STAFF_POSITION_TICK_MS } from './positionFanout';
+import { sleep } from '../testing/wait';
 
 /**
  * Two nodes in one process sharing one database and one Redis (REDIS_URL): what a client
@@ -14,23 +15,17 @@ import { STAFF_POSITION_TICK_MS } from './positionFanout';
 const REDIS_URL = process.env.REDIS_URL ?? '';
 
 describe.skipIf(!REDIS_URL)('two nodes over Redis', () => {
-  let a: TestServer;
-  let b: TestServer;
   const prefix = `lifeline-test-${randomUUID()}`;
   const env = { REDIS_URL, REDIS_PREFIX: prefix, LINK_LIMIT_PER_MIN: '4', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000' };
 
-  beforeAll(async () => {
-    a = await startTestServer({ env });
-    b = await startTestServer({ env: { ...env, DATABASE_URL: a.config.databaseUrl } });
-  });
   afterAll(async () => {
-    await b?.dispose();
-    await a?.dispose();
     const redis = new Redis(REDIS_URL);
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);
     await redis.quit();
   });
+  const a = useTestServer({ env });
+  const b = useTestServer(() => ({ env: { ...env, DATABASE_URL: a.config.databaseUrl } }));
 
   it('are two nodes: different ids, one database', async () => {
     expect(a.nodeId).not.toBe(b.nodeId);

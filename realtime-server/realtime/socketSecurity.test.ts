@@ -1,24 +1,22 @@
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCase, trackingTokens } from '../testing/dispatchHelpers';
-import { nextEvent, startTestServer, type TestServer } from '../testing/testServer';
+import { nextEvent, useTestServer } from '../testing/testServer';
 
 /** The Socket.IO handshake's Origin check and the per-message size limit. */
 
 const ALLOWED = 'https://dispatch.example.org';
-let s: TestServer;
+const s = useTestServer({ env: { ALLOWED_ORIGINS: `${ALLOWED}, https://other.example.org` } });
 let operator: string;
 let open: Socket[] = [];
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { ALLOWED_ORIGINS: `${ALLOWED}, https://other.example.org` } });
   operator = await s.signIn('operator');
 });
 afterEach(() => {
   for (const sock of open) sock.disconnect();
   open = [];
 });
-afterAll(() => s?.dispose());
 
 /** Connects as a browser would (with `Origin`) or as a Node client (without); resolves 'connected' or the handshake error. */
 function handshake(transport: 'websocket' | 'polling', origin?: string): Promise<{ sock: Socket; outcome: string }> {

@@ -1,25 +1,25 @@
 import Database from 'better-sqlite3';
 import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../db/connection';
 import { inTransaction } from '../services/context';
-import { collect, nextEvent, sleep, startTestServer, type TestServer } from '../testing/testServer';
+import { collect, nextEvent, useTestServer } from '../testing/testServer';
 import { shareLocation } from '../testing/dispatchHelpers';
+import { sleep } from '../testing/wait';
 
 /**
  * Live events over a real Socket.IO client against a real server: handshake auth, rooms,
  * events within a second of the commit (and never before it), coalesced positions, revocation.
  */
 
-let s: TestServer;
+// A burst of 100 positions on one driver socket is tested below: above the default per-socket limit (socketLimits.test.ts).
+const s = useTestServer({ env: { SOCKET_EVENTS_PER_SEC: '1000' } });
 let admin: string;
 let operator: string;
 /** Sockets opened by the running test; closed after it so events do not leak between tests. */
 let open: Socket<any, any>[] = [];
 
 beforeAll(async () => {
-  // A burst of 100 positions on one driver socket is tested below: above the default per-socket limit (socketLimits.test.ts).
-  s = await startTestServer({ env: { SOCKET_EVENTS_PER_SEC: '1000' } });
   admin = await s.signIn('admin');
   operator = await s.signIn('operator');
 });
@@ -27,7 +27,6 @@ afterEach(() => {
   for (const sock of open) sock.disconnect();
   open = [];
 });
-afterAll(() => s?.dispose());
 
 async function connect(auth: Record<string, unknown>) {
   const sock = await s.socket(auth);
@@ -588,9 +587,7 @@ describe('revocation disconnects sockets', () => {
 });
 
 describe('session expiry', () => {
-  let short: TestServer;
-  beforeAll(async () => { short = await startTestServer({ env: { SESSION_HOURS: String(1.5 / 3600) } }); });
-  afterAll(() => short?.dispose());
+  const short = useTestServer({ env: { SESSION_HOURS: String(1.5 / 3600) } });
 
   it('disconnects a staff socket when its session expires, and refuses the token afterwards', async () => {
     const token = await short.signIn('operator');

@@ -5,10 +5,12 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/connection';
 import { PUBLIC_URL, casePayload, tokenInLink } from '../testing/dispatchHelpers';
-import { DEMO, nextEvent, sleep } from '../testing/testServer';
+import { nextEvent } from '../testing/testServer';
 import { dropSchema, freshPostgresUrl, postgresSkipReason, postgresSuitesUrl } from '../testing/testEngine';
 import { checkInvariants } from '../reliability/invariants';
 import { ServerProcess, freePort } from '../testing/serverProcess';
+import { DEMO } from '../testing/demoAccounts';
+import { sleep } from '../testing/wait';
 
 /**
  * Issue 7, proven with several nodes: three server processes on their own ports sharing

@@ -8,7 +8,7 @@ import { access } from '../policies/permissions';
 import { dbSnapshot } from '../testing/assertions';
 import { dispatchCase, expectStatus, trackingTokens, locationToken } from '../testing/dispatchHelpers';
 import { dropSchema, onPostgresPass, postgresSuitesUrl, withSchema } from '../testing/testEngine';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { type TestServer, useTestServer } from '../testing/testServer';
 
 /**
  * Hostile input (issue 5): thousands of malformed, oversized, wrongly typed, unicode-laden
@@ -22,7 +22,8 @@ import { startTestServer, type TestServer } from '../testing/testServer';
  *
  * FUZZ_RUNS (default 40) is the number of inputs per route and caller; the whole file is
  * also bounded in time (FUZZ_SECONDS, default 45) so that `npm test` stays within a minute
- * on a loaded machine: how many inputs were tried is printed at the end.
+ * on a loaded machine. What the budget cut short is no secret: the file's last test names how
+ * many inputs were tried and how many routes the time left out (printed, and as an annotation).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const BUDGET_MS = Number(process.env.FUZZ_SECONDS ?? 45) * 1000;
@@ -227,10 +228,11 @@ function changedTables(a: Record<string, unknown[]>, b: Record<string, unknown[]
 }
 
 /** fc.assert with a short report: the first failure's message and a truncated counterexample (fuzz values can be megabytes). */
-async function assertProperty<T>(property: fc.IAsyncProperty<T>, params: fc.Parameters<T>) {
+/** Runs a property; answers whether the time limit stopped it before its `numRuns`. */
+async function assertProperty<T>(property: fc.IAsyncProperty<T>, params: fc.Parameters<T>): Promise<{ cutShort: boolean }> {
   const out = await fc.check(property, params);
   // Out of time before the first input completed (a slow machine): not a failure, just no inputs.
-  if (!out.failed || (out.interrupted && out.counterexample == null)) return;
+  if (!out.failed || (out.interrupted && out.counterexample == null)) return { cutShort: out.interrupted };
   const example = JSON.stringify(out.counterexample, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…(${v.length} chars)` : v));
   const cause = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
   throw new Error(`${cause.slice(0, 2000)}\n  counterexample: ${example?.slice(0, 1500)}\n  seed ${out.seed}, path ${out.counterexamplePath}`);
@@ -252,9 +254,23 @@ function servedRoutes(s: TestServer) {
  */
 function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: number; runs: number; dropSchema?: () => Promise<void> }) {
   describe(name, () => {
-    let s: TestServer;
+    afterAll(async () => { await opts.dropSchema?.(); });
+    // Rates are not what is fuzzed here (the limits have their own tests): every input reaches the checks it is about.
+    const s = useTestServer({ env: {
+      LINK_LIMIT_PER_MIN: '1000000', LINK_LIMIT_PER_CLIENT: '1000000', SIGNIN_LIMIT_IP: '1000000', SIGNIN_LIMIT_ACCOUNT: '1000000',
+      SIGNIN_BACKOFF_AFTER: '1000000', SOCKET_EVENTS_PER_SEC: '1000000', ...opts.env,
+    } });
     let started = 0;
-    const tried = { http: 0, socket: 0, byStatus: {} as Record<number, number> };
+    /** What was tried, and what the time budget left out: properties stopped early, routes × callers never reached. */
+    const tried = { http: 0, socket: 0, byStatus: {} as Record<number, number>, cutShort: 0, routesLeftOut: 0 };
+    const report = () => {
+      const byStatus = Object.entries(tried.byStatus).map(([k, v]) => `${k}:${v}`).join(' ');
+      const budget = tried.cutShort || tried.routesLeftOut
+        ? `; the ${Math.round(opts.budgetMs / 1000)} s budget stopped ${tried.cutShort} properties early and left out ${tried.routesLeftOut} routes × callers`
+        : '';
+      return `fuzz (${name}): ${tried.http} HTTP requests (${byStatus}), ${tried.socket} socket payloads in ${Math.round((Date.now() - started) / 1000)} s${budget}`;
+    };
+    const count = (run: { cutShort: boolean }) => { if (run.cutShort) tried.cutShort += 1; };
     /** Fixture rows and credentials the generated requests may point at. */
     const f = { caseId: '', closedCaseId: '', viewer: '', driver: '', locationToken: '', operatorId: 0, demoOperatorId: 0, admin: '', operator: '' };
     const timeLeft = () => opts.budgetMs - (Date.now() - started);
@@ -351,11 +367,6 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
     }
 
     beforeAll(async () => {
-      // Rates are not what is fuzzed here (the limits have their own tests): every input reaches the checks it is about.
-      s = await startTestServer({ env: {
-        LINK_LIMIT_PER_MIN: '1000000', LINK_LIMIT_PER_CLIENT: '1000000', SIGNIN_LIMIT_IP: '1000000', SIGNIN_LIMIT_ACCOUNT: '1000000',
-        SIGNIN_BACKOFF_AFTER: '1000000', SOCKET_EVENTS_PER_SEC: '1000000', ...opts.env,
-      } });
       started = Date.now();
       // A built app to fall back to, so that a path that escapes /api/ meets the SPA, not "not built yet".
       fs.mkdirSync(s.config.staticDir, { recursive: true });
@@ -372,12 +383,8 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
     });
 
     afterAll(async () => {
-      if (!s) return;
       await inflight;
-      const byStatus = Object.entries(tried.byStatus).map(([k, v]) => `${k}:${v}`).join(' ');
-      console.info(`fuzz (${name}): ${tried.http} HTTP requests (${byStatus}), ${tried.socket} socket payloads in ${Math.round((Date.now() - started) / 1000)} s`);
-      await s.dispose();
-      await opts.dropSchema?.();
+      console.info(report());
     });
 
     describe('socket payloads to ambulance.position', () => {
@@ -410,7 +417,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
       it('a driver socket: every payload is acknowledged with ok or a useful error, and a refusal writes nothing', async () => {
         const driver = emitter(() => s.socket({ driverToken: f.driver }));
         try {
-          await assertProperty(fc.asyncProperty(payload, oneAtATime(async (p) => {
+          count(await assertProperty(fc.asyncProperty(payload, oneAtATime(async (p) => {
             await settle();
             const ack = await driver.emit(p);
             const what = JSON.stringify(p)?.slice(0, 300) ?? String(p);
@@ -421,7 +428,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
               }
               await expectUnchanged(fail);
             }
-          })), { numRuns: SOCKET_RUNS, interruptAfterTimeLimit: Math.max(2000, timeLeft() / 8), markInterruptAsFailure: false });
+          })), { numRuns: SOCKET_RUNS, interruptAfterTimeLimit: Math.max(2000, timeLeft() / 8), markInterruptAsFailure: false }));
         } finally {
           await inflight;
           driver.close();
@@ -431,13 +438,13 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
       it('staff and viewer sockets: every payload is refused and writes nothing', async () => {
         const sockets = [emitter(() => s.socket({ token: f.operator })), emitter(() => s.socket({ trackToken: f.viewer }))];
         try {
-          await assertProperty(fc.asyncProperty(fc.constantFrom(0, 1), payload, oneAtATime(async (i, p) => {
+          count(await assertProperty(fc.asyncProperty(fc.constantFrom(0, 1), payload, oneAtATime(async (i, p) => {
             await settle();
             const ack = await sockets[i].emit(p);
             const fail = (why: string): never => { throw new Error(`${why}: ${JSON.stringify(ack)}`); };
             if (ack !== 'dropped') expect(ack).toEqual({ ok: false, error: 'Only a driver link may send positions' });
             await expectUnchanged(fail);
-          })), { numRuns: Math.max(20, opts.runs * 2), interruptAfterTimeLimit: Math.max(1000, timeLeft() / 16), markInterruptAsFailure: false });
+          })), { numRuns: Math.max(20, opts.runs * 2), interruptAfterTimeLimit: Math.max(1000, timeLeft() / 16), markInterruptAsFailure: false }));
         } finally {
           await inflight;
           for (const sock of sockets) sock.close();
@@ -464,7 +471,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
             // What is left of the budget, shared by the routes and callers still to go.
             const share = as === 'operator' ? 3 : as === 'admin' ? 2 : 1;
             const budget = (timeLeft() - 1000) / (routes.length - i + (share - 1) * routes.length) ;
-            if (budget < 200) break;
+            if (budget < 200) { tried.routesLeftOut += routes.length - i; break; }
             // Fresh sessions per route: sign-out ends them.
             const token = as === 'anonymous' ? undefined : await s.signIn(as);
             const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -480,7 +487,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
                 fc.constantFrom('', ' ', 'a'.repeat(201), 'key-1', '\tkey'),
               ), { freq: 6 }),
             });
-            await assertProperty(fc.asyncProperty(request, oneAtATime(async (r) => {
+            count(await assertProperty(fc.asyncProperty(request, oneAtATime(async (r) => {
               let p = route.path;
               // The demo operator signs in for the next routes: its account is not edited or deleted here.
               const params = r.params.map((v) => (route.path.startsWith('/api/users/') && v === String(f.demoOperatorId) ? String(f.operatorId) : v));
@@ -492,15 +499,16 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
               const bearer = route.path === '/api/auth/signout' && token ? await s.signIn(as as 'operator' | 'admin') : token;
               await settle();
               await check(req, await send(req, bearer));
-            })), { numRuns: opts.runs, interruptAfterTimeLimit: budget, markInterruptAsFailure: false });
+            })), { numRuns: opts.runs, interruptAfterTimeLimit: budget, markInterruptAsFailure: false }));
           }
         }, 150_000);
       }
     });
 
     describe('afterwards', () => {
-      it('the server still answers health, and a staff member still works', async () => {
+      it('the server still answers health, and a staff member still works', async ({ annotate }) => {
         await inflight;
+        await annotate(report());
         expect(await s.api('GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
         const token = await s.signIn('operator');
         expect((await s.api('GET', '/api/cases', { token })).status).toBe(200);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/connection';
+import { DEMO } from '../testing/demoAccounts';
 import { casePayload } from '../testing/dispatchHelpers';
 import { ServerProcess, freePort } from '../testing/serverProcess';
 import { startSmtpListener, type SmtpListener } from '../testing/smtpListener';
@@ -85,8 +86,8 @@ describe.skipIf(!PG)(`${NODES} server processes on one PostgreSQL database`, () 
       const res = await fetch(`${servers[0].base}/api/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
       return ((await res.json()) as { token: string }).token;
     };
-    operator = await signIn({ email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' });
-    admin = await signIn({ email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' });
+    operator = await signIn(DEMO.operator);
+    admin = await signIn(DEMO.admin);
   }, 180_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { canonicalJson } from '../http/middleware/idempotency';
 import { casePayload, locationSharePath, rememberLocationLink } from '../testing/dispatchHelpers';
 import { dropSchema, onPostgresPass, postgresSkipReason, postgresSuitesUrl, withSchema } from '../testing/testEngine';
-import { type ApiResult, startTestServer, type TestServer } from '../testing/testServer';
+import { type ApiResult, type TestServer, useTestServer } from '../testing/testServer';
 import { checkInvariants } from './invariants';
 
 /**
@@ -221,17 +221,13 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
 
 function raceSuite(name: string, env: () => Record<string, string>, runs: number, cleanup?: () => Promise<void>) {
   describe(name, () => {
-    let s: TestServer;
+    afterAll(async () => { await cleanup?.(); });
+    // Rate limits are another helper's guarantee: lifted here so that every request reaches the services.
+    const s = useTestServer(() => ({ env: { LINK_LIMIT_PER_MIN: '1000000', ...env() } }));
     let operator = '';
     let admin = '';
     beforeAll(async () => {
-      // Rate limits are another helper's guarantee: lifted here so that every request reaches the services.
-      s = await startTestServer({ env: { LINK_LIMIT_PER_MIN: '1000000', ...env() } });
       [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
-    });
-    afterAll(async () => {
-      await s?.dispose();
-      await cleanup?.();
     });
 
     it(`keeps every invariant over ${runs} random interleavings`, async () => {
@@ -248,9 +244,7 @@ function raceSuite(name: string, env: () => Record<string, string>, runs: number
 }
 
 describe('what the race test found, pinned down', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer();
 
   it('deleting an ambulance that a closed case names unassigns the case on its timeline, with a new version and an event', async () => {
     const [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);

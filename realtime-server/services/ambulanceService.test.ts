@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatchCase, updateCase } from '../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { useTestServer } from '../testing/testServer';
 import { ambulanceService } from './ambulanceService';
 import { DomainError } from './errors';
 
-let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(() => s?.dispose());
+const s = useTestServer();
 
 // A driver socket is disconnected when its case closes, but a position already on its way
 // must be refused by the write itself, not only by the handshake.

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectNoWrite } from '../testing/assertions';
 import { ISO_TIME, caseEvents, dispatchCase, expectStatus, trackingTokens, updateCase, userId, shareLocation } from '../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { useTestServer } from '../testing/testServer';
+import { DEMO } from '../testing/demoAccounts';
 import { LOCATION_VIEW_EVERY_MS } from './caseService';
 
 /**
@@ -9,20 +10,18 @@ import { LOCATION_VIEW_EVERY_MS } from './caseService';
  * staff, is on the case's timeline with actor, time and before/after; admins read it with
  * GET /api/cases/{id}/timeline (the Edit Case dialog's "Case timeline").
  */
-let s: TestServer;
+const s = useTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
 let operator: string;
 let admin: string;
 let operatorId: number;
 let adminId: number;
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
   operator = await s.signIn('operator');
   admin = await s.signIn('admin');
-  operatorId = await userId(s, 'operator@lifeline.test');
-  adminId = await userId(s, 'admin@lifeline.test');
+  operatorId = await userId(s, DEMO.operator.email);
+  adminId = await userId(s, DEMO.admin.email);
 });
-afterAll(() => s?.dispose());
 
 const json = (v: string | null) => (v == null ? null : JSON.parse(v));
 /** The entries added to a case's timeline by `act`, with before/after parsed. */

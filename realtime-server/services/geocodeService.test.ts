@@ -1,22 +1,25 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { type ManualClock, manualClock } from '../testing/manualClock';
+import { useTestServer } from '../testing/testServer';
 
 /**
  * GET /api/geocode/reverse against a real local Nominatim-compatible geocoder: cache first,
  * at most one upstream request a second, never hanging (timeout, backoff, fallback "lat, lon").
+ * Where time is the subject the server's geocoder runs on a manual clock (manualClock.ts),
+ * which jumps to its next timer once every request under way is parked on one.
  */
 
 interface Seen { at: number; url: URL; headers: http.IncomingHttpHeaders }
 
-/** A local geocoder that records every request; `mode` decides how it answers. */
-async function startUpstream() {
+/** A local geocoder that records every request (at the clock's time); `mode` decides how it answers. */
+async function startUpstream(clock: { now(): number } = Date) {
   const seen: Seen[] = [];
   const state = { mode: 'answer' as 'answer' | 'hang' | 'no-name' };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://upstream.test');
-    seen.push({ at: Date.now(), url, headers: req.headers });
+    seen.push({ at: clock.now(), url, headers: req.headers });
     if (state.mode === 'hang') return; // never answers
     res.setHeader('content-type', 'application/json');
     if (state.mode === 'no-name') return res.end(JSON.stringify({ error: 'Unable to geocode' }));
@@ -49,19 +52,53 @@ async function timed<T>(work: Promise<T>): Promise<[T, number]> {
 
 type Upstream = Awaited<ReturnType<typeof startUpstream>>;
 
+/**
+ * A test server whose geocoder asks `up()` on a manual clock. `ask` counts the requests under
+ * way and `fetchImpl` the upstream answers on their way back (a hanging upstream's never come),
+ * so that `quiet()` knows when time may move: every request is parked on one of the clock's timers.
+ */
+function geocoderOnClock(up: () => Upstream) {
+  const clock: ManualClock = manualClock();
+  let asking = 0;
+  let answering = 0;
+  const fetchImpl = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    if (up().state.mode === 'hang') return fetch(input, init);
+    answering += 1;
+    try {
+      const res = await fetch(input, init);
+      return new Response(await res.text(), res);
+    } finally {
+      answering -= 1;
+    }
+  }) as typeof fetch;
+  const s = useTestServer(() => ({ env: { GEOCODER_URL: up().url }, fetchImpl, clock }));
+  return {
+    s,
+    clock,
+    ask(path: string, token: string) {
+      asking += 1;
+      return s.api('GET', path, { token }).finally(() => { asking -= 1; });
+    },
+    quiet: () => answering === 0 && clock.pending === asking,
+  };
+}
+
+/** A test server whose geocoder records every upstream call it makes in `calls`. */
+function recordingServer(geocoderUrl: () => string | Promise<string>) {
+  const calls: string[] = [];
+  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => { calls.push(input instanceof Request ? input.url : input.toString()); return fetch(input, init); }) as typeof fetch;
+  const s = useTestServer(async () => ({ env: { GEOCODER_URL: await geocoderUrl() }, fetchImpl }));
+  return { s, calls };
+}
+
 describe('with a working upstream', () => {
   let up: Upstream;
-  let s: TestServer;
   let token: string;
-  beforeAll(async () => {
-    up = await startUpstream();
-    s = await startTestServer({ env: { GEOCODER_URL: up.url } });
-    token = await s.signIn('operator');
-  });
-  afterAll(async () => {
-    await s?.dispose();
-    await up?.close();
-  });
+  beforeAll(async () => { up = await startUpstream(geo.clock); });
+  afterAll(() => up?.close());
+  const geo = geocoderOnClock(() => up);
+  const s = geo.s;
+  beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers from upstream, then from the cache without asking upstream again', async () => {
     const first = await s.api('GET', '/api/geocode/reverse?lat=17.385&lon=78.4867', { token });
@@ -119,14 +156,14 @@ describe('with a working upstream', () => {
   });
 
   it('spaces concurrent upstream requests at least a second apart and answers the overflow with the fallback', async () => {
-    await new Promise((r) => setTimeout(r, 1100)); // let the previous tests' slot pass
+    await geo.clock.advance(1100); // let the previous tests' slot pass
     const seenBefore = up.seen.length;
     const points = Array.from({ length: 6 }, (_, i) => ({ lat: 16 + i / 10, lon: 77 + i / 10 }));
     const t0 = Date.now();
-    const answers = await Promise.all(points.map(async (p) => {
-      const res = await s.api('GET', `/api/geocode/reverse?lat=${p.lat}&lon=${p.lon}`, { token });
+    const answers = await geo.clock.runUntil(Promise.all(points.map(async (p) => {
+      const res = await geo.ask(`/api/geocode/reverse?lat=${p.lat}&lon=${p.lon}`, token);
       return { ...res, ms: Date.now() - t0 };
-    }));
+    })), geo.quiet);
     const upstream = up.seen.slice(seenBefore);
 
     // At most one upstream request a second for the whole server.
@@ -155,7 +192,7 @@ describe('with a working upstream', () => {
   });
 
   it('an upstream answer without a name gives the fallback, uncached, without backing off', async () => {
-    await new Promise((r) => setTimeout(r, 1100));
+    await geo.clock.advance(1100);
     up.state.mode = 'no-name';
     try {
       const seen = up.seen.length;
@@ -164,7 +201,7 @@ describe('with a working upstream', () => {
       expect(up.seen.length).toBe(seen + 1);
       expect(await s.ctx.db('geocode_cache').where({ key: '10.50000,20.25000' }).first()).toBeUndefined();
       up.state.mode = 'answer';
-      await new Promise((r) => setTimeout(r, 1100));
+      await geo.clock.advance(1100);
       const again = await s.api('GET', '/api/geocode/reverse?lat=10.5&lon=20.25', { token });
       expect(again.body).toEqual({ displayName: 'Place at 10.5/20.25', cached: false });
       expect(up.seen.length).toBe(seen + 2);
@@ -176,21 +213,18 @@ describe('with a working upstream', () => {
 
 describe('with an upstream that never answers', () => {
   let up: Upstream;
-  let s: TestServer;
   let token: string;
   beforeAll(async () => {
-    up = await startUpstream();
+    up = await startUpstream(geo.clock);
     up.state.mode = 'hang';
-    s = await startTestServer({ env: { GEOCODER_URL: up.url } });
-    token = await s.signIn('operator');
   });
-  afterAll(async () => {
-    await s?.dispose();
-    await up?.close();
-  });
+  afterAll(() => up?.close());
+  const geo = geocoderOnClock(() => up);
+  const s = geo.s;
+  beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers the fallback within about 3 s, then at once without asking upstream (backoff)', async () => {
-    const [first, ms] = await timed(s.api('GET', '/api/geocode/reverse?lat=17.385&lon=78.4867', { token }));
+    const [first, ms] = await geo.clock.runUntil(timed(geo.ask('/api/geocode/reverse?lat=17.385&lon=78.4867', token)), geo.quiet);
     expect(first).toMatchObject({ status: 200, body: { displayName: '17.385, 78.4867', cached: false } });
     expect(ms).toBeLessThan(3500);
     expect(up.seen.length).toBe(1);
@@ -208,29 +242,27 @@ describe('with an upstream that never answers', () => {
 
 describe('with an upstream that never answers, requests queued behind the first', () => {
   let up: Upstream;
-  let s: TestServer;
   let token: string;
   beforeAll(async () => {
-    up = await startUpstream();
+    up = await startUpstream(geo.clock);
     up.state.mode = 'hang';
-    s = await startTestServer({ env: { GEOCODER_URL: up.url } });
-    token = await s.signIn('operator');
   });
-  afterAll(async () => {
-    await s?.dispose();
-    await up?.close();
-  });
+  afterAll(() => up?.close());
+  const geo = geocoderOnClock(() => up);
+  const s = geo.s;
+  beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('are released with the fallback when the first times out, without knocking again', async () => {
-    const ask = (lat: number, lon: number) => timed(s.api('GET', `/api/geocode/reverse?lat=${lat}&lon=${lon}`, { token }));
+    const ask = (lat: number, lon: number) => timed(geo.ask(`/api/geocode/reverse?lat=${lat}&lon=${lon}`, token));
     // Three at once take the slots now, +1 s and +2 s; all three reach the hanging upstream.
     const first = [ask(1, 1), ask(2, 2), ask(3, 3)];
-    await new Promise((r) => setTimeout(r, 1100));
+    await geo.clock.settle(geo.quiet);
+    await geo.clock.advance(1100);
     // This one's turn (+3 s) comes after the first has timed out (+2.5 s): it must not wait for it.
-    const [late, lateMs] = await ask(4, 4);
+    const [late, lateMs] = await geo.clock.runUntil(ask(4, 4), geo.quiet);
     expect(late.body).toEqual({ displayName: '4, 4', cached: false });
     expect(lateMs).toBeLessThan(2000);
-    const answers = await Promise.all(first);
+    const answers = await geo.clock.runUntil(Promise.all(first), geo.quiet);
     expect(answers.map(([r]) => r.body)).toEqual([1, 2, 3].map((i) => ({ displayName: `${i}, ${i}`, cached: false })));
     for (const [, ms] of answers) expect(ms).toBeLessThan(5000);
     // In any order: on PostgreSQL the three cache look-ups run at once on a pool.
@@ -239,17 +271,9 @@ describe('with an upstream that never answers, requests queued behind the first'
 });
 
 describe('with an unreachable upstream', () => {
-  let s: TestServer;
+  const { s, calls } = recordingServer(async () => `http://127.0.0.1:${await closedPort()}/reverse`);
   let token: string;
-  const calls: string[] = [];
-  beforeAll(async () => {
-    s = await startTestServer({
-      env: { GEOCODER_URL: `http://127.0.0.1:${await closedPort()}/reverse` },
-      fetchImpl: ((input: any, init?: any) => { calls.push(String(input)); return fetch(input, init); }) as typeof fetch,
-    });
-    token = await s.signIn('operator');
-  });
-  afterAll(() => s?.dispose());
+  beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers the fallback fast, for concurrent requests too, trying the upstream once', async () => {
     const [res, ms] = await timed(s.api('GET', '/api/geocode/reverse?lat=-33.8688&lon=151.2093', { token }));
@@ -265,17 +289,9 @@ describe('with an unreachable upstream', () => {
 });
 
 describe('with an unreachable upstream, asked concurrently from the start', () => {
-  let s: TestServer;
+  const { s, calls } = recordingServer(async () => `http://127.0.0.1:${await closedPort()}/reverse`);
   let token: string;
-  const calls: string[] = [];
-  beforeAll(async () => {
-    s = await startTestServer({
-      env: { GEOCODER_URL: `http://127.0.0.1:${await closedPort()}/reverse` },
-      fetchImpl: ((input: any, init?: any) => { calls.push(String(input)); return fetch(input, init); }) as typeof fetch,
-    });
-    token = await s.signIn('operator');
-  });
-  afterAll(() => s?.dispose());
+  beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers every request fast: those queued behind the failed one do not wait their turn', async () => {
     const answers = await Promise.all([1, 2, 3].map((i) => timed(s.api('GET', `/api/geocode/reverse?lat=${i}.5&lon=${i}.25`, { token }))));
@@ -286,17 +302,9 @@ describe('with an unreachable upstream, asked concurrently from the start', () =
 });
 
 describe('with GEOCODER_URL off', () => {
-  let s: TestServer;
+  const { s, calls } = recordingServer(() => 'off');
   let token: string;
-  const calls: string[] = [];
-  beforeAll(async () => {
-    s = await startTestServer({
-      env: { GEOCODER_URL: 'off' },
-      fetchImpl: ((input: any, init?: any) => { calls.push(String(input)); return fetch(input, init); }) as typeof fetch,
-    });
-    token = await s.signIn('operator');
-  });
-  afterAll(() => s?.dispose());
+  beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers the fallback immediately and never calls out', async () => {
     const [res, ms] = await timed(s.api('GET', '/api/geocode/reverse?lat=0&lon=0', { token }));

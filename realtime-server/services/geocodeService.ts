@@ -1,5 +1,6 @@
 import { geocodeCacheRepository } from '../../db/repositories/geocodeCacheRepository';
 import type { GeocodeResponse } from '../contract';
+import { type Clock, systemClock } from './clock';
 import type { ServiceContext } from './context';
 
 const UPSTREAM_TIMEOUT_MS = 2500;
@@ -17,7 +18,7 @@ export const fallbackName = (lat: number, lon: number) => `${lat}, ${lon}`;
  * request a second for the whole server (Nominatim's usage policy). Never hangs: with no
  * network or a busy queue it answers "lat, lon" at once.
  */
-export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fetch) {
+export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fetch, clock: Clock = systemClock) {
   let nextSlot = 0;
   let downUntil = 0;
   const inflight = new Map<string, Promise<string | null>>();
@@ -26,21 +27,23 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
 
   const waitTurn = (ms: number) =>
     new Promise<void>((resolve) => {
-      const done = () => { clearTimeout(timer); waiting.delete(done); resolve(); };
-      const timer = setTimeout(done, ms);
+      const done = () => { cancel(); waiting.delete(done); resolve(); };
+      const cancel = clock.after(ms, done);
       waiting.add(done);
     });
 
   async function upstream(lat: number, lon: number): Promise<string | null> {
     const url = ctx.config.geocoderUrl;
-    if (!url || Date.now() < downUntil) return null;
-    const now = Date.now();
+    if (!url || clock.now() < downUntil) return null;
+    const now = clock.now();
     const slot = Math.max(now, nextSlot);
     if (slot - now > MAX_QUEUE_WAIT_MS) return null;
     nextSlot = slot + MIN_INTERVAL_MS;
     if (slot > now) await waitTurn(slot - now);
     // The upstream may have failed while this request waited: do not knock again.
-    if (Date.now() < downUntil) return null;
+    if (clock.now() < downUntil) return null;
+    const timeout = new AbortController();
+    const cancelTimeout = clock.after(UPSTREAM_TIMEOUT_MS, () => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
     try {
       const q = new URL(url);
       q.searchParams.set('format', 'jsonv2');
@@ -48,16 +51,18 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
       q.searchParams.set('lon', String(lon));
       const res = await fetchImpl(q, {
         headers: { 'User-Agent': 'Lifeline-Dispatch/0.1 (ambulance dispatch; reverse geocoding)', Accept: 'application/json' },
-        signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+        signal: timeout.signal,
       });
       if (!res.ok) throw new Error(`geocoder answered ${res.status}`);
       const body = (await res.json()) as { display_name?: unknown };
       return typeof body.display_name === 'string' && body.display_name ? body.display_name.slice(0, 500) : null;
     } catch (err) {
-      downUntil = Date.now() + BACKOFF_MS;
+      downUntil = clock.now() + BACKOFF_MS;
       for (const release of [...waiting]) release();
       ctx.log.warn({ err: (err as Error).message }, 'reverse geocoder unreachable; answering coordinates for a while');
       return null;
+    } finally {
+      cancelTimeout();
     }
   }
 

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCase, updateCase } from '../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../testing/testServer';
+import { useTestServer } from '../testing/testServer';
 import type { DomainEvent } from './events';
 import { ambulanceService } from './ambulanceService';
 import { DomainError } from './errors';
 import { PositionWriter, positionWriter } from './positionWriter';
 
-let s: TestServer;
+const s = useTestServer();
 beforeAll(async () => {
-  s = await startTestServer();
   // The seeded fleet's positions are older than every fix below.
   await s.ctx.db('ambulances').update({ position_at: new Date(Date.now() - 600_000).toISOString() });
 });
-afterAll(() => s?.dispose());
 
 // Fix times in the recent past (a fix is stored as taken at its arrival at the latest), after the seeded positions.
 const base = Date.now() - 120_000;

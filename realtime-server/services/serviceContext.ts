@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import { createRateLimits } from '../edge/rateLimits';
 import type { Metrics } from '../metrics';
 import type { Principal } from './authService';
+import type { Clock } from './clock';
 import type { ServiceContext } from './context';
 import { EventBus } from './events';
 import { PositionWriter } from './positionWriter';
@@ -20,6 +21,8 @@ export interface ServiceContextParts {
   nodeId?: string;
   redis?: Redis;
   metrics?: Metrics;
+  /** Time for the storage-health probe's spacing; a test moves it (default: the system clock). */
+  clock?: Clock;
 }
 
 /** A server's id among the nodes: random per start, at most 36 characters (the idempotency claim's `owner`). */
@@ -41,6 +44,6 @@ export function createServiceContext(parts: ServiceContextParts): ServiceContext
   };
   // One object, completed in place: the parts made from it see the finished context.
   // Storage health first: every storage failure from here on counts for /api/health.
-  const withHealth = Object.assign(base, { storageHealth: createStorageHealth(base, nodeId) });
+  const withHealth = Object.assign(base, { storageHealth: createStorageHealth(base, nodeId, parts.clock && { now: parts.clock.now }) });
   return Object.assign(withHealth, { positions: new PositionWriter(withHealth), principals: createPrincipalCache<Principal>(withHealth) });
 }

@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../testing/assertions';
-import { nextEvent, startTestServer, type TestServer } from '../testing/testServer';
+import { nextEvent, useTestServer } from '../testing/testServer';
 
 /**
  * Deactivating an operator (PUT /api/users/{id} {active:false}) or deleting one ends their
@@ -11,13 +11,11 @@ import { nextEvent, startTestServer, type TestServer } from '../testing/testServ
 const NO_ACCOUNT = 'No staff account matches this email, username and phone number';
 const EXPIRED = 'Your session has expired or was revoked; please sign in again';
 
-let s: TestServer;
+const s = useTestServer();
 let admin: string;
 beforeAll(async () => {
-  s = await startTestServer();
   admin = await s.signIn('admin');
 });
-afterAll(() => s?.dispose());
 
 let n = 0;
 async function newOperator() {

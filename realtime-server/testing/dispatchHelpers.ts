@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApiResult, TestServer } from './testServer';
+import { waitFor } from './wait';
 
 /** Helpers shared by the dispatch, case, ambulance, public and outbox tests. */
 
@@ -131,17 +132,6 @@ export async function trackingTokens(s: TestServer, token: string, caseId: strin
   const driverToken = texts.map((t) => tokenInLink(t, 'driver', ambulanceId)).find(Boolean);
   if (!viewer || !driverToken) throw new Error('tracking e-mails without their links');
   return { viewer, driver: driverToken };
-}
-
-/** Polls until `check` answers a truthy value (returned), or throws after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 5000, intervalMs = 25): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }
 
 /** The id of a demo staff account. */

@@ -7,23 +7,33 @@ import type { Transporter } from 'nodemailer';
 import { loadConfig } from '../config';
 import type { ClientToServerEvents, ServerToClientEvents, SocketAuth } from '../contract';
 import { startServer } from '../server';
+import type { Clock } from '../services/clock';
+import { afterAll, beforeAll } from 'vitest';
+import { type Credentials, DEMO } from './demoAccounts';
 import { type Engine, dropSchema, freshPostgresUrl, testEngine } from './testEngine';
-
-export const DEMO = {
-  admin: { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' },
-  operator: { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' },
-} as const;
 
 export interface ApiResult<T = any> { status: number; body: T; headers: Headers }
 
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  mailTransport?: Transporter;
+  fetchImpl?: typeof fetch;
+  /** Silent unless given (see memoryLog.ts). */
+  log?: Logger;
+  engine?: Engine;
+  /** The server's clock (StartOptions.clock), when a test moves it (manualClock.ts). */
+  clock?: Clock;
+}
+
 /**
  * A real server on an ephemeral port over a fresh database with the demo seed, with a
- * small HTTP client. Each test file starts its own. The database is a fresh SQLite file, or
+ * small HTTP client, for a test that starts and stops servers itself (a restart, a refused
+ * start); a describe block's server is `useTestServer` below. The database is a fresh SQLite file, or
  * with TEST_ENGINE=postgres a fresh PostgreSQL schema dropped at dispose (testEngine.ts);
  * `engine: 'sqlite'` keeps a test that is about SQLite itself on SQLite, and an explicit
  * DATABASE_URL in `env` wins over both.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; mailTransport?: Transporter; fetchImpl?: typeof fetch; /** Silent unless given (see memoryLog.ts). */ log?: Logger; engine?: Engine } = {}) {
+export async function startTestServer(opts: TestServerOptions = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-test-'));
   const engine: Engine = opts.env?.DATABASE_URL ? (/^postgres(ql)?:/.test(opts.env.DATABASE_URL) ? 'postgres' : 'sqlite') : (opts.engine ?? testEngine());
   const ownSchema = !opts.env?.DATABASE_URL && engine === 'postgres' ? await freshPostgresUrl('t') : undefined;
@@ -37,7 +47,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; mail
   });
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl });
+    server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl, clock: opts.clock });
   } catch (err) {
     if (ownSchema) await dropSchema(ownSchema).catch(() => undefined);
     throw err;
@@ -55,7 +65,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; mail
     return { status: res.status, body, headers: res.headers };
   }
 
-  async function signIn(who: keyof typeof DEMO | { email: string; username: string; phone: string }): Promise<string> {
+  async function signIn(who: keyof typeof DEMO | Credentials): Promise<string> {
     const res = await api('POST', '/api/auth/signin', { body: typeof who === 'string' ? DEMO[who] : who });
     if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.token;
@@ -90,6 +100,29 @@ export async function startTestServer(opts: { env?: Record<string, string>; mail
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
+/**
+ * A test server for the enclosing describe block (or file): started before its first test,
+ * disposed after its last. The answer stands for that server once it has started; options
+ * that depend on an earlier `beforeAll` (a listener's URL) are given as a function, and this
+ * call is placed after that `beforeAll` (hooks run in the order they are declared).
+ */
+export function useTestServer(opts: TestServerOptions | (() => TestServerOptions | Promise<TestServerOptions>) = {}): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(typeof opts === 'function' ? await opts() : opts);
+  });
+  afterAll(async () => {
+    await server?.dispose();
+    server = undefined;
+  });
+  return new Proxy({} as TestServer, {
+    get(_target, key) {
+      if (!server) throw new Error(`useTestServer: the server is read (.${String(key)}) outside its describe block's tests and hooks`);
+      return Reflect.get(server, key, server);
+    },
+  });
+}
+
 /** Resolves with the next `event` on a socket, or rejects after `ms`. */
 export function nextEvent<T = any>(s: Socket<any, any>, event: string, ms = 1000, match: (p: T) => boolean = () => true): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -106,5 +139,3 @@ export function collect<T = any>(s: Socket<any, any>, event: string) {
   s.on(event, on);
   return { seen, stop: () => s.off(event, on) };
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
 import { casePayload, rowCount } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 import { KEY_TTL_MS, canonicalJson, messages, requestHash } from './idempotency';
 
-let s: TestServer;
+const s = useTestServer();
 let operator: string;
 let admin: string;
 let seq = 0;
@@ -12,10 +13,8 @@ const newKey = () => `test-key-${Date.now()}-${++seq}`;
 const keyed = (key: string) => ({ 'Idempotency-Key': key });
 
 beforeAll(async () => {
-  s = await startTestServer();
   [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
 });
-afterAll(() => s?.dispose());
 
 /** Frees every ambulance again between tests: closes every active case. */
 async function closeAll() {
@@ -186,7 +185,7 @@ describe('Idempotency-Key on POST /live-location', () => {
     await closeAll();
     const key = newKey();
     const body = casePayload(2, { patientName: 'Idem Crashed' });
-    const userId = (await s.ctx.db('users').where({ email: 'operator@lifeline.test' }).first()).id;
+    const userId = (await s.ctx.db('users').where({ email: DEMO.operator.email }).first()).id;
     // SQLite (one process per file) takes a dead process's claim over at once; PostgreSQL (several
     // nodes) only once it has made no progress for its lease (60 s): the claim is that old there.
     const now = new Date(Date.now() - (s.engine === 'postgres' ? 120_000 : 0)).toISOString();
@@ -214,7 +213,7 @@ describe('Idempotency-Key on POST /live-location', () => {
 
   it('forgets keys after 24 hours', async () => {
     const key = newKey();
-    const userId = (await s.ctx.db('users').where({ email: 'operator@lifeline.test' }).first()).id;
+    const userId = (await s.ctx.db('users').where({ email: DEMO.operator.email }).first()).id;
     const old = new Date(Date.now() - KEY_TTL_MS - 60_000).toISOString();
     await s.ctx.db('idempotency_keys').insert({
       user_id: userId, key, request_hash: 'f'.repeat(64), status: 'done', response_status: 201, response_body: '{}', owner: 'x', created_at: old, updated_at: old,

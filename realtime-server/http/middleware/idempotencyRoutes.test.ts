@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { casePayload, dispatchCase } from '../../testing/dispatchHelpers';
 import { memoryLog } from '../../testing/memoryLog';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
 import { KEYED } from './idempotency';
 
 /**
@@ -12,13 +12,11 @@ import { KEYED } from './idempotency';
  */
 
 const mem = memoryLog();
-let s: TestServer;
+const s = useTestServer({ log: mem.log });
 let token: { operator: string; admin: string };
 beforeAll(async () => {
-  s = await startTestServer({ log: mem.log });
   token = { operator: await s.signIn('operator'), admin: await s.signIn('admin') };
 });
-afterAll(() => s?.dispose());
 
 type Case = { as: 'operator' | 'admin'; body: () => Promise<unknown> };
 const keyedRoutes: Record<string, Case> = {

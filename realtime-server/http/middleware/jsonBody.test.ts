@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { casePayload, dispatchCase, locationSharePath } from '../../testing/dispatchHelpers';
-import { type TestServer, startTestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
 
 /**
  * JSON bodies are read as bytes and must be UTF-8: a byte sequence that is not (overlongs,
@@ -12,13 +12,11 @@ import { type TestServer, startTestServer } from '../../testing/testServer';
  * The other limits stay: 1 MB, JSON only, strict JSON, nesting depth.
  */
 
-let s: TestServer;
+const s = useTestServer();
 let operator: string;
 beforeAll(async () => {
-  s = await startTestServer();
   operator = await s.signIn('operator');
 });
-afterAll(() => s?.dispose());
 
 /** A request with a body of exact bytes. */
 async function send(method: string, urlPath: string, body: Buffer | Uint8Array, headers: Record<string, string> = {}) {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { access } from '../../policies/permissions';
 import { dispatchCase, shareLocation, trackingTokens } from '../../testing/dispatchHelpers';
-import { type ApiResult, startTestServer, type TestServer } from '../../testing/testServer';
+import { type ApiResult, useTestServer } from '../../testing/testServer';
 
 /**
  * Every answer under /api/ and /live-location carries `Cache-Control: no-store` (patient
@@ -11,7 +11,7 @@ import { type ApiResult, startTestServer, type TestServer } from '../../testing/
  * refusals alike; the built web app keeps its own policy (index no-cache, hashed assets immutable).
  */
 
-let s: TestServer;
+const s = useTestServer();
 let operator: string;
 let admin: string;
 let caseId: string;
@@ -19,7 +19,6 @@ let viewer: string;
 let driver: string;
 
 beforeAll(async () => {
-  s = await startTestServer();
   [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
   caseId = await dispatchCase(s, operator, 2);
   ({ viewer, driver } = await trackingTokens(s, operator, caseId, 2));
@@ -27,7 +26,6 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(s.config.staticDir, 'index.html'), '<!doctype html><title>Lifeline</title>');
   fs.writeFileSync(path.join(s.config.staticDir, 'assets', 'app-1234.js'), 'console.log(1)');
 });
-afterAll(() => s?.dispose());
 
 function expectNoStore(what: string, res: ApiResult, status?: number) {
   expect({ what, status: status === undefined ? undefined : res.status, cache: res.headers.get('cache-control') })

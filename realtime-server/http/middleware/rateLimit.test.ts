@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { dispatchCase, trackingTokens, shareLocation } from '../../testing/dispatchHelpers';
 import { memoryLog } from '../../testing/memoryLog';
-import { DEMO, sleep, startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 import { clientIp, proxyTrust } from '../../edge/clientIp';
 import { linkRefusal, signinRefusal } from '../../edge/rateLimits';
 import { backoffSeconds } from './rateLimit';
@@ -79,15 +80,13 @@ describe('the waits of an account × client key', () => {
 });
 
 describe('sign-in failures per account × client (TRUSTED_PROXY=127.0.0.1,::1; defaults: 5 free, then 1, 2, 4, 8, 15 min)', () => {
-  let s: TestServer;
+  const logs = memoryLog('info');
+  const s = useTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '1000', LINK_LIMIT_PER_MIN: '4' }, log: logs.log });
   let admin: string;
   let n = 0;
-  const logs = memoryLog('info');
   beforeAll(async () => {
-    s = await startTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '1000', LINK_LIMIT_PER_MIN: '4' }, log: logs.log });
     admin = await s.signIn('admin');
   });
-  afterAll(() => s?.dispose());
 
   /** A fresh operator for each test, so that one test's waits do not reach the next. */
   async function newOperator() {
@@ -250,9 +249,7 @@ describe('sign-in failures per account × client (TRUSTED_PROXY=127.0.0.1,::1; d
 });
 
 describe('sign-in attempts per address, no trusted proxy (SIGNIN_LIMIT_IP=4)', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ env: { SIGNIN_LIMIT_IP: '4', SIGNIN_LIMIT_ACCOUNT: '100' } }); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer({ env: { SIGNIN_LIMIT_IP: '4', SIGNIN_LIMIT_ACCOUNT: '100' } });
 
   it('counts failures across accounts; a spoofed X-Forwarded-For does not make a new client', async () => {
     for (let i = 0; i < 4; i++) {
@@ -266,9 +263,7 @@ describe('sign-in attempts per address, no trusted proxy (SIGNIN_LIMIT_IP=4)', (
 });
 
 describe('sign-in attempts per address behind a trusted proxy (TRUSTED_PROXY=127.0.0.1, SIGNIN_LIMIT_IP=3)', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '3', SIGNIN_LIMIT_ACCOUNT: '100' } }); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '3', SIGNIN_LIMIT_ACCOUNT: '100' } });
 
   const from = (xff: string, body: unknown = { ...DEMO.operator, phone: '000' }) => s.api('POST', '/api/auth/signin', { body, headers: { 'x-forwarded-for': xff } });
 
@@ -297,9 +292,11 @@ describe('sign-in attempts per address behind a trusted proxy (TRUSTED_PROXY=127
 });
 
 describe('the waits of one failing client double (SIGNIN_BACKOFF_AFTER=3, SIGNIN_BACKOFF_SECONDS=2)', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_BACKOFF_AFTER: '3', SIGNIN_BACKOFF_SECONDS: '2' } }); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer({ env: { TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_BACKOFF_AFTER: '3', SIGNIN_BACKOFF_SECONDS: '2' } });
+  // The limiter's windows run on Date (rate-limiter-flexible's memory store): the test moves it past each wait.
+  // Only Date is faked, and it keeps ticking, so sockets, timers and the database run as usual.
+  beforeEach(() => { vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true }); });
+  afterEach(() => { vi.useRealTimers(); });
 
   const from = (client: string, body: unknown = { ...DEMO.operator, phone: '000' }) => s.api('POST', '/api/auth/signin', { body, headers: { 'x-forwarded-for': client } });
   const retryAfter = (res: { headers: Headers }) => Number(res.headers.get('retry-after'));
@@ -314,7 +311,7 @@ describe('the waits of one failing client double (SIGNIN_BACKOFF_AFTER=3, SIGNIN
       waits.push(retryAfter(refused));
       expect((await from(`198.51.100.${round + 1}`, DEMO.operator)).status).toBe(200);
       if (round === 2) break;
-      await sleep(waits[round] * 1000 + 100);
+      vi.advanceTimersByTime(waits[round] * 1000 + 100);
       expectError(await from(attacker), 401, NO_ACCOUNT);
     }
     // Each wait doubles the one before (give or take the second the answer took).

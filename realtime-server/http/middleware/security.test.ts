@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { dispatchCase, trackingTokens, locationSharePath, shareLocation } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 import { socketOriginAllowed, tileSource } from '../../edge/securityHeaders';
 
 /**
@@ -12,18 +13,16 @@ import { socketOriginAllowed, tileSource } from '../../edge/securityHeaders';
  */
 
 const TILE_URL = 'https://tiles.example.org/osm/{z}/{x}/{y}.png';
-let s: TestServer;
+const s = useTestServer({ env: { TILE_URL } });
 let operator: string;
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { TILE_URL } });
   operator = await s.signIn('operator');
   // A built web app in STATIC_DIR: an index and one hashed asset.
   fs.mkdirSync(path.join(s.config.staticDir, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(s.config.staticDir, 'index.html'), '<!doctype html><title>Lifeline</title><div id="root"></div>');
   fs.writeFileSync(path.join(s.config.staticDir, 'assets', 'app-1234.js'), 'console.log(1)');
 });
-afterAll(() => s?.dispose());
 
 /** The CSP as directive → sources. */
 function csp(headers: Headers): Record<string, string[]> {
@@ -128,7 +127,7 @@ describe('public link answers are never cached', () => {
   });
 
   it('sign-in answers are not cached either', async () => {
-    const res = await s.api('POST', '/api/auth/signin', { body: { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' } });
+    const res = await s.api('POST', '/api/auth/signin', { body: DEMO.operator });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
   });

@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
 import { type SmtpListener, startSmtpListener } from '../../testing/smtpListener';
-import { DEMO, type TestServer, startTestServer } from '../../testing/testServer';
+import { type TestServer, useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 
 /**
  * The sign-in counters hold across nodes (REDIS_URL): one client's failures on one account
@@ -15,26 +16,20 @@ const NO_ACCOUNT = 'No staff account matches this email, username and phone numb
 const SIGNIN_REFUSED = /^Too many sign-in attempts\. Try again in \d+ minutes?\.$/;
 
 describe.skipIf(!REDIS_URL)('sign-in limits on two nodes over Redis', () => {
-  let a: TestServer;
-  let b: TestServer;
   let smtp: SmtpListener;
   const prefix = `lifeline-test-${randomUUID()}`;
+  const env = () => ({ REDIS_URL, REDIS_PREFIX: prefix, TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_ACCOUNT: '20', SMTP_URL: smtp.url });
 
-  beforeAll(async () => {
-    smtp = await startSmtpListener();
-    const env = { REDIS_URL, REDIS_PREFIX: prefix, TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_ACCOUNT: '20', SMTP_URL: smtp.url };
-    a = await startTestServer({ env });
-    b = await startTestServer({ env: { ...env, DATABASE_URL: a.config.databaseUrl } });
-  });
+  beforeAll(async () => { smtp = await startSmtpListener(); });
   afterAll(async () => {
-    await b?.dispose();
-    await a?.dispose();
     await smtp?.close();
     const redis = new Redis(REDIS_URL);
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);
     await redis.quit();
   });
+  const a = useTestServer(() => ({ env: env() }));
+  const b = useTestServer(() => ({ env: { ...env(), DATABASE_URL: a.config.databaseUrl } }));
 
   const signIn = (node: TestServer, client: string, body: unknown) => node.api('POST', '/api/auth/signin', { body, headers: { 'x-forwarded-for': client } });
 

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ISO_TIME, ambulanceRow, caseRow, dispatchCase, driverOf, plateOf, rowCount, updateCase } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
 import { plateKey } from '../../../db/repositories/plateKey';
 
 describe('GET /api/ambulances', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer();
 
   it('answers {ambulances:[…]} with id, license_plate, status, driver email and location', async () => {
     const res = await s.api('GET', '/api/ambulances', { token: await s.signIn('operator') });
@@ -27,13 +25,11 @@ describe('GET /api/ambulances', () => {
 });
 
 describe('POST /api/ambulances', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer();
     admin = await s.signIn('admin');
   });
-  afterAll(() => s?.dispose());
 
   const create = (body: unknown, token = admin) => s.api('POST', '/api/ambulances', { token, body });
 
@@ -87,14 +83,12 @@ describe('POST /api/ambulances', () => {
 });
 
 describe('PUT /api/ambulances/{id} and DELETE /api/ambulances/{id}', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let admin: string;
   let operator: string;
   beforeAll(async () => {
-    s = await startTestServer();
     [admin, operator] = await Promise.all([s.signIn('admin'), s.signIn('operator')]);
   });
-  afterAll(() => s?.dispose());
 
   it('lets an admin edit every field', async () => {
     const before = await ambulanceRow(s, 3);
@@ -172,13 +166,11 @@ describe('PUT /api/ambulances/{id} and DELETE /api/ambulances/{id}', () => {
 });
 
 describe('POST /api/ambulances/{id}/position', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
   });
-  afterAll(() => s?.dispose());
 
   const post = (id: number | string, body: unknown, token: string | null = operator) =>
     s.api('POST', `/api/ambulances/${id}/position`, { token: token ?? undefined, body });
@@ -255,9 +247,7 @@ describe('POST /api/ambulances/{id}/position', () => {
 });
 
 describe('GET /api/ambulances/:id/trail', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer();
 
   it('answers the last 30 minutes of fixes, oldest first, and 404 for an unknown ambulance', async () => {
     const token = await s.signIn('operator');

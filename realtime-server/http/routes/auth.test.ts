@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
 import { PRINCIPAL_TTL_MS } from '../../services/principalCache';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
-import { DEMO, startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 
 const NO_ACCOUNT = 'No staff account matches this email, username and phone number';
 const EXPIRED = 'Your session has expired or was revoked; please sign in again';
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 
-let s: TestServer;
+const s = useTestServer({ env: { SIGNIN_BACKOFF_AFTER: '1000' } });
 // These tests are about which fields sign in, not about waits: one client fails on the operator's account many times here.
-beforeAll(async () => { s = await startTestServer({ env: { SIGNIN_BACKOFF_AFTER: '1000' } }); });
-afterAll(() => s?.dispose());
 
 const signIn = (body: unknown) => s.api('POST', '/api/auth/signin', { body });
 const profile = (token?: string) => s.api('GET', '/api/auth/profile', { token });

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ISO_TIME, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatchCase, plateOf, rowCount, updateCase, userId, writeCounts, shareLocation,
 } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 
 const UNKNOWN_ID = '0b3f5e2a-9c1d-4f6e-8a7b-1c2d3e4f5a6b';
 
@@ -15,13 +16,11 @@ function decodeWkb(hex: string) {
 }
 
 describe('GET /api/cases', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
   });
-  afterAll(() => s?.dispose());
 
   it('answers {cases:[…]} with every field of SPEC.md §3', async () => {
     const caseId = await dispatchCase(s, operator, 1, { to: 'ana@example.com', patientName: 'Ana Lima', description: 'Kitchen fire', caseType: 'Fire' });
@@ -59,13 +58,11 @@ describe('GET /api/cases', () => {
 });
 
 describe('POST /api/cases', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
   });
-  afterAll(() => s?.dispose());
 
   const form = (ambulanceId: unknown, extra: Record<string, unknown> = {}) => ({
     patientName: 'Case Form', email: 'form@example.com', description: 'Injury', caseType: 'Fighting', status: 'active', ambulance_id: ambulanceId, ...extra,
@@ -100,15 +97,13 @@ describe('POST /api/cases', () => {
 });
 
 describe('PUT /api/cases/{id}', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   let operatorId: number;
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
-    operatorId = await userId(s, 'operator@lifeline.test');
+    operatorId = await userId(s, DEMO.operator.email);
   });
-  afterAll(() => s?.dispose());
 
   it('closing a case frees its ambulance and leaves a timeline row with actor, before and after', async () => {
     const caseId = await dispatchCase(s, operator, 1);
@@ -224,13 +219,11 @@ describe('PUT /api/cases/{id}', () => {
 });
 
 describe('the timeline of a shared location', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
   });
-  afterAll(() => s?.dispose());
 
   it('records as before-values only what a new share changes, never a value to the same value', async () => {
     const caseId = await dispatchCase(s, operator, 1);
@@ -246,14 +239,12 @@ describe('the timeline of a shared location', () => {
 });
 
 describe('DELETE /api/cases/{id}', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer();
     [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
   });
-  afterAll(() => s?.dispose());
 
   it('is refused to an operator with 403', async () => {
     const caseId = await dispatchCase(s, operator, 1);
@@ -286,15 +277,13 @@ describe('DELETE /api/cases/{id}', () => {
 });
 
 describe('ambulance status against active cases', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer();
     [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
     await dispatchCase(s, operator, 1);
   });
-  afterAll(() => s?.dispose());
 
   it("PUT {status:'busy'} on an ambulance already busy on an active case is a harmless no-op", async () => {
     const before = await ambulanceRow(s, 1);

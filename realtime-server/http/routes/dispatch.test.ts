@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   PUBLIC_URL, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatch, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, rowCount, sha256Hex, tokenInLink, updateCase, userId, writeCounts, locationToken,
 } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 
 describe('POST /live-location (the e-mail/location service)', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
     admin = await s.signIn('admin');
   });
-  afterAll(() => s?.dispose());
 
   it('creates an active case with a UUIDv4 id, takes the ambulance, records the timeline and queues the patient e-mail', async () => {
     const before = await writeCounts(s);
@@ -108,8 +107,8 @@ describe('POST /live-location (the e-mail/location service)', () => {
   });
 
   it("refuses someone else's operator_id with 403 and writes nothing; one's own is accepted", async () => {
-    const adminId = await userId(s, 'admin@lifeline.test');
-    const operatorId = await userId(s, 'operator@lifeline.test');
+    const adminId = await userId(s, DEMO.admin.email);
+    const operatorId = await userId(s, DEMO.operator.email);
     const before = await writeCounts(s);
     const res = await dispatch(s, operator, 3, { operator_id: adminId });
     expect(res).toMatchObject({ status: 403, body: { error: 'operator_id must be your own id' } });
@@ -131,9 +130,7 @@ describe('POST /live-location (the e-mail/location service)', () => {
 });
 
 describe('the double-dispatch race', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(() => s?.dispose());
+  const s = useTestServer();
 
   it('lets exactly one of 10 simultaneous dispatches of one ambulance succeed', async () => {
     const [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
@@ -157,15 +154,13 @@ describe('the double-dispatch race', () => {
 });
 
 describe('POST /api/tracking/initiate (the tracking service)', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
     admin = await s.signIn('admin');
   });
-  afterAll(() => s?.dispose());
 
   it("queues the patient's tracking e-mail and the driver's e-mail, with tokens stored only as hashes", async () => {
     const caseId = await dispatchCase(s, operator, 1, { to: 'pat@example.com', patientName: 'Pat Kay', description: 'Chest pain' });

@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
-import { dispatch, updateCase, waitFor, writeCounts } from '../../testing/dispatchHelpers';
+import { dispatch, updateCase, writeCounts } from '../../testing/dispatchHelpers';
 import { onPostgresPass } from '../../testing/testEngine';
-import { type TestServer, startTestServer } from '../../testing/testServer';
+import { type TestServer, startTestServer, useTestServer } from '../../testing/testServer';
+import { waitFor } from '../../testing/wait';
+import { manualClock } from '../../testing/manualClock';
+import { PROBE_EVERY_MS } from '../../services/storageHealth';
 
 /**
  * What a load balancer's health check sees: 200 while the node takes work, 503 once it
@@ -12,9 +15,7 @@ import { type TestServer, startTestServer } from '../../testing/testServer';
  */
 
 describe('draining', () => {
-  let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s?.dispose(); });
+  const s = useTestServer();
 
   it('answers 200 while serving and 503 once the node begins to shut down', async () => {
     expect(await s.api('GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
@@ -71,15 +72,15 @@ async function dispatchUntilRefused(s: TestServer, operator: string) {
 }
 
 describe('storage failures on SQLite (a full database, for real)', () => {
-  let s: TestServer;
+  // The health probe's spacing runs on this clock: the test moves it instead of waiting.
+  const clock = manualClock();
+  const s = useTestServer({ engine: 'sqlite', clock });
   let operator: string;
   const pragma = async (sql: string) => Object.values((await s.ctx.db.raw(`PRAGMA ${sql}`))[0])[0] as number;
 
   beforeAll(async () => {
-    s = await startTestServer({ engine: 'sqlite' });
     operator = await s.signIn('operator');
   });
-  afterAll(async () => { await s?.dispose(); });
 
   it('stays cheap while all is well: a health check runs one read and writes nothing', async () => {
     const statements = await statementsDuring(s.ctx.db, async () => {
@@ -102,10 +103,10 @@ describe('storage failures on SQLite (a full database, for real)', () => {
     const sick = await s.api('GET', '/api/health');
     expectError(sick, 503, 'Database writes are failing: SQLITE_FULL');
     // Checked again: still full, still 503 (each check probes at most every couple of seconds).
-    const started = Date.now();
-    while (Date.now() - started < 2500) {
+    const started = clock.now();
+    while (clock.now() - started < 2500) {
       expectError(await s.api('GET', '/api/health'), 503, 'Database writes are failing: SQLITE_FULL');
-      await new Promise((r) => setTimeout(r, 250));
+      await clock.advance(250);
     }
     expect(await s.ctx.db('health_probe').count({ n: '*' }).first()).toEqual({ n: 0 });
     // The refusal itself wrote nothing (the rounds before it did).
@@ -114,6 +115,7 @@ describe('storage failures on SQLite (a full database, for real)', () => {
 
     // Room again: no other request writes, yet health turns 200 through its own probe.
     await pragma(`max_page_count = ${pages + 100_000}`);
+    await clock.advance(PROBE_EVERY_MS);
     const healthy = await waitFor(async () => {
       const res = await s.api('GET', '/api/health');
       return res.status === 200 ? res : undefined;
@@ -135,22 +137,22 @@ describe('storage failures on SQLite (a full database, for real)', () => {
     } finally {
       await pragma(`max_page_count = ${pages + 100_000}`);
     }
+    await clock.advance(PROBE_EVERY_MS);
     await waitFor(async () => (await s.api('GET', '/api/health')).status === 200, 'health back to 200', 5000, 200);
   });
 });
 
 describe.skipIf(!onPostgresPass())('storage failures on PostgreSQL', () => {
-  let s: TestServer;
+  const clock = manualClock();
+  const s = useTestServer({ clock });
   let operator: string;
 
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
     // PostgreSQL's own errors (disk full, I/O error, read-only), raised by triggers in this test's schema only.
     await s.ctx.db.raw(`create function lifeline_test_refuse() returns trigger language plpgsql as $$
       begin raise exception 'storage refused the write (test)' using errcode = tg_argv[0]; end $$`);
   });
-  afterAll(async () => { await s?.dispose(); });
 
   const refuse = (table: string, code: string) => s.ctx.db.raw(`create trigger refuse before insert or update on ${table} for each row execute function lifeline_test_refuse('${code}')`);
   const allow = (table: string) => s.ctx.db.raw(`drop trigger refuse on ${table}`);
@@ -166,11 +168,12 @@ describe.skipIf(!onPostgresPass())('storage failures on PostgreSQL', () => {
     expectError(await dispatch(s, operator, 1), 500, 'Internal server error');
     expect(await writeCounts(s)).toEqual(before);
     expectError(await s.api('GET', '/api/health'), 503, `Database writes are failing: ${code}`);
-    await new Promise((r) => setTimeout(r, 2100));
+    await clock.advance(2100);
     expectError(await s.api('GET', '/api/health'), 503, `Database writes are failing: ${code}`);
 
     await allow('cases');
     await allow('health_probe');
+    await clock.advance(PROBE_EVERY_MS);
     await waitFor(async () => (await s.api('GET', '/api/health')).status === 200, 'health back to 200', 5000, 200);
     const res = await dispatch(s, operator, 1);
     expect(res.status).toBe(201);

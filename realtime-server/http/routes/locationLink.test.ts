@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { caseRow, dispatchCase, expectStatus, locationSharePath, locationToken, rowCount, shareLocation, updateCase } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
 
 const CASE_NOT_FOUND = { error: 'Case not found' };
 const CASE_OVER = { error: 'This case is no longer active' };
@@ -10,15 +10,13 @@ const CASE_OVER = { error: 'This case is no longer active' };
  * so a closed or unknown case says so before the patient presses anything (issue 13, item 4).
  */
 describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)', () => {
-  let s: TestServer;
+  const s = useTestServer({ env: { LINK_LIMIT_PER_MIN: '100000' } });
   let operator: string;
   let admin: string;
   beforeAll(async () => {
-    s = await startTestServer({ env: { LINK_LIMIT_PER_MIN: '100000' } });
     operator = await s.signIn('operator');
     admin = await s.signIn('admin');
   });
-  afterAll(() => s?.dispose());
 
   const state = (caseId: string, t?: string) =>
     s.api('GET', `/api/location/${caseId}${t === undefined ? '' : `?t=${encodeURIComponent(t)}`}`);
@@ -69,13 +67,11 @@ describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)
 });
 
 describe('GET /api/location/{caseId}?t= under the link limits (LINK_LIMIT_PER_MIN=4)', () => {
-  let s: TestServer;
+  const s = useTestServer({ env: { LINK_LIMIT_PER_MIN: '4' } });
   let operator: string;
   beforeAll(async () => {
-    s = await startTestServer({ env: { LINK_LIMIT_PER_MIN: '4' } });
     operator = await s.signIn('operator');
   });
-  afterAll(() => s?.dispose());
 
   it("is counted with the link's shares (LINK_LIMIT_PER_MIN=4): the 5th call in a minute is refused, another link still answers", async () => {
     const caseId = await dispatchCase(s, operator, 8);

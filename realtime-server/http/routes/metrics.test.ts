@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
 import { dispatchCase, trackingTokens } from '../../testing/dispatchHelpers';
-import { type TestServer, sleep, startTestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { sleep } from '../../testing/wait';
 
 /** GET /api/metrics: Prometheus text an operations engineer can scrape (DEPLOYMENT.md, "What to watch"). */
 const METRICS_TOKEN = 'scrape-me-0123456789abcdef';
-let s: TestServer;
-beforeAll(async () => { s = await startTestServer({ env: { METRICS_TOKEN } }); });
-afterAll(async () => { await s?.dispose(); });
+const s = useTestServer({ env: { METRICS_TOKEN } });
 
 /** The value of one sample line, e.g. `lifeline_sockets{room="staff"}`. */
 function sample(text: string, series: string): number | undefined {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { ambulanceRow, expectStatus } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
 
 /**
  * Look-alike plates are one ambulance: a plate that reads the same as one already in the
@@ -10,13 +10,11 @@ import { startTestServer, type TestServer } from '../../testing/testServer';
  * look-alikes at the same moment (the UNIQUE plate key decides; PostgreSQL runs both at once).
  * The seed's ambulance 3 is "TS09 EA 1003".
  */
-let s: TestServer;
+const s = useTestServer();
 let admin: string;
 beforeAll(async () => {
-  s = await startTestServer();
   admin = await s.signIn('admin');
 });
-afterAll(() => s?.dispose());
 
 const create = (license_plate: string) => s.api('POST', '/api/ambulances', { token: admin, body: { license_plate } });
 const rename = (id: number, license_plate: string) => s.api('PUT', `/api/ambulances/${id}`, { token: admin, body: { license_plate } });

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ISO_TIME, ambulanceRow, caseEvents, caseRow, dispatchCase, plateOf, rowCount, trackingTokens, updateCase, shareLocation,
 } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
 
 describe('POST /api/location/{caseId} (the patient shares a position, no sign-in)', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
   });
-  afterAll(() => s?.dispose());
 
   const share = (caseId: string, body: unknown) => shareLocation(s, caseId, body);
 
@@ -80,7 +78,7 @@ describe('POST /api/location/{caseId} (the patient shares a position, no sign-in
 });
 
 describe('GET /api/track/{ambulanceId}?t= and driver positions', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let operator: string;
   let caseId: string;
   let viewer: string;
@@ -89,14 +87,12 @@ describe('GET /api/track/{ambulanceId}?t= and driver positions', () => {
   const NOT_FOUND = { error: 'Tracking link not found or expired' };
 
   beforeAll(async () => {
-    s = await startTestServer();
     operator = await s.signIn('operator');
     caseId = await dispatchCase(s, operator, 1);
     ({ viewer, driver } = await trackingTokens(s, operator, caseId, 1));
     const other = await dispatchCase(s, operator, 2);
     otherDriver = (await trackingTokens(s, operator, other, 2)).driver;
   });
-  afterAll(() => s?.dispose());
 
   const track = (id: number | string, t?: string) => s.api('GET', `/api/track/${id}${t === undefined ? '' : `?t=${encodeURIComponent(t)}`}`);
   const sendPosition = (id: number, t: string, body: unknown = { latitude: 17.5, longitude: 78.5 }) =>

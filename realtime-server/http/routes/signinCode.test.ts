@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
-import { waitFor } from '../../testing/dispatchHelpers';
 import { memoryLog } from '../../testing/memoryLog';
 import { type SmtpListener, startSmtpListener } from '../../testing/smtpListener';
-import { DEMO, startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
+import { waitFor } from '../../testing/wait';
 
 /**
  * SIGNIN_CODE=email, end to end: the three fields → 202 {codeRequired, challenge} and a mail
@@ -19,17 +20,11 @@ const INVALID = 'This code is no longer valid; sign in again';
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 
 let smtp: SmtpListener;
-let s: TestServer;
 const logs = memoryLog('debug');
 
-beforeAll(async () => {
-  smtp = await startSmtpListener();
-  s = await startTestServer({ env: { SIGNIN_CODE: 'email', SMTP_URL: smtp.url, SIGNIN_LIMIT_ACCOUNT: '1000', SIGNIN_LIMIT_IP: '1000', SIGNIN_BACKOFF_AFTER: '1000' }, log: logs.log });
-});
-afterAll(async () => {
-  await s?.dispose();
-  await smtp?.close();
-});
+beforeAll(async () => { smtp = await startSmtpListener(); });
+afterAll(() => smtp?.close());
+const s = useTestServer(() => ({ env: { SIGNIN_CODE: 'email', SMTP_URL: smtp.url, SIGNIN_LIMIT_ACCOUNT: '1000', SIGNIN_LIMIT_IP: '1000', SIGNIN_BACKOFF_AFTER: '1000' }, log: logs.log }));
 
 const signIn = (body: unknown) => s.api('POST', '/api/auth/signin', { body });
 const verify = (challenge: string, code: string) => s.api('POST', '/api/auth/signin/verify', { body: { challenge, code } });
@@ -195,9 +190,7 @@ describe('SIGNIN_CODE=email', () => {
 const pick = (u: Record<string, unknown>) => ({ name: u.name, email: u.email, phone: u.phone, address: u.address ?? undefined, location: u.location ?? undefined, shift: u.shift, gender: u.gender });
 
 describe('SIGNIN_CODE=email with the waits (SIGNIN_BACKOFF_AFTER=3, TRUSTED_PROXY=127.0.0.1)', () => {
-  let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({ env: { SIGNIN_CODE: 'email', SIGNIN_BACKOFF_AFTER: '3', TRUSTED_PROXY: '127.0.0.1,::1' } }); });
-  afterAll(() => t?.dispose());
+  const t = useTestServer({ env: { SIGNIN_CODE: 'email', SIGNIN_BACKOFF_AFTER: '3', TRUSTED_PROXY: '127.0.0.1,::1' } });
 
   /** Without SMTP_URL the code waits in the outbox. */
   async function start(who: { email: string; username: string; phone: string } = DEMO.operator, client = '198.51.100.1') {
@@ -235,9 +228,7 @@ describe('SIGNIN_CODE=email with the waits (SIGNIN_BACKOFF_AFTER=3, TRUSTED_PROX
 });
 
 describe('sign-in code mails per account (SIGNIN_CODE=email, SIGNIN_LIMIT_ACCOUNT=3)', () => {
-  let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({ env: { SIGNIN_CODE: 'email', SIGNIN_LIMIT_ACCOUNT: '3', TRUSTED_PROXY: '127.0.0.1,::1' } }); });
-  afterAll(() => t?.dispose());
+  const t = useTestServer({ env: { SIGNIN_CODE: 'email', SIGNIN_LIMIT_ACCOUNT: '3', TRUSTED_PROXY: '127.0.0.1,::1' } });
 
   const mails = async () => Number((await t.ctx.db('outbox').where({ kind: 'signin-code' }).count({ n: '*' }).first())!.n);
 
@@ -261,10 +252,8 @@ describe('sign-in code mails per account (SIGNIN_CODE=email, SIGNIN_LIMIT_ACCOUN
 });
 
 describe('an account under a wide attack, SIGNIN_CODE=off, SMTP_URL set (SIGNIN_LIMIT_ACCOUNT=4)', () => {
-  let t: TestServer;
   const attackLogs = memoryLog('info');
-  beforeAll(async () => { t = await startTestServer({ env: { SMTP_URL: smtp.url, SIGNIN_LIMIT_ACCOUNT: '4', TRUSTED_PROXY: '127.0.0.1,::1' }, log: attackLogs.log }); });
-  afterAll(() => t?.dispose());
+  const t = useTestServer(() => ({ env: { SMTP_URL: smtp.url, SIGNIN_LIMIT_ACCOUNT: '4', TRUSTED_PROXY: '127.0.0.1,::1' }, log: attackLogs.log }));
 
   const from = (client: string, body: unknown) => t.api('POST', '/api/auth/signin', { body, headers: { 'x-forwarded-for': client } });
 
@@ -293,9 +282,7 @@ describe('an account under a wide attack, SIGNIN_CODE=off, SMTP_URL set (SIGNIN_
 });
 
 describe('SIGNIN_CODE=off (the default)', () => {
-  let t: TestServer;
-  beforeAll(async () => { t = await startTestServer(); });
-  afterAll(() => t?.dispose());
+  const t = useTestServer();
 
   it('signs in at once with the three fields and mails nothing', async () => {
     const before = Number((await t.ctx.db('outbox').count({ n: '*' }).first())!.n);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { casePayload, dispatchCase } from '../../testing/dispatchHelpers';
-import { startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
 
 /**
  * Names are single-line: a line break of any kind in a patient's or a user's name would reach
@@ -14,18 +14,16 @@ const BREAKS: [string, string][] = [
 ];
 const hostile = (br: string) => `Pat Doe${br}Bcc: x@y.example`;
 
-let s: TestServer;
+const s = useTestServer();
 let operator: string;
 let admin: string;
 let caseId: string;
 let operatorId: number;
 beforeAll(async () => {
-  s = await startTestServer();
   [operator, admin] = await Promise.all([s.signIn('operator'), s.signIn('admin')]);
   caseId = await dispatchCase(s, operator, 1);
   operatorId = (await s.ctx.db('users').where({ role: 'operator' }).first()).id;
 });
-afterAll(() => s?.dispose());
 
 const userForm = (name: string) => ({ name, email: 'one.line@lifeline.test', role: 'operator', shift: 1, gender: 0, phone: '5550177' });
 

@@ -1,25 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
-import { DEMO, startTestServer, type TestServer } from '../../testing/testServer';
+import { useTestServer } from '../../testing/testServer';
+import { DEMO } from '../../testing/demoAccounts';
 
 const NOT_FOUND = 'Operator not found';
 const ONLY_OPERATORS = 'Only operator accounts can be managed here';
 const DUPLICATE = 'An account with this email already exists';
 
-let s: TestServer;
+const s = useTestServer();
 let admin: string;
 let operator: string;
 let adminId: number;
 let operatorId: number;
 
 beforeAll(async () => {
-  s = await startTestServer();
   admin = await s.signIn('admin');
   operator = await s.signIn('operator');
   adminId = (await s.ctx.db('users').where({ role: 'admin' }).first()).id;
   operatorId = (await s.ctx.db('users').where({ email: DEMO.operator.email }).first()).id;
 });
-afterAll(() => s?.dispose());
 
 let serial = 0;
 /** A valid operator form body with a fresh e-mail. */

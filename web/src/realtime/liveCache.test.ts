@@ -9,6 +9,8 @@ import { io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../realtime-server/config';
 import { type RunningServer, startServer } from '../../../realtime-server/server';
+import { DEMO } from '../../../realtime-server/testing/demoAccounts';
+import { sleep, waitFor } from '../../../realtime-server/testing/wait';
 import type { AmbulanceDto, CaseDto } from '../api/contract';
 import { queries } from '../api/queries';
 import { createQueryClient } from '../api/queryClient';
@@ -24,23 +26,13 @@ import { memoryStorage } from '../testing/memoryStorage';
  */
 
 const realFetch = globalThis.fetch;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-
-async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
-}
+/** A real server and socket reconnecting: the waits here are real time. */
+const CONVERGE_MS = 30_000;
 
 /** The browser session the app's apiFetch reads its bearer token from. */
 function signInAs(token: string) {
   vi.stubGlobal('localStorage', memoryStorage({}));
-  saveSession({ token, expiresAt: new Date(Date.now() + 3600_000).toISOString(), user: { id: 2, email: 'operator@lifeline.test', role: 'operator', username: 'Operator' } });
+  saveSession({ token, expiresAt: new Date(Date.now() + 3600_000).toISOString(), user: { id: 2, email: DEMO.operator.email, role: 'operator', username: DEMO.operator.username } });
 }
 
 const byId = <T extends { id: string | number }>(list: T[] | undefined) => [...(list ?? [])].sort((a, b) => String(a.id).localeCompare(String(b.id)));
@@ -245,7 +237,7 @@ describe('a staff client with the live cache against a real server', () => {
       const s = await serverLists();
       const c = cacheLists();
       return idsAndVersions(c.cases).join() === idsAndVersions(s.cases).join() && idsAndVersions(c.ambulances).join() === idsAndVersions(s.ambulances).join();
-    }, `the cache to equal the server (${what})`).catch(async (err) => {
+    }, `the cache to equal the server (${what})`, CONVERGE_MS).catch(async (err) => {
       const s = await serverLists();
       const c = cacheLists();
       throw new Error(`${err.message}\n cache cases ${idsAndVersions(c.cases).join()}\n server cases ${idsAndVersions(s.cases).join()}\n cache ambulances ${idsAndVersions(c.ambulances).join()}\n server ambulances ${idsAndVersions(s.ambulances).join()}\n states ${states.join()}`);
@@ -284,8 +276,8 @@ describe('a staff client with the live cache against a real server', () => {
     port = 0;
     await boot();
     network = await startNetwork(() => port);
-    operator = (await other('POST', '/api/auth/signin', undefined, { email: 'operator@lifeline.test', username: 'Operator', phone: '5550101' })).body.token;
-    admin = (await other('POST', '/api/auth/signin', undefined, { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' })).body.token;
+    operator = (await other('POST', '/api/auth/signin', undefined, DEMO.operator)).body.token;
+    admin = (await other('POST', '/api/auth/signin', undefined, DEMO.admin)).body.token;
     signInAs(operator);
     // The app's apiFetch calls same-origin paths; here the origin is the client's side of the network.
     vi.stubGlobal('fetch', (input: string, init?: RequestInit) => realFetch(input.startsWith('/') ? network.url + input : input, init));
@@ -294,7 +286,7 @@ describe('a staff client with the live cache against a real server', () => {
     // openSocket's options, with this origin spelled out (Node has no page origin).
     socket = io(network.url, { auth: { token: operator }, transports: ['websocket'], reconnectionDelayMax: 5000 }) as LiveSocket;
     unhook = connectLiveCache(socket, qc, (s) => states.push(s));
-    await waitFor(() => states.includes('live'), 'the socket to go live');
+    await waitFor(() => states.includes('live'), 'the socket to go live', CONVERGE_MS);
     for (let i = 1; i <= 3; i++) await dispatch(i);
     await expectConverged('at start');
   }, 60_000);
