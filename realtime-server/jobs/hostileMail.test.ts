@@ -5,7 +5,7 @@ import { useTestServer } from '../testing/testServer';
 import { waitFor } from '../testing/wait';
 
 /**
- * Safe e-mail (issue 5): markup and a `javascript:` link typed into a case reach the patient's
+ * Safe e-mail: markup and a `javascript:` link typed into a case reach the patient's
  * and the driver's e-mails as plain text: single-part text/plain, no HTML part, the
  * characters exactly as typed (not escaped, not interpreted). The browser side is
  * web/e2e/hostile-text.spec.ts.

@@ -10,7 +10,7 @@ import { DEMO } from '../testing/demoAccounts';
 import { type AccessRule, PRINCIPALS, type Principal, access, mayCall, permissions, principalsOf } from './permissions';
 
 /**
- * The server's access matrix (SPEC.md §6, issue 5): every REST route the router serves and
+ * The server's access matrix (SPEC.md §6): every REST route the router serves and
  * every socket event × every principal (anonymous, viewer-token holder, driver-token holder,
  * operator, admin), read from the one table in `permissions.ts`. A route or socket event
  * missing from that table fails here; every refusal is checked to change nothing.

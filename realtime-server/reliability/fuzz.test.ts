@@ -11,7 +11,7 @@ import { dropSchema, onPostgresPass, postgresSuitesUrl, withSchema } from '../te
 import { type TestServer, useTestServer } from '../testing/testServer';
 
 /**
- * Hostile input (issue 5): thousands of malformed, oversized, wrongly typed, unicode-laden
+ * Hostile input: thousands of malformed, oversized, wrongly typed, unicode-laden
  * and injection-shaped bodies, query strings and route params to every route the router
  * serves (as operator, admin and anonymous; link routes also with live link tokens), and
  * payloads to the driver socket's `ambulance.position`. Every answer: never a 5xx, never a

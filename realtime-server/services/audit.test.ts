@@ -6,7 +6,7 @@ import { DEMO } from '../testing/demoAccounts';
 import { LOCATION_VIEW_EVERY_MS } from './caseService';
 
 /**
- * Audit (issue 5): every state change of a case, and every read of a patient's location by
+ * Audit: every state change of a case, and every read of a patient's location by
  * staff, is on the case's timeline with actor, time and before/after; admins read it with
  * GET /api/cases/{id}/timeline (the Edit Case dialog's "Case timeline").
  */

@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiToken, closeCase, dispatchCase, freeAmbulance, locationPath, outboxLinks, signIn } from './helpers';
 
 // WCAG 2.1 A/AA plus axe's best practices: every page a dispatcher, an admin or a patient opens
-// must have none, of any impact (issue 13, item 9).
+// must have none, of any impact.
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 /** Runs axe on the page as it is now; fails listing each violation's rule, impact, targets and summary. */

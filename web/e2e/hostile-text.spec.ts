@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks, signIn, locationApiPath, locationPath } from './helpers';
 
 /**
- * Safe rendering (issue 5): a case whose patient name and description hold markup and a
+ * Safe rendering: a case whose patient name and description hold markup and a
  * `javascript:` link is shown as text on every screen that shows cases and on the public
  * pages, and its e-mails are text only. On every page: `window.__xss` stays undefined, no
  * dialog opens, nothing of the text became an element (no `img[src=x]`, no script, no

@@ -36,7 +36,7 @@ test('route guards: no session, wrong role, unknown path', async ({ page }) => {
   await expect(page).toHaveURL(/\/signin$/);
   await page.goto('/no/such/page');
   await expect(page).toHaveURL(/\/$/);
-  // A signed-in operator on an admin URL is told so and stays signed in (issue 13; feedback.spec.ts).
+  // A signed-in operator on an admin URL is told so and stays signed in (also feedback.spec.ts).
   await signIn(page, 'operator');
   await page.goto('/admin-dashboard');
   await expect(page.getByRole('heading', { name: 'This page is for administrators' })).toBeVisible();

@@ -7,7 +7,7 @@ const CASE_OVER = { error: 'This case is no longer active' };
 
 /**
  * GET /api/location/{caseId}?t=: the patient's page asks at load whether its link can still share,
- * so a closed or unknown case says so before the patient presses anything (issue 13, item 4).
+ * so a closed or unknown case says so before the patient presses anything.
  */
 describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)', () => {
   const s = useTestServer({ env: { LINK_LIMIT_PER_MIN: '100000' } });

@@ -57,7 +57,7 @@ describe('case timeline text', () => {
   it('audit entries: a staff read of the location and its deletion by retention', () => {
     expect(actionText('location.viewed')).toBe('Location viewed');
     expect(actionText('location.redacted')).toBe('Location deleted');
-    expect(actionText('updated')).toBe('Case updated'); // words, not keys (issue 13)
+    expect(actionText('updated')).toBe('Case updated'); // words, not keys
     const viewed = changesOf(entry({ action: 'location.viewed', after: '{"location_updated_at":"2026-01-01T10:30:00Z"}' }), () => undefined);
     expect(viewed).toEqual([{ field: 'Position shared', before: undefined, after: expect.stringMatching(/2026/) }]);
     expect(actorText(entry({ action: 'location.redacted', actor_type: 'system', actor_id: null }), () => undefined)).toBe('System');
