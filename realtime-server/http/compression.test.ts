@@ -169,8 +169,8 @@ describe('a client that goes away mid-download', () => {
     const stderr = process.stderr.write.bind(process.stderr);
     const stdout = process.stdout.write.bind(process.stdout);
     const consoleError = console.error;
-    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => { written.push(String(chunk)); return stderr(chunk, ...(rest as [])); }) as typeof process.stderr.write;
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => { written.push(String(chunk)); return stdout(chunk, ...(rest as [])); }) as typeof process.stdout.write;
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => { written.push(String(chunk)); return stderr(chunk, ...(rest as [])); });
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => { written.push(String(chunk)); return stdout(chunk, ...(rest as [])); });
     console.error = (...args: unknown[]) => { written.push(args.map(String).join(' ')); };
     try {
       for (let i = 0; i < 3; i++) {
@@ -187,8 +187,8 @@ describe('a client that goes away mid-download', () => {
       const whole = Buffer.from(await (await fetch(`${own.url}/assets/big.bin`)).arrayBuffer());
       expect(whole.equals(big)).toBe(true);
     } finally {
-      process.stderr.write = stderr as typeof process.stderr.write;
-      process.stdout.write = stdout as typeof process.stdout.write;
+      process.stderr.write = stderr;
+      process.stdout.write = stdout;
       console.error = consoleError;
       await own.dispose();
     }

@@ -134,7 +134,7 @@ async function rawDriverSocket(url: string, auth: Record<string, string>) {
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`);
   const frames: string[] = [];
   let closed = false;
-  ws.on('message', (data) => {
+  ws.on('message', (data: Buffer) => {
     const text = data.toString();
     if (text === '2') ws.send('3'); // engine.io ping → pong
     frames.push(text);

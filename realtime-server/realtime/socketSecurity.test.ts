@@ -72,7 +72,7 @@ describe('message size', () => {
     const { driver } = await trackingTokens(s, operator, caseId, 3);
     const bystander = (await handshake('websocket')).sock;
     const sender = await s.socket({ driverToken: driver });
-    open.push(sender as unknown as Socket);
+    open.push(sender);
 
     // Under the limit: answered (the unknown field is dropped), the socket stays.
     const small = await sender.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.4, longitude: 78.5, pad: 'x'.repeat(32 * 1024) } as any);
@@ -86,7 +86,7 @@ describe('message size', () => {
     expect(bystander.connected).toBe(true);
     expect((await s.api('GET', '/api/health')).status).toBe(200);
     const again = await s.socket({ driverToken: driver });
-    open.push(again as unknown as Socket);
+    open.push(again);
     expect(await again.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.41, longitude: 78.5 })).toMatchObject({ ok: true });
   });
 

@@ -207,6 +207,7 @@ const methods = (own: string) => fc.oneof({ weight: 12, arbitrary: fc.constant(o
 
 // ---------------------------------------------------------------- what every answer must be
 
+// eslint-disable-next-line no-control-regex -- the control characters are the point of the pattern
 const UNPORTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const STACK = /\n\s+at |\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\.js:\d+|SQLITE_|knex|sqlite3|TypeError|ReferenceError|SyntaxError: |syntax error at|violates|relation "/;
 
@@ -340,7 +341,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
       try {
         res = await fetch(s.url + req.url, { method: req.method, headers, body: hasBody ? req.body!.text : undefined });
       } catch (err: any) {
-        throw new Error(`no answer (${err?.cause?.code ?? ''} ${err?.cause?.message ?? err?.message})\n  request: ${show(req)}`);
+        throw new Error(`no answer (${err?.cause?.code ?? ''} ${err?.cause?.message ?? err?.message})\n  request: ${show(req)}`, { cause: err });
       }
       const text = await res.text();
       tried.http += 1;

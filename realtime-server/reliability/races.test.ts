@@ -164,7 +164,7 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
           break;
         }
         case 'deleteCase':
-          if (casesNow.has(l.target as string)) problems.push(`deleted case ${l.target} is still there`);
+          if (casesNow.has(l.target)) problems.push(`deleted case ${l.target} is still there`);
           break;
         case 'createAmbulance': {
           const a = l.res.body.ambulance;

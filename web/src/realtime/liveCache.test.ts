@@ -284,7 +284,7 @@ describe('a staff client with the live cache against a real server', () => {
     qc = createQueryClient();
     for (const q of [queries.cases(), queries.ambulances()]) stops.push(new QueryObserver(qc, q as any).subscribe(() => {}));
     // openSocket's options, with this origin spelled out (Node has no page origin).
-    socket = io(network.url, { auth: { token: operator }, transports: ['websocket'], reconnectionDelayMax: 5000 }) as LiveSocket;
+    socket = io(network.url, { auth: { token: operator }, transports: ['websocket'], reconnectionDelayMax: 5000 });
     unhook = connectLiveCache(socket, qc, (s) => states.push(s));
     await waitFor(() => states.includes('live'), 'the socket to go live', CONVERGE_MS);
     for (let i = 1; i <= 3; i++) await dispatch(i);
