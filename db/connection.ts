@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
+import type Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { withAdvisoryLock } from './advisoryLock';
 import { migrationSource } from './migrationSource';
+import { clientName } from './repositories/types';
 
 export function isPostgresUrl(url: string) {
   return /^postgres(ql)?:\/\//.test(url);
@@ -27,10 +29,10 @@ export function postgresSchema(url: string): { connection: string; schema?: stri
 const NUMERIC_OID = 1700;
 const INT8_OID = 20;
 const pgTypes = {
-  getTypeParser(oid: number, format?: string): any {
+  getTypeParser(oid: number, format?: string): (v: string) => unknown {
     if (oid === NUMERIC_OID && format !== 'binary') return (v: string) => (v === null ? null : Number(v));
     if (oid === INT8_OID && format !== 'binary') return (v: string) => (v === null ? null : Number.isSafeInteger(Number(v)) ? Number(v) : v);
-    return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
+    return (pg.types.getTypeParser as (oid: number, format?: string) => (v: string) => unknown)(oid, format);
   },
 };
 
@@ -53,7 +55,7 @@ export function knexConfig(databaseUrl: string): Knex.Config {
         // The schema must exist before the search path can use it. `create schema if not
         // exists` is not safe against a concurrent create (several nodes or pool connections
         // starting at once): the loser gets a unique violation, which means the schema exists.
-        afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+        afterCreate(conn: pg.Client, done: (err: Error | null, conn: unknown) => void) {
           if (!schema) return done(null, conn);
           conn.query(`create schema if not exists "${schema}"`, (err: (Error & { code?: string }) | null) =>
             done(err && err.code !== '23505' && err.code !== '42P06' ? err : null, conn));
@@ -70,7 +72,7 @@ export function knexConfig(databaseUrl: string): Knex.Config {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: Sqlite.Database, done: (err: Error | null, conn: unknown) => void) {
         try {
           conn.pragma('journal_mode = WAL');
           conn.pragma('synchronous = FULL');
@@ -109,7 +111,7 @@ function statOf(p: string): fs.Stats | undefined {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new Error(`cannot reach ${p}: ${reason(err)}`);
+    throw new Error(`cannot reach ${p}: ${reason(err)}`, { cause: err });
   }
 }
 
@@ -212,4 +214,4 @@ function serialiseMigrations(db: Knex) {
   });
 }
 
-export const isSqlite = (db: Knex) => db.client.config.client === 'better-sqlite3';
+export const isSqlite = (db: Knex) => clientName(db) === 'better-sqlite3';

@@ -11,7 +11,7 @@ const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'
  */
 export const migrationSource: Knex.MigrationSource<string> = {
   async getMigrations() {
-    return fs.readdirSync(dir).filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f)).sort();
+    return (await fs.promises.readdir(dir)).filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f)).sort();
   },
   getMigrationName: (file) => file,
   getMigration: (file) => import(path.join(dir, file)),

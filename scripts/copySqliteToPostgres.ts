@@ -44,4 +44,4 @@ async function main() {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main().then((code) => process.exit(code));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main().then((code) => process.exit(code));

@@ -51,7 +51,7 @@ const num = (name: string, v: string | undefined, min: number, max: number) => {
   }
   return n;
 };
-const base = o.url!.replace(/\/+$/, '');
+const base = o.url.replace(/\/+$/, '');
 const rate = num('rate', o.rate, 0.05, 20);
 const speedKmh = num('speed', o.speed, 5, 150);
 const radiusM = num('radius', o.radius, 0.5, 100) * 1000;

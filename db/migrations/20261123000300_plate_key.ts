@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { plateKey } from '../repositories/plateKey';
+import { clientName } from '../repositories/types';
 
 /**
  * Plates that read the same are one ambulance: `plate_key` becomes the look-alike key
@@ -28,11 +29,11 @@ async function rekey(knex: Knex, key: (plate: string) => string) {
 }
 
 export async function up(knex: Knex) {
-  if (knex.client.config.client === 'pg') await knex.raw('alter table ambulances alter column plate_key type text');
+  if (clientName(knex) === 'pg') await knex.raw('alter table ambulances alter column plate_key type text');
   await rekey(knex, plateKey);
 }
 
 export async function down(knex: Knex) {
   await rekey(knex, oldKey);
-  if (knex.client.config.client === 'pg') await knex.raw('alter table ambulances alter column plate_key type varchar(20)');
+  if (clientName(knex) === 'pg') await knex.raw('alter table ambulances alter column plate_key type varchar(20)');
 }

@@ -1,5 +1,5 @@
 import { plateKey } from './plateKey';
-import { type AmbulanceRow, type Db, nowIso, rowLocks } from './types';
+import { type AmbulanceRow, type Db, insertedId, nowIso, rowLocks } from './types';
 
 export { plateKey };
 
@@ -58,10 +58,9 @@ export const ambulanceRepository = {
   async insert(db: Db, fields: AmbulanceFields & { license_plate: string }): Promise<number> {
     const now = nowIso();
     const located = fields.latitude != null && fields.longitude != null;
-    const [row] = await plateWrite(db, (w) => w('ambulances')
+    return insertedId(await plateWrite(db, (w) => w('ambulances')
       .insert({ ...withKey(fields), position_at: located ? now : null, version: 1, created_at: now, updated_at: now })
-      .returning('id'));
-    return typeof row === 'object' ? row.id : row;
+      .returning('id')));
   },
   /** Throws PlateTakenError when the new plate's key is another ambulance's. */
   update: (db: Db, id: number, fields: AmbulanceFields) => {

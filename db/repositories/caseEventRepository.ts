@@ -32,7 +32,7 @@ export const caseEventRepository = {
   async recentlyBy(db: Db, action: string, userId: number, caseIds: string[], sinceIso: string): Promise<Set<string>> {
     const seen = new Set<string>();
     for (let i = 0; i < caseIds.length; i += 500) {
-      const ids: string[] = await db('case_events')
+      const ids = await db<CaseEventRow>('case_events')
         .where({ action, actor_type: 'user', actor_id: userId })
         .whereIn('case_id', caseIds.slice(i, i + 500))
         .where('created_at', '>=', sinceIso)

@@ -38,7 +38,7 @@ export const caseRepository = {
   async existingHeld(db: Db, ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let i = 0; i < ids.length; i += 500) {
-      const q = db('cases').whereIn('id', ids.slice(i, i + 500));
+      const q = db<CaseRow>('cases').whereIn('id', ids.slice(i, i + 500));
       for (const id of await (rowLocks(db) ? q.forShare() : q).pluck('id')) found.add(id);
     }
     return found;

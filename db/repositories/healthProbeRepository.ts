@@ -1,4 +1,4 @@
-import { type Db, nowIso } from './types';
+import { type Db, insertedId, nowIso } from './types';
 
 /**
  * More than a page of text (SQLite's pages are 4 KB): a probe row needs pages the file may not
@@ -14,8 +14,7 @@ export const healthProbeRepository = {
   answers: async (db: Db) => { await db.raw('select 1'); },
   /** Writes this node's probe row and removes its earlier ones (and those of long-gone nodes). Run it in a transaction. */
   async write(db: Db, node: string) {
-    const [row] = await db('health_probe').insert({ node, written_at: nowIso(), payload: PAYLOAD }).returning('id');
-    const id = typeof row === 'object' ? row.id : row;
+    const id = insertedId(await db('health_probe').insert({ node, written_at: nowIso(), payload: PAYLOAD }).returning('id'));
     const stale = new Date(Date.now() - STALE_MS).toISOString();
     await db('health_probe').where('id', '<', id).andWhere((q) => q.where({ node }).orWhere('written_at', '<', stale)).delete();
   },

@@ -1,4 +1,4 @@
-import { type Db, nowIso } from './types';
+import { type Db, insertedId, nowIso } from './types';
 
 export interface IdempotencyRow {
   id: number; user_id: number; key: string; request_hash: string; status: 'running' | 'done';
@@ -16,8 +16,8 @@ export const idempotencyRepository = {
       .insert({ user_id: c.userId, key: c.key, request_hash: c.requestHash, status: 'running', owner: c.owner, created_at: now, updated_at: now })
       .onConflict(['user_id', 'key']).ignore()
       .returning('id');
-    const row = rows[0];
-    return row === undefined ? undefined : typeof row === 'object' ? row.id : row;
+    // None when the key was there already (the conflict was ignored).
+    return rows.length === 0 ? undefined : insertedId(rows);
   },
   find: (db: Db, userId: number, key: string) =>
     db<IdempotencyRow>('idempotency_keys').where({ user_id: userId, key }).first(),

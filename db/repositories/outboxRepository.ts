@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type Db, type OutboxRow, nowIso, rowLocks } from './types';
+import { type Db, type OutboxRow, insertedId, nowIso, rowLocks } from './types';
 
 /** Who holds a claimed message and until when (a lease; see claimNext). */
 export interface Lease { workerId: string; leaseMs: number }
@@ -41,11 +41,10 @@ export const outboxRepository = {
     const redacted = secrets.length > 0
       ? { body_redacted: redactSecrets(m.text, secrets), links_redacted: JSON.stringify(m.links.map((l) => redactSecrets(l, secrets))), secrets_expire_at: m.secretsExpireAt ?? null }
       : {};
-    const [row] = await db('outbox').insert({
+    return insertedId(await db('outbox').insert({
       kind: m.kind, to_address: m.to, subject: m.subject, body_text: m.text, links: JSON.stringify(m.links),
       status: 'queued', attempts: 0, next_attempt_at: now, case_id: m.caseId ?? null, created_at: now, ...redacted,
-    }).returning('id');
-    return typeof row === 'object' ? row.id : row;
+    }).returning('id'));
   },
   list: (db: Db) => db<OutboxRow>('outbox').orderBy('id', 'desc'),
   findById: (db: Db, id: number) => db<OutboxRow>('outbox').where({ id }).first(),
@@ -73,7 +72,7 @@ export const outboxRepository = {
     const now = nowIso();
     const until = new Date(Date.now() + lease.leaseMs).toISOString();
     if (rowLocks(db)) {
-      const rows = await db.raw(
+      const { rows } = await db.raw<{ rows: OutboxRow[] }>(
         `update outbox set status = 'sending', attempts = attempts + 1, claimed_by = ?, claimed_until = ?
           where id = (select id from outbox
                        where (status = 'queued' and next_attempt_at <= ?)
@@ -82,7 +81,7 @@ export const outboxRepository = {
           returning *`,
         [lease.workerId, until, now, now],
       );
-      return rows.rows[0];
+      return rows[0];
     }
     for (;;) {
       const [id] = await outboxRepository.due(db, 1);
@@ -113,7 +112,7 @@ export const outboxRepository = {
     const finished = (q: Knex.QueryBuilder) => q
       .where((w) => w.where('status', 'sent').where('sent_at', '<', cutoff)
         .orWhere((f) => f.where('status', 'failed').where('created_at', '<', cutoff)));
-    const ids: number[] = await finished(db('outbox')).orderBy('id').limit(limit).pluck('id');
+    const ids = (await finished(db('outbox')).orderBy('id').limit(limit).pluck('id')) as number[];
     if (ids.length === 0) return 0;
     return finished(db('outbox').whereIn('id', ids)).delete();
   },

@@ -19,7 +19,8 @@ export interface PositionStore {
   caseOf(caseId: string): Promise<{ status: string; ambulance_id: number | null } | undefined> | { status: string; ambulance_id: number | null } | undefined;
   /** Whether the ambulance itself (its driver link or a device, anything but staff) sent a fix taken at or after `sinceIso`. */
   reportingSince(id: number, sinceIso: string): Promise<boolean> | boolean;
-  insert(row: NewPosition): Promise<unknown> | unknown;
+  /** Its answer (a promise or not) is awaited and otherwise unused. */
+  insert(row: NewPosition): unknown;
   /** Moves the latest position forward unless it holds a newer fix: 1 when it did, 0 otherwise. */
   setLatest(id: number, p: LatestPosition): Promise<number> | number;
 }
@@ -59,7 +60,7 @@ export const positionRepository = {
   async store(trx: Knex.Transaction): Promise<PositionStore> {
     if (rowLocks(trx)) return positionRepository.knexStore(trx);
     // The transaction's connection: the statements run inside its BEGIN … COMMIT.
-    return positionRepository.preparedStore((await trx.client.acquireConnection()) as BetterSqlite3.Database);
+    return positionRepository.preparedStore(await (trx.client as { acquireConnection(): Promise<BetterSqlite3.Database> }).acquireConnection());
   },
   /** The store as prepared better-sqlite3 statements on `conn` (SQLite); the caller runs them in its transaction. */
   preparedStore(conn: BetterSqlite3.Database): PositionStore {

@@ -1,4 +1,4 @@
-import { type Db, nowIso } from './types';
+import { type Db, insertedId, nowIso } from './types';
 
 export interface SigninCodeRow {
   id: number; challenge_hash: string; user_id: number; code_hash: string; attempts: number;
@@ -14,11 +14,10 @@ export const signinCodeRepository = {
     await db('signin_codes').where({ user_id: row.userId }).whereNull('used_at').delete();
     // Housekeeping: challenges that ended more than a day ago are of no use to anyone.
     await db('signin_codes').where('expires_at', '<', new Date(Date.now() - 86_400_000).toISOString()).delete();
-    const [inserted] = await db('signin_codes').insert({
+    return insertedId(await db('signin_codes').insert({
       challenge_hash: row.challengeHash, user_id: row.userId, code_hash: row.codeHash, attempts: 0,
       created_at: now, expires_at: expiresAt, used_at: null,
-    }).returning('id');
-    return typeof inserted === 'object' ? inserted.id : inserted;
+    }).returning('id'));
   },
   findByChallenge: (db: Db, challengeHash: string) => db<SigninCodeRow>('signin_codes').where({ challenge_hash: challengeHash }).first(),
   /** Counts one try on an unused challenge with tries left; 1 when counted, 0 when none are left. */

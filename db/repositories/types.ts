@@ -5,6 +5,12 @@ export type Db = Knex | Knex.Transaction;
 
 export const nowIso = () => new Date().toISOString();
 
+/** The id of the first row an `insert … returning('id')` answers: `{ id }` from PostgreSQL, the bare id from SQLite. */
+export function insertedId(rows: unknown[]): number {
+  const row = rows[0] as { id: number } | number;
+  return typeof row === 'object' ? row.id : row;
+}
+
 export interface UserRow {
   id: number; name: string; name_key: string; email: string; phone: string | null; phone_digits: string | null;
   address: string | null; role: 'admin' | 'operator'; shift: number | null; gender: number | null;
@@ -55,5 +61,8 @@ export interface TrackTokenRow {
   created_at: string; revoked_at: string | null;
 }
 
+/** The knex client the instance runs on ('pg', 'better-sqlite3'); knex's own typings leave `db.client` untyped. */
+export const clientName = (db: Db) => (db.client as Knex.Client).config.client;
+
 /** Row locks (FOR UPDATE / FOR SHARE) where the engine has them; SQLite serialises writers on its one connection instead. */
-export const rowLocks = (db: Db) => db.client.config.client !== 'better-sqlite3';
+export const rowLocks = (db: Db) => clientName(db) !== 'better-sqlite3';

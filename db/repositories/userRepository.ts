@@ -1,4 +1,4 @@
-import { type Db, type UserRow, nowIso, rowLocks } from './types';
+import { type Db, type UserRow, insertedId, nowIso, rowLocks } from './types';
 
 export type UserFields = Pick<UserRow, 'name' | 'email' | 'phone' | 'address' | 'role' | 'shift' | 'gender' | 'location'> & { active?: boolean };
 
@@ -20,10 +20,9 @@ export const userRepository = {
   count: async (db: Db) => Number((await db('users').count({ n: '*' }).first())?.n ?? 0),
   async insert(db: Db, fields: UserFields): Promise<number> {
     const now = nowIso();
-    const [row] = await db('users')
+    return insertedId(await db('users')
       .insert({ ...fields, ...derived(fields), active: fields.active ?? true, version: 1, created_at: now, updated_at: now })
-      .returning('id');
-    return typeof row === 'object' ? row.id : row;
+      .returning('id'));
   },
   /** `active` absent leaves the account's state as it is. */
   update: (db: Db, id: number, { active, ...fields }: UserFields) =>

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { auditRepository } from '../../db/repositories/auditRepository';
+import type { CaseEventRow } from '../../db/repositories/types';
 
 /**
  * The invariants "nothing lost, nothing doubled" rests on, read straight from the database
@@ -10,8 +11,10 @@ import { auditRepository } from '../../db/repositories/auditRepository';
 const CASE_FIELDS = ['status', 'ambulance_id', 'patient_name', 'patient_email', 'description', 'case_type', 'closed_at'] as const;
 const ACTORS = new Set(['user', 'patient', 'driver', 'system']);
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const json = (v: string | null) => (v ? JSON.parse(v) : null);
-const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null) || (a != null && b != null && String(a) === String(b));
+/** A field of a case row, or of the copy of it a timeline entry holds as JSON. */
+type Scalar = string | number | boolean | null | undefined;
+const json = (v: string | null) => (v ? JSON.parse(v) as Record<string, Scalar> : null);
+const same = (a: Scalar, b: Scalar) => (a ?? null) === (b ?? null) || (a != null && b != null && String(a) === String(b));
 
 export interface InvariantReport {
   violations: string[];
@@ -26,8 +29,8 @@ const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted']);
 export async function checkInvariants(db: Knex): Promise<InvariantReport> {
   return db.transaction(async (trx) => {
     const ambulances = await auditRepository.ambulances(trx);
-    const cases: any[] = await auditRepository.cases(trx);
-    const events: any[] = await auditRepository.caseEvents(trx);
+    const cases = await auditRepository.cases(trx);
+    const events = await auditRepository.caseEvents(trx);
     const violations: string[] = [];
     const ambulanceIds = new Set(ambulances.map((a) => Number(a.id)));
 
@@ -52,7 +55,7 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
 
     // 3. Every state change has a timeline entry with its actor and time: replaying a case's
     //    timeline gives its current fields, and its version counts its changes.
-    const byCase = new Map<string, any[]>();
+    const byCase = new Map<string, CaseEventRow[]>();
     for (const e of events) {
       if (!ACTORS.has(e.actor_type)) violations.push(`event ${e.id} has no valid actor (${e.actor_type})`);
       if (e.actor_type === 'user' && e.actor_id == null) violations.push(`event ${e.id} by a user names no user`);
@@ -69,8 +72,8 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
       if (timeline.filter((e) => e.action === 'created').length !== 1) violations.push(`case ${c.id} has several 'created' entries`);
       const changes = timeline.filter((e) => ROW_CHANGES.has(e.action)).length;
       if (Number(c.version) !== 1 + changes) violations.push(`case ${c.id} is at version ${c.version} but its timeline holds ${changes} changes`);
-      const replay: Record<string, unknown> = { closed_at: null, ...json(timeline[0].after) };
-      let location: any = null;
+      const replay: Record<string, Scalar> = { closed_at: null, ...json(timeline[0].after) };
+      let location: Record<string, Scalar> | null = null;
       for (const e of timeline.slice(1)) {
         if (e.action === 'updated') Object.assign(replay, json(e.after));
         if (e.action === 'location') location = json(e.after);

@@ -6,11 +6,11 @@ export interface BenchAmbulance { id: number; caseId: string; viewerToken: strin
 export interface Fixtures { operatorToken: string; adminToken: string; fleet: BenchAmbulance[] }
 
 const signin = async (url: string, email: string, username: string, phone: string) =>
-  (await expectOk(request(url, 'POST', '/api/auth/signin', { body: { email, username, phone } }), `sign in ${email}`)).token as string;
+  (await expectOk(request<{ token: string }>(url, 'POST', '/api/auth/signin', { body: { email, username, phone } }), `sign in ${email}`)).token;
 
 /** Runs `fn` over `items`, `width` at a time. */
 export async function pool<T, R>(items: T[], width: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
     while (next < items.length) {
@@ -29,23 +29,23 @@ export async function pool<T, R>(items: T[], width: number, fn: (item: T, i: num
 export async function buildFleet(url: string, count: number): Promise<Fixtures> {
   const adminToken = await signin(url, 'admin@lifeline.test', 'Admin', '5550100');
   const operatorToken = await signin(url, 'operator@lifeline.test', 'Operator', '5550101');
-  const existing = (await expectOk(request(url, 'GET', '/api/ambulances', { token: operatorToken }), 'ambulances')).ambulances as { id: number; status: string; driver_email?: string | null }[];
+  const existing = (await expectOk(request<{ ambulances: { id: number; status: string; driver_email?: string | null }[] }>(url, 'GET', '/api/ambulances', { token: operatorToken }), 'ambulances')).ambulances;
   const ids = existing.filter((a) => a.status === 'available').map((a) => a.id).slice(0, count);
   const missing = Array.from({ length: count - ids.length }, (_, i) => i);
   const created = await pool(missing, 8, async (i) => {
     const body = { license_plate: `BENCH ${process.pid % 10000}-${i}`, email: `bench-driver${i}@lifeline.test`, latitude: 17.385 + i * 1e-4, longitude: 78.4867 };
-    const r = await request(url, 'POST', '/api/ambulances', { token: adminToken, body });
+    const r = await request<{ ambulance: { id: number } }>(url, 'POST', '/api/ambulances', { token: adminToken, body });
     if (r.status !== 200 && r.status !== 201) throw new Error(`create ambulance: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body.ambulance.id as number;
+    return r.body.ambulance.id;
   });
   ids.push(...created);
   const cases = await pool(ids, 8, async (id) => {
     const body = { to: `patient${id}@example.com`, status: 'active', patientName: `Bench Patient ${id}`, description: 'Heart Attack', caseType: 'Hospitalization', license_plate: id };
-    const caseId = (await expectOk(request(url, 'POST', '/live-location', { token: operatorToken, body }), 'dispatch', 201)).caseId as string;
+    const caseId = (await expectOk(request<{ caseId: string }>(url, 'POST', '/live-location', { token: operatorToken, body }), 'dispatch', 201)).caseId;
     await expectOk(request(url, 'POST', '/api/tracking/initiate', { token: operatorToken, body: { caseId, ambulanceId: id } }), 'tracking');
     return caseId;
   });
-  const messages = (await expectOk(request(url, 'GET', '/api/outbox', { token: adminToken }), 'outbox')).messages as { kind: string; case_id: string; text: string }[];
+  const messages = (await expectOk(request<{ messages: { kind: string; case_id: string; text: string }[] }>(url, 'GET', '/api/outbox', { token: adminToken }), 'outbox')).messages;
   const tokenIn = (caseId: string, kind: 'track' | 'driver', id: number) => {
     for (const m of messages) {
       if (m.case_id !== caseId) continue;

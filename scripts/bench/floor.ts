@@ -13,7 +13,10 @@ import WebSocket, { WebSocketServer } from 'ws';
 const mode = process.argv[process.argv.indexOf('--mode') + 1] === 'sio' ? 'sio' : 'ws';
 const server = http.createServer();
 type Pos = { ambulanceId: number; latitude: number; longitude: number; accuracy: number | null; heading: null; speed: null; recorded_at: string };
-const dto = (amb: number, p: { latitude: number; longitude: number; accuracy?: number; timestamp: number }): Pos => ({
+/** A driver's position as load.ts sends it. */
+type Fix = { latitude: number; longitude: number; accuracy?: number; timestamp: number };
+type Ack = (r: { ok: boolean; latest: boolean }) => void;
+const dto = (amb: number, p: Fix): Pos => ({
   ambulanceId: amb, latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy ?? null, heading: null, speed: null, recorded_at: new Date(p.timestamp).toISOString(),
 });
 const pending = new Map<number, Pos>();
@@ -36,7 +39,8 @@ if (mode === 'ws') {
       ws.on('close', () => staff.delete(ws));
     } else {
       ws.on('message', (data) => {
-        const m = JSON.parse(String(data));
+        // load.ts sends text frames, which `ws` hands over as a Buffer (its default binaryType).
+        const m = JSON.parse((data as Buffer).toString('utf8')) as { id: number; d: Fix };
         const p = dto(amb, m.d);
         ws.send(JSON.stringify({ a: m.id, d: { ok: true, latest: true } }));
         pending.set(amb, p);
@@ -56,9 +60,10 @@ if (mode === 'ws') {
   io.on('connection', (socket) => {
     const { role, amb } = socket.handshake.auth as { role: string; amb: string };
     const id = Number(amb);
-    if (role === 'viewer') socket.join(`ambulance:${id}`);
-    else if (role === 'staff') socket.join('staff');
-    else socket.on('ambulance.position', (raw, ack) => {
+    // The in-memory adapter joins at once: nothing to wait for.
+    if (role === 'viewer') void socket.join(`ambulance:${id}`);
+    else if (role === 'staff') void socket.join('staff');
+    else socket.on('ambulance.position', (raw: Fix, ack: Ack) => {
       const p = dto(id, raw);
       ack({ ok: true, latest: true });
       pending.set(id, p);

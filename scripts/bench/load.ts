@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { request } from './http';
 import { pool } from './fixtures';
 
-type Cmd =
+export type Cmd =
   | {
     cmd: 'connect'; url: string; kind?: 'lifeline' | 'sio' | 'ws';
     /** --nodes N: the nodes' URLs; a client's `node` picks one (default `url`). */
@@ -25,8 +25,15 @@ type Cmd =
   | { cmd: 'report' }
   | { cmd: 'close' };
 
+/** The server's acknowledgement of a driver's position (none when it timed out). */
+interface PositionAck { ok: boolean; latest?: boolean; error?: string }
+type AckFn = (err: Error | null, r: PositionAck | undefined) => void;
 /** What drive() and ingest() need of a driver's connection (a Socket.IO socket, or the raw-ws shim). */
-interface DriverConn { timeout(ms: number): DriverConn; emit(ev: string, payload: unknown, ack: (err: Error | null, r: any) => void): unknown }
+interface DriverConn { timeout(ms: number): DriverConn; emit(ev: string, payload: unknown, ack: AckFn): unknown }
+/** What viewers and staff boards need of a client socket: each listener types the payload its event carries. */
+interface Listening { on(ev: string, fn: (msg: never) => void): unknown }
+/** A client socket of either kind, as `connect` hands it to a driver, viewer or staff board. */
+type ClientSocket = DriverConn & Listening & { connected: boolean };
 const sockets: { close(): unknown }[] = [];
 /** The viewer sockets, to count those still connected at the report ("viewers held"). */
 const viewerSockets: { connected: boolean }[] = [];
@@ -50,16 +57,17 @@ let disconnects = 0;
  * The raw `ws` floor's client: frames are `{"e":event,"d":data}` from the server, `{"id":n,"d":position}`
  * from a driver and `{"a":n,"d":ack}` back; handlers are the same as for Socket.IO.
  */
-function connectWs(url: string, query: Record<string, string>, onSocket: (s: any) => void): Promise<boolean> {
+function connectWs(url: string, query: Record<string, string>, onSocket: (s: ClientSocket) => void): Promise<boolean> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/?${new URLSearchParams(query)}`);
-    const handlers = new Map<string, (d: any) => void>();
-    const acks = new Map<number, (err: Error | null, r: any) => void>();
+    const handlers = new Map<string, (d: unknown) => void>();
+    const acks = new Map<number, AckFn>();
     let nextId = 0;
     const shim = {
-      on: (ev: string, fn: (d: any) => void) => { handlers.set(ev, fn); return shim; },
+      // Like Socket.IO's client, the listener states the payload type its event carries.
+      on: (ev: string, fn: (d: never) => void) => { handlers.set(ev, fn as (d: unknown) => void); return shim; },
       timeout: () => shim,
-      emit: (_ev: string, payload: unknown, ack: (err: Error | null, r: any) => void) => {
+      emit: (_ev: string, payload: unknown, ack: AckFn) => {
         const id = nextId++;
         acks.set(id, ack);
         ws.send(JSON.stringify({ id, d: payload }));
@@ -68,7 +76,8 @@ function connectWs(url: string, query: Record<string, string>, onSocket: (s: any
       get connected() { return ws.readyState === WebSocket.OPEN; },
     };
     ws.on('message', (data) => {
-      const m = JSON.parse(String(data));
+      // The floor sends text frames, which `ws` hands over as a Buffer (its default binaryType).
+      const m = JSON.parse((data as Buffer).toString('utf8')) as { a: number; d: PositionAck } | { a?: undefined; e: string; d: unknown };
       if (m.a !== undefined) { acks.get(m.a)?.(null, m.d); acks.delete(m.a); } else handlers.get(m.e)?.(m.d);
     });
     onSocket(shim);
@@ -88,7 +97,7 @@ function connectOne(url: string, auth: Record<string, string>, onSocket: (s: Soc
   });
 }
 
-function viewer(s: { on(ev: string, fn: (msg: any) => void): unknown; connected: boolean }, node = 0) {
+function viewer(s: Listening & { connected: boolean }, node = 0) {
   viewerSockets.push(s);
   const last = new Map<number, number>();
   s.on('ambulance.position', (msg: { positions: { ambulanceId: number; recorded_at: string }[] }) => {
@@ -109,7 +118,7 @@ function viewer(s: { on(ev: string, fn: (msg: any) => void): unknown; connected:
   });
 }
 
-function staffBoard(s: { on(ev: string, fn: (msg: any) => void): unknown }) {
+function staffBoard(s: Listening) {
   s.on('ambulance.position', (msg: { positions: { recorded_at: string }[] }) => {
     const now = Date.now();
     staffMessages++;
@@ -148,7 +157,7 @@ async function drive(rateHz: number, durationMs: number) {
       lastTs = ts;
       sent++;
       pending.push(new Promise<void>((resolve) => {
-        d.socket.timeout(10_000).emit('ambulance.position', position(d.ambId, ts), (err: Error | null, r: { ok: boolean; latest?: boolean; error?: string }) => {
+        d.socket.timeout(10_000).emit('ambulance.position', position(d.ambId, ts), (err: Error | null, r: PositionAck | undefined) => {
           ackLat.push(Date.now() - t0);
           if (err || !r?.ok) {
             failed++;
@@ -193,13 +202,13 @@ async function ingest(c: Extract<Cmd, { cmd: 'ingest' }>) {
     inflight++;
     if (c.path === 'socket') {
       const d = drivers[rr++ % drivers.length];
-      d.socket.timeout(30_000).emit('ambulance.position', position(d.ambId, start), (err: Error | null, r: { ok: boolean; error?: string }) =>
+      d.socket.timeout(30_000).emit('ambulance.position', position(d.ambId, start), (err: Error | null, r: PositionAck | undefined) =>
         done(start, !err && !!r?.ok, err ? 'ack timeout' : r?.error));
     } else {
       const { id, driverToken } = c.links[rr++ % c.links.length];
-      request(c.url, 'POST', `/api/ambulances/${id}/position?t=${driverToken}`, { body: position(id, start) }).then(
-        (r) => done(start, r.status === 200 && r.body?.ok, `${r.status} ${r.body?.error ?? ''}`),
-        (e) => done(start, false, String(e.code ?? e.message)),
+      request<PositionAck | undefined>(c.url, 'POST', `/api/ambulances/${id}/position?t=${driverToken}`, { body: position(id, start) }).then(
+        (r) => done(start, r.status === 200 && !!r.body?.ok, `${r.status} ${r.body?.error ?? ''}`),
+        (e: NodeJS.ErrnoException) => done(start, false, String(e.code ?? e.message)),
       );
     }
   };
@@ -227,7 +236,7 @@ async function poll(c: Extract<Cmd, { cmd: 'poll' }>) {
     await sleep((i / c.targets.length) * c.intervalMs);
     while (Date.now() < end) {
       const t0 = Date.now();
-      const r = await request(c.url, 'GET', `/api/track/${t.ambId}?t=${t.token}`).catch(() => undefined);
+      const r = await request<{ updated_at?: string | null }>(c.url, 'GET', `/api/track/${t.ambId}?t=${t.token}`).catch(() => undefined);
       const now = Date.now();
       reqLat.push(now - t0);
       if (r?.status === 200 && r.body.updated_at) seen.push({ ambId: t.ambId, at: now, updatedMs: Date.parse(r.body.updated_at) });
@@ -246,7 +255,7 @@ async function dispatch(c: Extract<Cmd, { cmd: 'dispatch' }>) {
     while (Date.now() < end) {
       const t0 = Date.now();
       const body = { to: 'bench-patient@example.com', status: 'active', patientName: `Bench Case ${t0}`, description: 'Heart Attack', caseType: 'Hospitalization' };
-      const r = await request(c.url, 'POST', '/api/cases', { token: c.token, body }).catch(() => undefined);
+      const r = await request<{ case?: { id: string } } | undefined>(c.url, 'POST', '/api/cases', { token: c.token, body }).catch(() => undefined);
       lat.push(Date.now() - t0);
       const id = r?.body?.case?.id;
       if ((r?.status === 201 || r?.status === 200) && id) {
@@ -261,13 +270,34 @@ async function dispatch(c: Extract<Cmd, { cmd: 'dispatch' }>) {
   return { created, closed, failed, lat };
 }
 
-async function handle(c: Cmd): Promise<unknown> {
+/** What the viewers and staff boards heard since `reset`, and this process's memory. */
+function report() {
+  return {
+    viewerLat, staffLat, caseLat, received: Object.fromEntries(received), receivedByNode: Object.fromEntries(receivedByNode),
+    viewersHeld: viewerSockets.filter((s) => s.connected).length, outOfOrder, duplicates,
+    viewerMessages, staffMessages, staffPositions, disconnects, rssMb: process.memoryUsage().rss / 2 ** 20,
+  };
+}
+
+/** What each command answers over IPC (run.ts reads these). */
+export interface Answers {
+  connect: { connected: number; failed: number; ms: number };
+  reset: { ok: true };
+  drive: Awaited<ReturnType<typeof drive>>;
+  ingest: Awaited<ReturnType<typeof ingest>>;
+  poll: Awaited<ReturnType<typeof poll>>;
+  dispatch: Awaited<ReturnType<typeof dispatch>>;
+  report: ReturnType<typeof report>;
+  close: { ok: true };
+}
+
+async function handle(c: Cmd): Promise<Answers[Cmd['cmd']]> {
   switch (c.cmd) {
     case 'connect': {
       const t0 = Date.now();
       // The floors (floor.ts) take the role and ambulance in place of a token.
       const kind = c.kind ?? 'lifeline';
-      const conn = (role: string, token: string, ambId: number, on: (s: any) => void, node?: number) => {
+      const conn = (role: string, token: string, ambId: number, on: (s: ClientSocket) => void, node?: number) => {
         const url = node === undefined ? c.url : c.urls![node];
         return kind === 'ws' ? connectWs(url, { role, amb: String(ambId) }, on)
           : connectOne(url, kind === 'sio' ? { role, amb: String(ambId) } : { [role === 'driver' ? 'driverToken' : role === 'viewer' ? 'trackToken' : 'token']: token }, on);
@@ -296,11 +326,7 @@ async function handle(c: Cmd): Promise<unknown> {
     case 'dispatch':
       return dispatch(c);
     case 'report':
-      return {
-        viewerLat, staffLat, caseLat, received: Object.fromEntries(received), receivedByNode: Object.fromEntries(receivedByNode),
-        viewersHeld: viewerSockets.filter((s) => s.connected).length, outOfOrder, duplicates,
-        viewerMessages, staffMessages, staffPositions, disconnects, rssMb: process.memoryUsage().rss / 2 ** 20,
-      };
+      return report();
     case 'close':
       for (const s of sockets) s.close();
       setTimeout(() => process.exit(0), 50);
@@ -311,7 +337,7 @@ async function handle(c: Cmd): Promise<unknown> {
 process.on('message', (m: { id: number; c: Cmd }) => {
   handle(m.c).then(
     (result) => process.send!({ id: m.id, result }),
-    (err) => process.send!({ id: m.id, error: String(err?.stack ?? err) }),
+    (err: Error | undefined) => process.send!({ id: m.id, error: String(err?.stack ?? err) }),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -20,18 +20,19 @@
  *   several nodes: ingest and the baselines stay single-node (SQLite) and are skipped here.
  *   --nodes 1 is the fair "one node" against N (same engine: PostgreSQL + Redis adapter).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Fixtures, buildFleet } from './fixtures';
 import { request } from './http';
+import type { Answers, Cmd } from './load';
 import { ProcMeter } from './proc';
 import { type ClusterHandle, LOCAL_PG, LOCAL_REDIS, pidsNamed, startCluster } from './cluster';
 import { freshSqlite, startServer } from './server';
 import type { ServerProcess } from '../../realtime-server/testing/serverProcess';
 import { ROOT, spawnNode, tasksetWorks } from '../../realtime-server/testing/spawnNode';
-import { round, summarize } from './stats';
+import { round, type Summary, summarize } from './stats';
 
 // ---------- options ----------
 const argv = process.argv.slice(2);
@@ -83,7 +84,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 class LoadProc {
   private child: ChildProcess;
   private seq = 0;
-  private waiting = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   constructor(cpus?: string) {
     this.child = spawnNode(path.join(ROOT, 'scripts/bench/load.ts'), [], { cpus, ipc: true });
     this.child.stderr!.on('data', (d) => process.stderr.write(`[load ${this.child.pid}] ${d}`));
@@ -99,12 +100,13 @@ class LoadProc {
     });
   }
   get pid() { return this.child.pid!; }
-  call<T = any>(c: Record<string, unknown>): Promise<T> {
+  call<C extends Cmd>(c: C): Promise<Answers[C['cmd']]> {
     const id = this.seq++;
-    return new Promise((resolve, reject) => {
+    // load.ts answers command `c.cmd` with `Answers[c.cmd]` (IPC carries it untyped).
+    return new Promise<unknown>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.child.send({ id, c });
-    });
+    }) as Promise<Answers[C['cmd']]>;
   }
   async close() {
     await this.call({ cmd: 'close' }).catch(() => {});
@@ -114,7 +116,7 @@ class LoadProc {
 const spawnLoad = (n: number) => Array.from({ length: n }, () => new LoadProc(LOAD_CPUS));
 
 // ---------- fleet (+ dispatch, + polling baseline) ----------
-interface FleetResult { [k: string]: any }
+type FleetResult = Awaited<ReturnType<typeof fleetPhase>>;
 
 /** Where the fleet's clients are: viewers per ambulance, and per ambulance and node; each driver's node. */
 interface Placement { viewersOn: Map<number, number>; viewersOnNode: Map<string, number>; driverNode: Map<number, number>; nodes: number }
@@ -195,18 +197,18 @@ async function fleetPhase(label: string, server: { url: string; pids: number[] }
   const staffLat = reports.flatMap((r) => r.staffLat);
   const caseLat = reports.flatMap((r) => r.caseLat);
   const received = new Map<number, number>();
-  for (const r of reports) for (const [k, v] of Object.entries(r.received as Record<string, number>)) received.set(Number(k), (received.get(Number(k)) ?? 0) + v);
+  for (const r of reports) for (const [k, v] of Object.entries(r.received)) received.set(Number(k), (received.get(Number(k)) ?? 0) + v);
   let expected = 0, lost = 0;
-  for (const [amb, list] of Object.entries(drive.acked as Record<string, number[]>)) {
+  for (const [amb, list] of Object.entries(drive.acked)) {
     const want = list.length * (viewersOn.get(Number(amb)) ?? 0);
     expected += want;
     lost += Math.max(0, want - (received.get(Number(amb)) ?? 0));
   }
   // Deliveries to viewers on another node than the driver's (the Redis positions channel's work).
   const byNode = new Map<string, number>();
-  for (const r of reports) for (const [k, v] of Object.entries((r.receivedByNode ?? {}) as Record<string, number>)) byNode.set(k, (byNode.get(k) ?? 0) + v);
+  for (const r of reports) for (const [k, v] of Object.entries(r.receivedByNode)) byNode.set(k, (byNode.get(k) ?? 0) + v);
   let crossExpected = 0, crossReceived = 0, crossLost = 0;
-  for (const [amb, list] of Object.entries(drive.acked as Record<string, number[]>)) {
+  for (const [amb, list] of Object.entries(drive.acked)) {
     for (let n = 0; n < placement.nodes; n++) {
       if (n === driverNode.get(Number(amb))) continue;
       const want = list.length * (viewersOnNode.get(`${amb}:${n}`) ?? 0);
@@ -220,7 +222,7 @@ async function fleetPhase(label: string, server: { url: string; pids: number[] }
   const staffMessages = reports.reduce((s, r) => s + r.staffMessages, 0);
   const seconds = P.duration / 1000;
   const deliveries = viewerMessages + staffMessages;
-  const out: FleetResult = {
+  const out = {
     label,
     positions_sent: drive.sent, positions_acked: drive.ok + drive.notLatest, position_failures: drive.failed, position_errors: drive.errors,
     positions_per_s: (drive.ok + drive.notLatest) / seconds,
@@ -241,13 +243,16 @@ async function fleetPhase(label: string, server: { url: string; pids: number[] }
     load_cpu_pct: loadCpuPct,
     ...(backingUsage ? { postgres_redis: { cpuPct: backingUsage.cpuPct, cpuSeconds: backingUsage.cpuSeconds } } : {}),
   };
-  if (dispatched) out.dispatch = { ...dispatched, lat: undefined, request: summarize(dispatched.lat), case_to_staff: summarize(caseLat), staff_deliveries: caseLat.length };
-  if (polled) out.polling = pollStaleness(polled, drive.acked, fleetPoll);
-  return out;
+  return {
+    ...out,
+    ...(dispatched ? { dispatch: { ...dispatched, lat: undefined, request: summarize(dispatched.lat), case_to_staff: summarize(caseLat), staff_deliveries: caseLat.length } } : {}),
+    // The fleet screen's polls are probed whenever the tracking page's are.
+    ...(polled && fleetPoll ? { polling: pollStaleness(polled, drive.acked, fleetPoll) } : {}),
+  };
 }
 
 /** Staleness of the specification's 5 s tracking poll, measured like push: ingest (send) to the first poll that shows it or newer. */
-function pollStaleness(polled: { seen: { ambId: number; at: number; updatedMs: number }[]; reqLat: number[]; end: number }, acked: Record<string, number[]>, fleetPoll: any) {
+function pollStaleness(polled: Answers['poll'], acked: Record<string, number[]>, fleetPoll: FleetPolling) {
   const byAmb = new Map<number, { at: number; updatedMs: number }[]>();
   for (const s of polled.seen) (byAmb.get(s.ambId) ?? byAmb.set(s.ambId, []).get(s.ambId)!).push(s);
   const lat: number[] = [];
@@ -269,6 +274,7 @@ function pollStaleness(polled: { seen: { ambId: number; at: number; updatedMs: n
  * a short run: their response times are measured under the load and the staleness is derived
  * (a change waits half an interval on average, plus the response).
  */
+type FleetPolling = Awaited<ReturnType<typeof probeFleetPolling>>;
 async function probeFleetPolling(url: string, token: string, durationMs: number) {
   const amb: number[] = [], cases: number[] = [];
   const end = Date.now() + durationMs;
@@ -293,11 +299,19 @@ async function probeFleetPolling(url: string, token: string, durationMs: number)
 function writeStats(server: ServerProcess): { transactions: number; rows: number } | undefined {
   const lines = server.output.filter((l) => l.startsWith('position-writes '));
   const last = lines.at(-1);
-  return last ? JSON.parse(last.slice('position-writes '.length)) : undefined;
+  return last ? JSON.parse(last.slice('position-writes '.length)) as { transactions: number; rows: number } : undefined;
 }
 
+/** One offered rate of the ingest scenario. */
+interface IngestStep {
+  offered_per_s: number; stored_per_s: number; ok: number; failed: number; skipped: number; errors: Record<string, number>; ack: Summary;
+  send_seconds: number; drain_seconds: number; server_cpu_pct: number; load_cpu_pct: number;
+  server_cpu_us_per_position: number | null; rows_per_transaction: number | null; transactions: number | null; sustained: boolean;
+}
+type IngestResult = Awaited<ReturnType<typeof ingestScenario>>;
+
 async function ingestScenario(server: ServerProcess, fx: Fixtures) {
-  const results: Record<string, any[]> = { socket: [], rest: [] };
+  const results: Record<'socket' | 'rest', IngestStep[]> = { socket: [], rest: [] };
   const procs = spawnLoad(smoke ? 1 : 2);
   // Drivers split over the processes; the REST load posts as the drivers' devices do (`?t=` driver link): staff
   // positions are refused for an ambulance whose crew reports itself, as the fleet's drivers just did.
@@ -322,10 +336,10 @@ async function ingestScenario(server: ServerProcess, fx: Fixtures) {
       const drainSeconds = Math.max(...rs.map((r) => r.drainSeconds));
       const stored = ok / drainSeconds;
       const errors: Record<string, number> = {};
-      for (const r of rs) for (const [k, v] of Object.entries(r.errors as Record<string, number>)) errors[k] = (errors[k] ?? 0) + v;
+      for (const r of rs) for (const [k, v] of Object.entries(r.errors)) errors[k] = (errors[k] ?? 0) + v;
       const tx = after && before ? after.transactions - before.transactions : after?.transactions;
       const rows = after && before ? after.rows - before.rows : after?.rows;
-      const step = {
+      const step: IngestStep = {
         offered_per_s: rate, stored_per_s: stored, ok, failed: rs.reduce((s, r) => s + r.failed, 0), skipped: rs.reduce((s, r) => s + r.skipped, 0),
         errors, ack: lat, send_seconds: sendSeconds, drain_seconds: drainSeconds, server_cpu_pct: usage.cpuPct, load_cpu_pct: loadCpuPct,
         // Server CPU per stored position: what one core could store if the load generator kept up.
@@ -340,7 +354,7 @@ async function ingestScenario(server: ServerProcess, fx: Fixtures) {
     }
   }
   await Promise.all(procs.map((p) => p.close()));
-  const best = (k: string) => results[k].filter((s) => s.sustained).reduce<any>((b, s) => (!b || s.stored_per_s > b.stored_per_s ? s : b), undefined);
+  const best = (k: 'socket' | 'rest') => results[k].filter((s) => s.sustained).reduce<IngestStep | undefined>((b, s) => (!b || s.stored_per_s > b.stored_per_s ? s : b), undefined);
   return { steps: results, socket_sustained: best('socket'), rest_sustained: best('rest') };
 }
 
@@ -349,7 +363,7 @@ async function floorRun(mode: 'ws' | 'sio', fx: Fixtures) {
   const child = spawnNode(path.join(ROOT, 'scripts/bench/floor.ts'), ['--mode', mode], { cpus: SERVER_CPU });
   const port = await new Promise<number>((resolve, reject) => {
     let buf = '';
-    child.stdout!.on('data', (d) => { buf += d; const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
+    child.stdout!.on('data', (d: Buffer) => { buf += d.toString(); const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
     child.once('exit', (c) => reject(new Error(`floor exited ${c}`)));
   });
   const url = `http://127.0.0.1:${port}`;
@@ -367,15 +381,25 @@ async function floorRun(mode: 'ws' | 'sio', fx: Fixtures) {
 async function dbWriteBaseline() {
   const child = spawnNode(path.join(ROOT, 'scripts/bench/dbWrite.ts'), ['--n', smoke ? '200' : quick ? '1000' : '3000'], { cpus: SERVER_CPU });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   let err = '';
-  child.stderr!.on('data', (d) => { err += d; });
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`dbWrite failed: ${err}`);
   return JSON.parse(out.trim().split('\n').at(-1)!) as { label: string; usPerPosition: number; perSecond: number }[];
 }
 
 // ---------- main ----------
+/** Everything one run measured (the JSON's `details`). */
+interface BenchResult {
+  profile: string; machine: Record<string, string | number | null | undefined>; placement: string; params: typeof P; server_start_rss_mb: undefined; nodes: number;
+  engine: { database: string; redis?: string; redis_prefix?: string; skipped?: string[] };
+  connect_seconds?: number; fleet?: FleetResult; dispatch?: FleetResult; polling?: FleetResult;
+  ingest?: IngestResult; ingest_before?: IngestResult & { root: string }; server_stderr_tail?: string[];
+  db_write?: Awaited<ReturnType<typeof dbWriteBaseline>>; ws_floor?: FleetResult; sio_floor?: FleetResult;
+}
+type FinishedRun = BenchResult & { seconds: number };
+
 async function main() {
   const started = Date.now();
   const pinned = tasksetWorks() && LOAD_CPUS !== undefined;
@@ -399,7 +423,7 @@ async function main() {
   const urls = servers.map((s) => s.base);
   const pids = servers.map((s) => s.pid!);
   const redact = (u: string) => u.replace(/\/\/([^@/]*)@/, '//***@');
-  const result: Record<string, any> = {
+  const result: BenchResult = {
     profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: nodes ?? 1,
     engine: nodes ? { database: redact(cluster!.databaseUrl), redis: redact(redisUrl), redis_prefix: cluster!.redisPrefix, skipped: skippedForNodes } : { database: 'sqlite' },
   };
@@ -447,20 +471,20 @@ async function main() {
   }
   if (scenarios.has('baselines') && fx) {
     result.db_write = await dbWriteBaseline();
-    log('db write path:', result.db_write.map((r: any) => `${r.label} ${r.usPerPosition.toFixed(0)} µs`).join('; '));
+    log('db write path:', result.db_write.map((r) => `${r.label} ${r.usPerPosition.toFixed(0)} µs`).join('; '));
     result.ws_floor = await floorRun('ws', fx);
     log(`ws floor: p99 ${result.ws_floor.viewer_fanout.p99} ms, ${result.ws_floor.server_cpu_ms_per_delivery.toFixed(4)} ms CPU/delivery`);
     result.sio_floor = await floorRun('sio', fx);
     log(`socket.io floor: p99 ${result.sio_floor.viewer_fanout.p99} ms, ${result.sio_floor.server_cpu_ms_per_delivery.toFixed(4)} ms CPU/delivery`);
   }
-  result.seconds = (Date.now() - started) / 1000;
-  const summary = headline(result);
-  printTable(summary, result);
-  if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify({ ...summary, details: result }, null, 2)}\n`);
+  const run: FinishedRun = { ...result, seconds: (Date.now() - started) / 1000 };
+  const summary = headline(run);
+  printTable(summary, run);
+  if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify({ ...summary, details: run }, null, 2)}\n`);
 }
 
 /** The headline figures (the JSON object's top level). */
-function headline(r: Record<string, any>) {
+function headline(r: FinishedRun) {
   const f = r.fleet ?? r.dispatch;
   const pollP50 = r.polling?.polling?.staleness.p50;
   const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 && Number.isFinite(a) ? round(a / b, 2) : null);
@@ -496,13 +520,13 @@ function headline(r: Record<string, any>) {
     ingest_socket_ack_p99_ms: r.ingest?.socket_sustained?.ack.p99 ?? null,
     ingest_rest_per_s: r.ingest?.rest_sustained ? round(r.ingest.rest_sustained.stored_per_s, 0) : r.ingest ? 0 : null,
     ingest_rest_ack_p99_ms: r.ingest?.rest_sustained?.ack.p99 ?? null,
-    ...(r.ingest_before ? {
+    ...(r.ingest_before && r.ingest ? {
       before_ingest_socket_per_s: round(r.ingest_before.socket_sustained?.stored_per_s ?? 0, 0),
       before_ingest_rest_per_s: round(r.ingest_before.rest_sustained?.stored_per_s ?? 0, 0),
-      before_ingest_socket_max_per_s: round(Math.max(...r.ingest_before.steps.socket.map((x: any) => x.stored_per_s)), 0),
-      before_ingest_rest_max_per_s: round(Math.max(...r.ingest_before.steps.rest.map((x: any) => x.stored_per_s)), 0),
-      ingest_socket_max_per_s: round(Math.max(...r.ingest.steps.socket.map((x: any) => x.stored_per_s)), 0),
-      ingest_rest_max_per_s: round(Math.max(...r.ingest.steps.rest.map((x: any) => x.stored_per_s)), 0),
+      before_ingest_socket_max_per_s: round(Math.max(...r.ingest_before.steps.socket.map((x) => x.stored_per_s)), 0),
+      before_ingest_rest_max_per_s: round(Math.max(...r.ingest_before.steps.rest.map((x) => x.stored_per_s)), 0),
+      ingest_socket_max_per_s: round(Math.max(...r.ingest.steps.socket.map((x) => x.stored_per_s)), 0),
+      ingest_rest_max_per_s: round(Math.max(...r.ingest.steps.rest.map((x) => x.stored_per_s)), 0),
     } : {}),
     socketio_vs_ws_cpu: ratio(r.fleet?.server_cpu_ms_per_delivery, r.ws_floor?.server_cpu_ms_per_delivery),
     sio_floor_vs_ws_cpu: ratio(r.sio_floor?.server_cpu_ms_per_delivery, r.ws_floor?.server_cpu_ms_per_delivery),
@@ -512,9 +536,9 @@ function headline(r: Record<string, any>) {
   };
 }
 
-function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
-  const rows: [string, unknown][] = [];
-  const add = (k: string, v: unknown) => rows.push([k, v ?? 'n/a']);
+function printTable(s: ReturnType<typeof headline>, r: FinishedRun) {
+  const rows: [string, string | number][] = [];
+  const add = (k: string, v: string | number | null) => rows.push([k, v ?? 'n/a']);
   add('profile / placement', `${s.profile}; ${s.placement}`);
   add('nodes / engine', `${s.nodes}; ${s.engine}${r.engine?.skipped?.length ? ` (skipped: ${r.engine.skipped.join(', ')})` : ''}`);
   add('fleet', `${s.ambulances} ambulances at ${s.rate_hz} Hz, ${s.viewers} viewers, ${s.staff_boards} staff boards`);
@@ -526,7 +550,7 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
     add(`${name}: lost / out of order / dup`, `${f.lost} / ${f.out_of_order} / ${f.duplicates} (expected ${f.expected_viewer_deliveries})`);
     add(`${name}: viewers held (connected at the end), disconnects`, `${f.viewers_held} of ${P.viewers}, ${f.disconnects}`);
     if (f.nodes > 1) add(`${name}: cross-node viewer deliveries received / expected, lost`, `${f.cross_node.received} / ${f.cross_node.expected}, ${f.cross_node.lost}`);
-    if (f.server.per_node) add(`${name}: per node CPU % / peak RSS MB`, f.server.per_node.map((u: any) => `${round(u.cpuPct)} / ${round(u.peakRssMb, 0)}`).join(', '));
+    if (f.server.per_node) add(`${name}: per node CPU % / peak RSS MB`, f.server.per_node.map((u) => `${round(u.cpuPct)} / ${round(u.peakRssMb, 0)}`).join(', '));
     if (f.postgres_redis) add(`${name}: PostgreSQL + Redis CPU % (all their processes)`, round(f.postgres_redis.cpuPct));
     add(`${name}: server CPU %, peak RSS MB${f.nodes > 1 ? ' (summed over the nodes)' : ''}, CPU µs/delivery; load CPU %`, `${round(f.server.cpuPct)}, ${round(f.server.peakRssMb)}, ${round(f.server_cpu_ms_per_delivery * 1000, 2)}; ${round(f.load_cpu_pct)}`);
     if (f.dispatch) add(`${name}: cases created/closed, case→every staff board p50/p99 ms`, `${f.dispatch.created}/${f.dispatch.closed}, ${f.dispatch.case_to_staff.p50} / ${f.dispatch.case_to_staff.p99} (${f.dispatch.staff_deliveries} deliveries)`);
@@ -539,9 +563,9 @@ function printTable(s: ReturnType<typeof headline>, r: Record<string, any>) {
   for (const [name, ing] of [['ingest', r.ingest], ['before: ingest', r.ingest_before]] as const) {
     if (!ing) continue;
     for (const k of ['socket', 'rest'] as const) {
-      for (const st of ing.steps[k]) add(`${name} ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}% (${round(st.server_cpu_us_per_position, 0)} µs/position), load CPU ${round(st.load_cpu_pct, 0)}%${st.sustained ? ' ✓' : ''}`);
+      for (const st of ing.steps[k]) add(`${name} ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}% (${st.server_cpu_us_per_position === null ? null : round(st.server_cpu_us_per_position, 0)} µs/position), load CPU ${round(st.load_cpu_pct, 0)}%${st.sustained ? ' ✓' : ''}`);
     }
-    const sus = (x: any) => (x ? `${round(x.stored_per_s, 0)}/s (p99 ${x.ack.p99} ms)` : 'none');
+    const sus = (x: IngestStep | undefined) => (x ? `${round(x.stored_per_s, 0)}/s (p99 ${x.ack.p99} ms)` : 'none');
     add(`${name} sustained (p99 ≤ 50 ms): socket, REST`, `${sus(ing.socket_sustained)}, ${sus(ing.rest_sustained)}`);
   }
   if (r.db_write) for (const d of r.db_write) add(`db write: ${d.label}`, `${round(d.usPerPosition)} µs/position (${round(d.perSecond, 0)}/s)`);

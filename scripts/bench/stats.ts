@@ -1,6 +1,6 @@
 /** Percentiles over raw samples (nearest rank). */
 export function summarize(samples: ArrayLike<number>) {
-  const a = Float64Array.from(samples as ArrayLike<number>).sort();
+  const a = Float64Array.from(samples).sort();
   const at = (q: number) => (a.length === 0 ? NaN : a[Math.min(a.length - 1, Math.max(0, Math.ceil(q * a.length) - 1))]);
   let sum = 0;
   for (const v of a) sum += v;
