@@ -46,7 +46,7 @@ startServer(config, { log }).then(
       log.info({ signal, drainMs }, 'shutting down');
       const force = setTimeout(() => process.exit(1), drainMs + 10_000);
       force.unref();
-      server.close({ drainMs }).then(() => process.exit(0));
+      void server.close({ drainMs }).then(() => process.exit(0));
     };
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -7,6 +7,7 @@ export const email = () => z.string().trim().toLowerCase().pipe(z.email({ error:
  * breaks aside) and unpaired UTF-16 surrogate halves, which have no UTF-8 form (PostgreSQL
  * refuses NUL in text; a lone surrogate would be stored as U+FFFD).
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's whole purpose
 const UNTYPEABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Free text a person typed: any script, emoji and line breaks, but no control characters or broken unicode. */

@@ -57,7 +57,7 @@ export function securityHeaderHandler(config: Pick<Config, 'tileUrl' | 'allowedO
     },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
-  }) as (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+  });
 }
 
 /**

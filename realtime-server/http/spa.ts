@@ -43,7 +43,10 @@ async function negotiated(ctx: Koa.Context, file: string): Promise<{ file: strin
 export function serveSpa(dir: string): Koa.Middleware {
   const files = serve(dir, { index: 'index.html', maxage: 0, brotli: true, gzip: true });
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      await next();
+      return;
+    }
     // Every file may come in another encoding: caches must key on what the client accepts.
     ctx.vary('Accept-Encoding');
     await files(ctx, async () => {});

@@ -7,7 +7,7 @@ export const presentOutbox = (m: OutboxRow): OutboxMessageDto => ({
   to: m.to_address,
   subject: m.subject,
   text: m.body_text,
-  links: JSON.parse(m.links),
+  links: JSON.parse(m.links) as string[],
   status: m.status,
   attempts: m.attempts,
   last_error: m.last_error,

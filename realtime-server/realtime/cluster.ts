@@ -85,7 +85,7 @@ export async function joinCluster(config: Config & { redisUrl: string }, log: Lo
     await Promise.all([redis.connect(), streams.connect(), subscriber.connect()]);
   } catch (err) {
     redis.disconnect(); streams.disconnect(); subscriber.disconnect();
-    throw new Error(`REDIS_URL: Redis does not answer (${(err as Error).message})`);
+    throw new Error(`REDIS_URL: Redis does not answer (${(err as Error).message})`, { cause: err });
   }
 
   const feed = localFeed();
@@ -94,7 +94,7 @@ export async function joinCluster(config: Config & { redisUrl: string }, log: Lo
     if (channel !== names.positions) return;
     let msg: { n: string; at: number; p: PositionDto };
     try {
-      msg = JSON.parse(text);
+      msg = JSON.parse(text) as typeof msg;
     } catch {
       return log.warn('unreadable position message on the cluster channel');
     }
@@ -107,7 +107,8 @@ export async function joinCluster(config: Config & { redisUrl: string }, log: Lo
     publishPosition(position) {
       const at = Date.now();
       feed.deliver({ position, at }, log);
-      redis.publish(names.positions, JSON.stringify({ n: nodeId, at, p: position })).catch((err) => log.warn({ err: err.message }, 'position not published to the other nodes'));
+      redis.publish(names.positions, JSON.stringify({ n: nodeId, at, p: position }))
+        .catch((err: Error) => log.warn({ err: err.message }, 'position not published to the other nodes'));
     },
     onPosition: (fn) => feed.on(fn),
     async close() {

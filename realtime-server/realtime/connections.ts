@@ -22,7 +22,7 @@ export function acceptConnections(io: LifelineServer, ctx: ServiceContext) {
 
   io.use(async (socket, next) => {
     try {
-      const identity = await identify(ctx, (socket.handshake.auth ?? {}) as Record<string, unknown>, clientKey(peerIp(socket.request, ctx.config)));
+      const identity = await identify(ctx, socket.handshake.auth ?? {}, clientKey(peerIp(socket.request, ctx.config)));
       if (!identity) return next(new Error('unauthorized'));
       if (!mayCall('socket:connect', principalOf(identity))) return next(new Error('unauthorized'));
       if (identity.kind !== 'staff') {
@@ -44,7 +44,7 @@ export function acceptConnections(io: LifelineServer, ctx: ServiceContext) {
     const who = socket.data;
     limits.guard(socket, who.kind === 'staff' ? undefined : who.linkKey);
     if (who.kind === 'staff') {
-      socket.join([
+      void socket.join([
         rooms.staff, serverRooms.staffShard(nextShard++ % STAFF_SHARDS), serverRooms.session(who.sessionId), ...(who.role === 'admin' ? [rooms.admins] : []),
       ]);
       // The session ends on its own at expiry: so does the socket.
@@ -52,7 +52,7 @@ export function acceptConnections(io: LifelineServer, ctx: ServiceContext) {
       socket.once('disconnect', () => clearTimeout(timer));
     } else {
       // A link's holder hears its ambulance's positions and its case's patient location, nothing else.
-      socket.join([rooms.ambulance(who.ambulanceId), rooms.case(who.caseId), serverRooms.grant(who.caseId)]);
+      void socket.join([rooms.ambulance(who.ambulanceId), rooms.case(who.caseId), serverRooms.grant(who.caseId)]);
     }
     listenToDriver(socket, ctx);
   });

@@ -75,8 +75,8 @@ export function createSocketLimits(opts: SocketLimitOptions, onFlood: (socket: S
       let refusals: number[] = [];
       socket.use((packet, next) => {
         if (bucket.take()) return next();
-        const ack = packet[packet.length - 1];
-        if (typeof ack === 'function') ack({ ok: false, error: FLOOD_REFUSAL });
+        const ack: unknown = packet[packet.length - 1];
+        if (typeof ack === 'function') (ack as (answer: { ok: false; error: string }) => void)({ ok: false, error: FLOOD_REFUSAL });
         const t = now();
         refusals.push(t);
         if (refusals.length >= strikesToDisconnect) {

@@ -161,7 +161,7 @@ export const caseService = {
 
   /** Every case; read by a staff member (`viewer`), the patients' locations it shows go on the timelines. */
   async list(ctx: ServiceContext, viewer?: Actor & { type: 'user' }) {
-    const rows = await caseRepository.list(ctx.db);
+    const rows = (await caseRepository.list(ctx.db)) as CaseRow[];
     if (viewer) await recordLocationViews(ctx, viewer, rows);
     return rows.map(presentCase);
   },
@@ -205,13 +205,13 @@ export const caseService = {
         ambulance_id: ambulanceId,
         closed_at: status === 'closed' || status === 'resolved' ? (before.closed_at ?? new Date().toISOString()) : null,
       };
-      const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => next[k] !== (before as any)[k]);
+      const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => next[k] !== before[k]);
       if (changed.length === 0) return presentCase(before);
       // A new ambulance (or the same one taken again) starts a new dispatch: its tracking links show the path from here on.
       await caseRepository.update(trx, id, heldAfter != null && heldAfter !== heldBefore ? { ...next, dispatched_at: new Date().toISOString() } : next);
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'updated', actor: timelineActor(actor),
-        before: Object.fromEntries(changed.map((k) => [k, (before as any)[k]])),
+        before: Object.fromEntries(changed.map((k) => [k, before[k]])),
         after: Object.fromEntries(changed.map((k) => [k, next[k]])),
       });
       if (heldBefore != null && heldBefore !== heldAfter) {
@@ -230,7 +230,7 @@ export const caseService = {
       const held = heldAmbulance(before.status, before.ambulance_id);
       if (held != null) await releaseAmbulance(trx, held, record);
       await trackTokenRepository.revokeForCase(trx, id);
-      await caseEventRepository.insert(trx, { caseId: id, action: 'deleted', actor: timelineActor(actor), before: presentCase(before) as any });
+      await caseEventRepository.insert(trx, { caseId: id, action: 'deleted', actor: timelineActor(actor), before: { ...presentCase(before) } });
       await caseRepository.delete(trx, id);
       record({ type: 'grants.revoked', caseId: id });
       record({ type: 'case.deleted', id });

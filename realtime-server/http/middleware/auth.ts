@@ -50,7 +50,10 @@ export const sessionRequired = (ctx: Context) =>
 export const gate = (rule: AccessRule | undefined) => async (ctx: Context, next: Next) => {
   if (!rule) throw forbidden('No access rule is declared for this route');
   const { principal, scraper } = ctx.state as AppState;
-  if (rule.anyone || (rule.scraper && scraper) || (rule.links && !principal) || !rule.permission) return next();
+  if (rule.anyone || (rule.scraper && scraper) || (rule.links && !principal) || !rule.permission) {
+    await next();
+    return;
+  }
   if (!principal) throw sessionRequired(ctx);
   if (!may(principal.user.role, rule.permission)) throw forbidden(permissions[rule.permission].denied);
   await next();

@@ -24,6 +24,6 @@ export function jsonDepth(value: unknown, limit = Infinity): number {
  * walks it (recursive hashing or cloning of a 5000-level body would overflow the stack: a 500).
  */
 export const limitBodyDepth = (max = MAX_BODY_DEPTH) => async (ctx: Context, next: Next) => {
-  if (jsonDepth((ctx.request as any).body, max) > max) throw badRequest(`Request body is nested too deeply (at most ${max} levels)`);
+  if (jsonDepth(ctx.request.body, max) > max) throw badRequest(`Request body is nested too deeply (at most ${max} levels)`);
   await next();
 };

@@ -23,9 +23,9 @@ export function compressJson(): Middleware {
     gzip: { level: 6 },
     deflate: false,
     zstd: false,
-  } as compress.CompressOptions);
-  return (ctx: Context, next: Next) => {
-    if (UNTOUCHED_PREFIXES.some((p) => ctx.path.startsWith(p))) return next();
-    return json(ctx, next);
+  });
+  return async (ctx: Context, next: Next) => {
+    if (UNTOUCHED_PREFIXES.some((p) => ctx.path.startsWith(p))) await next();
+    else await json(ctx, next);
   };
 }

@@ -4,6 +4,8 @@ import { DomainError } from '../../services/errors';
 import type { StorageHealth } from '../../services/storageHealth';
 
 const KNOWN = new Set([400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429]);
+/** What Koa and its router throw (`ctx.throw`, 405 Method Not Allowed): a status and whether the message may be shown. */
+type HttpError = { status?: unknown; expose?: boolean; message?: string } | null | undefined;
 
 /**
  * Turns every failure into `{error}`: domain errors with their status, bugs as a logged 500
@@ -13,14 +15,15 @@ const KNOWN = new Set([400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429]);
 export const errorHandler = (log: Logger, storage?: Pick<StorageHealth, 'writeFailed'>) => async (ctx: Context, next: Next) => {
   try {
     await next();
-  } catch (err: any) {
+  } catch (err) {
+    const http = err as HttpError;
     if (err instanceof DomainError) {
       ctx.status = err.status;
       ctx.body = { error: err.message };
-    } else if (KNOWN.has(err?.status) && err?.expose !== false) {
+    } else if (typeof http?.status === 'number' && KNOWN.has(http.status) && http.expose !== false) {
       // Router errors such as 405 Method Not Allowed.
-      ctx.status = err.status;
-      ctx.body = { error: String(err.message || 'Bad request') };
+      ctx.status = http.status;
+      ctx.body = { error: String(http.message || 'Bad request') };
     } else {
       storage?.writeFailed(err);
       log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');

@@ -99,7 +99,10 @@ export const KEYED = Symbol('idempotency-keyed');
 export function idempotency<R>(svc: ServiceContext, toAnswer: (result: R) => Answer) {
   const middleware = async (ctx: Context, next: Next) => {
     const raw = ctx.headers[IDEMPOTENCY_HEADER];
-    if (raw === undefined) return next();
+    if (raw === undefined) {
+      await next();
+      return;
+    }
     const key = Array.isArray(raw) ? raw.join(', ') : raw;
     if (!KEY.test(key) || !key.trim()) throw badRequest(messages.invalid);
     const userId = (ctx.state as AppState).principal!.user.id;
@@ -112,7 +115,7 @@ export function idempotency<R>(svc: ServiceContext, toAnswer: (result: R) => Ans
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
-    const state: IdempotencyState = { id: claim.claimed, toAnswer: toAnswer as (result: never) => Answer };
+    const state: IdempotencyState = { id: claim.claimed, toAnswer };
     (ctx.state as { idempotency?: IdempotencyState }).idempotency = state;
     try {
       await next();

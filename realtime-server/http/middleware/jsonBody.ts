@@ -21,7 +21,7 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /** The only charset a JSON body may declare (RFC 8259: JSON exchanged between systems is UTF-8). */
 const UTF8 = new Set(['', 'utf-8', 'utf8']);
 /** Whitespace (RFC 8259) and then an object or an array: no route takes a bare string or number. */
-const OBJECT_OR_ARRAY = /^[\x20\x09\x0a\x0d]*[[{]/;
+const OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
@@ -34,13 +34,14 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 export const jsonBody = () => async (ctx: Context, next: Next) => {
   if (!WITH_BODY.has(ctx.method) || !ctx.request.is(JSON_TYPES)) {
     if (WITH_BODY.has(ctx.method)) ctx.request.body = {};
-    return next();
+    await next();
+    return;
   }
   if (!UTF8.has(ctx.request.charset.toLowerCase())) ctx.throw(415, 'Request body must be JSON in UTF-8 (charset=utf-8)');
   let bytes: Buffer;
   try {
     // co-body reads through raw-body (length and limit checks, inflation); `encoding: false` keeps the bytes undecoded.
-    bytes = await coBody.text(ctx, { limit: MAX_BODY, encoding: false as unknown as string });
+    bytes = (await coBody.text(ctx, { limit: MAX_BODY, encoding: false as unknown as string })) as Buffer;
   } catch (err) {
     throw (err as { status?: number }).status === 413 ? new DomainError(413, 'Request body is too large') : badRequest('Request body is not valid JSON');
   }

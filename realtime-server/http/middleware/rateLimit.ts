@@ -1,4 +1,5 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
+import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { ServiceContext } from '../../services/context';
 import { DomainError } from '../../services/errors';
 import { CODE_MAX_TRIES } from '../../services/authService';
@@ -77,7 +78,7 @@ export interface SigninAttempt {
    */
   underAttack: boolean;
   /** Takes one of the account's code mails; 429 when it had SIGNIN_LIMIT_ACCOUNT of them in 15 minutes. */
-  codeMail(): Promise<void>;
+  codeMail: () => Promise<void>;
   /**
    * Runs the check of the credentials. A refusal (401) is a failure: it stays counted for the
    * client key, for the account × client key, and for the account. Anything else was not
@@ -120,7 +121,7 @@ export async function signinAttempt(ctx: Context, svc: ServiceContext, email: st
   };
   return {
     underAttack: (failures?.consumedPoints ?? 0) >= svc.config.limits.signinPerAccount,
-    async codeMail() {
+    codeMail: async () => {
       if (account) await take(ctx, svc, limits.signinCodeMails, account, signinRefusal);
     },
     async run<T>(work: () => Promise<T>, completed: (result: T) => boolean): Promise<T> {
@@ -150,7 +151,7 @@ export async function signinAttempt(ctx: Context, svc: ServiceContext, email: st
  * session, per client (LINK_LIMIT_PER_CLIENT): `keyOf` names the link (e.g. `track:<token>`),
  * or nothing to let the call through uncounted.
  */
-export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: Context) => string | undefined): Middleware => async (ctx, next) => {
+export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: RouterContext) => string | undefined): RouterMiddleware => async (ctx, next) => {
   const key = keyOf(ctx);
   if (key) {
     const counter = linkCounter(key, requestClientKey(ctx, svc.config), { publicCaller: !(ctx.state as { principal?: unknown }).principal });

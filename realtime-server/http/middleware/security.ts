@@ -6,7 +6,7 @@ import { securityHeaderHandler } from '../../edge/securityHeaders';
 export function securityHeaders(config: Pick<Config, 'tileUrl' | 'allowedOrigins'>): Middleware {
   const handler = securityHeaderHandler(config);
   return async (ctx: Context, next: Next) => {
-    await new Promise<void>((resolve, reject) => handler(ctx.req, ctx.res, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject: (err: Error) => void) => handler(ctx.req, ctx.res, (err) => (err ? reject(err as Error) : resolve())));
     await next();
   };
 }

@@ -40,7 +40,7 @@ async function readBody(response: Response): Promise<unknown> {
 
 function errorText(body: unknown): string | undefined {
   if (body && typeof body === 'object' && 'error' in body) {
-    const { error } = body as { error: unknown };
+    const { error } = body;
     if (typeof error === 'string' && error) return error;
   }
   return undefined;

@@ -3,7 +3,7 @@ import type { Role } from '../api/contract';
 import type { Auth } from './session';
 
 /** Where each role's staff member starts. */
-export const homeOf = (role: Role) => (role === 'admin' ? '/admin-dashboard' : '/dashboard') as '/admin-dashboard' | '/dashboard';
+export const homeOf = (role: Role) => (role === 'admin' ? '/admin-dashboard' : '/dashboard');
 
 /**
  * Client-side gate for a pathless layout: without a session the user goes to /signin. A
@@ -11,5 +11,6 @@ export const homeOf = (role: Role) => (role === 'admin' ? '/admin-dashboard' : '
  * that the page is not theirs, keeping the session. The server enforces the roles.
  */
 export function requireSignedIn(auth: Auth) {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- TanStack Router's beforeLoad redirects by throwing its redirect object
   if (!auth.getSession()) throw redirect({ to: '/signin', replace: true });
 }

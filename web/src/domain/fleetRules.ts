@@ -41,7 +41,7 @@ export function fleetCounts(ambulances: AmbulanceDto[], cases: CaseDto[]) {
 /** How many ambulances have each status, as the map's legend shows them (not their class). */
 export function statusCounts(ambulances: readonly Pick<AmbulanceDto, 'status'>[]) {
   const counts = { available: 0, busy: 0, maintenance: 0 };
-  for (const a of ambulances) if (a.status in counts) counts[a.status as keyof typeof counts] += 1;
+  for (const a of ambulances) if (a.status in counts) counts[a.status] += 1;
   return counts;
 }
 

@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { useSession } from '../auth/useSession';
 
 const initials = (name: string) =>
-  name.split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((part) => part[0]!.toUpperCase()).join('');
+  name.split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((part) => part[0].toUpperCase()).join('');
 
 /** Who is signed in, for the shell header. */
 export function UserBadge() {

@@ -1,10 +1,13 @@
 import type { QueryCacheNotifyEvent, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { Socket } from 'socket.io-client';
 import type { AmbulanceDto, CaseDto, ServerToClientEvents } from '../api/contract';
 import { queries } from '../api/queries';
 import { patchCaseLocation, patchPositions, removeById, upsert } from './cachePatches';
 import { type ConnectionState, type LiveSocket, watchConnection } from './socket';
 
 type Patch<T> = (list: T[] | undefined) => T[] | undefined;
+/** A journalled patch, of the list its journal belongs to (the cases or the ambulances). */
+type ListPatch = (list: unknown[] | undefined) => unknown[] | undefined;
 type Key = 'cases' | 'ambulances';
 
 /** Past this many events held for one fetch, the fetch is redone instead (memory stays bounded). */
@@ -41,7 +44,7 @@ export function connectLiveCache(socket: LiveSocket, qc: QueryClient, onState: (
   const keys: Record<Key, QueryKey> = { cases: queries.cases().queryKey, ambulances: queries.ambulances().queryKey };
   const deleted = { cases: new Set<string>(), ambulances: new Set<number>() };
   /** Per list: whether a fetch is on its way, and the events that arrived since it left. */
-  const inFlight: Record<Key, { since: number; journal: Patch<any>[] } | undefined> = { cases: undefined, ambulances: undefined };
+  const inFlight: Record<Key, { since: number; journal: ListPatch[] } | undefined> = { cases: undefined, ambulances: undefined };
   /** Counts connects: a fetch that left before the latest one may have missed events. */
   let epoch = 0;
 
@@ -52,7 +55,7 @@ export function connectLiveCache(socket: LiveSocket, qc: QueryClient, onState: (
     qc.setQueryData<T[]>(keys[key], patch);
     const pending = inFlight[key];
     if (!pending) return;
-    pending.journal.push(patch);
+    pending.journal.push(patch as ListPatch);
     if (pending.journal.length > MAX_JOURNAL) {
       inFlight[key] = undefined;
       void qc.invalidateQueries({ queryKey: keys[key], exact: true });
@@ -61,7 +64,7 @@ export function connectLiveCache(socket: LiveSocket, qc: QueryClient, onState: (
 
   const onCacheEvent = (event: QueryCacheNotifyEvent) => {
     if (event.type !== 'updated') return;
-    const key = keyOf(event.query.queryKey);
+    const key = keyOf(event.query.queryKey as QueryKey);
     if (!key) return;
     const action = event.action as { type: string; manual?: boolean };
     if (action.type === 'fetch') {
@@ -107,13 +110,15 @@ export function connectLiveCache(socket: LiveSocket, qc: QueryClient, onState: (
     'user.updated': () => void qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
     'user.deleted': () => void qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
   };
-  for (const [event, fn] of Object.entries(handlers)) socket.on(event as any, fn as any);
+  // Put on and taken off by name: each listener is typed by its event in `handlers`.
+  const byName = socket as Socket;
+  for (const [event, fn] of Object.entries(handlers)) byName.on(event, fn);
 
   const stopWatching = watchConnection(socket, (state) => {
     if (state === 'live') {
       epoch += 1;
       // Events heard before the gap say nothing about what the refetch will bring.
-      for (const k of Object.keys(inFlight) as Key[]) if (inFlight[k]) inFlight[k]!.journal = [];
+      for (const k of Object.keys(inFlight) as Key[]) if (inFlight[k]) inFlight[k].journal = [];
       void qc.invalidateQueries();
     }
     onState(state);
@@ -121,7 +126,7 @@ export function connectLiveCache(socket: LiveSocket, qc: QueryClient, onState: (
 
   return () => {
     stopWatching();
-    for (const [event, fn] of Object.entries(handlers)) socket.off(event as any, fn as any);
+    for (const [event, fn] of Object.entries(handlers)) byName.off(event, fn);
     unsubscribeCache();
   };
 }

@@ -1,10 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DriverPage } from '../features/driver/DriverPage';
+import { linkTokenSearch } from '../features/public/linkTokenSearch';
 
 // Public and bare: a phone page without MUI's providers (see __root). The link's token comes as ?t=.
 export const Route = createFileRoute('/driver/$ambulanceId')({
   staticData: { bare: true },
-  validateSearch: (search: Record<string, unknown>): { t?: string } => (search.t == null ? {} : { t: String(search.t) }),
+  validateSearch: linkTokenSearch,
   component: DriverRoute,
 });
 

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { LocationSharePage } from '../features/public/LocationSharePage';
+import { linkTokenSearch } from '../features/public/linkTokenSearch';
 
 // Public and bare: rendered without MUI's providers so the page stays small (see __root).
 // A patient's link is answered by the server with the page's own small entry
@@ -8,7 +9,7 @@ import { LocationSharePage } from '../features/public/LocationSharePage';
 export const Route = createFileRoute('/location/$caseId')({
   staticData: { bare: true },
   /** The link's own token comes as ?t=; kept as text whatever it looks like. */
-  validateSearch: (search: Record<string, unknown>): { t?: string } => (search.t == null ? {} : { t: String(search.t) }),
+  validateSearch: linkTokenSearch,
   component: LocationRoute,
 });
 

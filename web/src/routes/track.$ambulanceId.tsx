@@ -1,9 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { TrackPage } from '../track/TrackPage';
+import { linkTokenSearch } from '../features/public/linkTokenSearch';
 
 /** The link's token comes as ?t=; kept as text whatever it looks like. */
 export const Route = createFileRoute('/track/$ambulanceId')({
-  validateSearch: (search: Record<string, unknown>): { t?: string } => (search.t == null ? {} : { t: String(search.t) }),
+  validateSearch: linkTokenSearch,
   component: TrackRoute,
 });
 

@@ -32,9 +32,9 @@ export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: 
     : query.isError
       ? (query.error instanceof ApiError && query.error.serverError) || 'Failed to update location'
       : null;
-  const toast = useMiniToast();
+  const { show, view: toastView } = useMiniToast();
   // One toast per new error text; the toast itself never stacks a twin (useMiniToast).
-  const showError = useCallback((text: string) => toast.show(text, 'error'), [toast.show]);
+  const showError = useCallback((text: string) => show(text, 'error'), [show]);
   useNoticeOnce(errorText, errorText, showError);
 
   return (
@@ -74,7 +74,7 @@ export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: 
           <p>Last Updated: {formatPositionTime(point?.updated_at)}</p>
         </div>
       </main>
-      {toast.view}
+      {toastView}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import ListItemText from '@mui/material/ListItemText';
-import { useMemo } from 'react';
+import { useMemo, type Ref } from 'react';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { AmbulanceDto, LatLon } from '../../api/contract';
@@ -16,9 +16,9 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled,
   /** Why the choice is refused (after a submit), shown in place of the count. */
   error?: string;
   /** Receives the select's handle (its focus() focuses the select). */
-  inputRef?: (handle: { focus: () => void } | null) => void;
+  inputRef?: Ref<{ focus: () => void }>;
 }) {
-  const listProps = useMemo(typeAheadSpaceProps, []);
+  const listProps = useMemo(() => typeAheadSpaceProps(), []);
   const none = !loading && available.length === 0;
   const ranked = availableByDistance(available, near);
   const labelOf = (id: string) => {

@@ -7,7 +7,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { LatLon } from '../../api/contract';
 import { useToast } from '../../layout/toast';
 import { MailIcon } from '../../layout/icons';
@@ -17,6 +17,9 @@ import { EMERGENCY_TYPES, EMPTY_FORM, dispatchErrors, firstInvalid, type Dispatc
 import { typeAheadSpaceProps } from './typeAheadSpace';
 import { useAvailableAmbulances } from './useAvailableAmbulances';
 import { useDispatchCase } from './useDispatchCase';
+
+/** What a field's ref holds: the input, or the select's handle (its focus() focuses the select). */
+type Focusable = { focus: () => void };
 
 /**
  * The New Emergency Case form: validates on submit, dispatches, resets on success. A refused
@@ -34,9 +37,12 @@ export function DispatchForm({ onDispatched, near = null }: {
   const dispatch = useDispatchCase(onDispatched);
   const toast = useToast();
   const [tried, setTried] = useState(false);
-  const typeListProps = useMemo(typeAheadSpaceProps, []);
-  const fields = useRef<Partial<Record<DispatchField, { focus: () => void } | null>>>({});
-  const refFor = (field: DispatchField) => (el: { focus: () => void } | null) => { fields.current[field] = el; };
+  const typeListProps = useMemo(() => typeAheadSpaceProps(), []);
+  const patientNameRef = useRef<Focusable>(null);
+  const emailRef = useRef<Focusable>(null);
+  const emergencyTypeRef = useRef<Focusable>(null);
+  const ambulanceRef = useRef<Focusable>(null);
+  const descriptionRef = useRef<Focusable>(null);
   const set = (field: keyof DispatchValues) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
 
   // An ambulance taken meanwhile (live) drops out of the choice.
@@ -45,7 +51,7 @@ export function DispatchForm({ onDispatched, near = null }: {
   const isOther = values.emergencyType === 'Other';
   const errors = tried ? dispatchErrors({ ...values, ambulanceId }) : {};
   // MUI ties the helper text to the input (aria-describedby) and sets aria-invalid from `error`.
-  const marks = (field: DispatchField) => ({ error: Boolean(errors[field]), helperText: errors[field], inputRef: refFor(field) });
+  const marks = (field: DispatchField) => ({ error: Boolean(errors[field]), helperText: errors[field] });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -53,7 +59,10 @@ export function DispatchForm({ onDispatched, near = null }: {
     const first = firstInvalid(dispatchErrors(form));
     if (first) {
       setTried(true);
-      fields.current[first]?.focus();
+      const fields: Record<DispatchField, RefObject<Focusable | null>> = {
+        patientName: patientNameRef, email: emailRef, emergencyType: emergencyTypeRef, ambulanceId: ambulanceRef, description: descriptionRef,
+      };
+      fields[first].current?.focus();
       toast('Please fill all required fields', 'error');
       return;
     }
@@ -66,9 +75,9 @@ export function DispatchForm({ onDispatched, near = null }: {
         <Typography id="new-case-title" variant="h6" component="h2">New Emergency Case</Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>Fields marked * are required.</Typography>
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-          <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('patientName')} />
-          <TextField label="Email Address" type="email" required value={values.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('email')} />
-          <TextField select label="Emergency Type" required value={values.emergencyType} onChange={(e) => set('emergencyType')(e.target.value)} disabled={submitting} {...marks('emergencyType')} slotProps={{ select: { MenuProps: { slotProps: { list: typeListProps } } } }}>
+          <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('patientName')} inputRef={patientNameRef} />
+          <TextField label="Email Address" type="email" required value={values.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('email')} inputRef={emailRef} />
+          <TextField select label="Emergency Type" required value={values.emergencyType} onChange={(e) => set('emergencyType')(e.target.value)} disabled={submitting} {...marks('emergencyType')} inputRef={emergencyTypeRef} slotProps={{ select: { MenuProps: { slotProps: { list: typeListProps } } } }}>
             {EMERGENCY_TYPES.map((t) => <MenuItem key={t} value={t}>{t}</MenuItem>)}
           </TextField>
           {/*
@@ -76,7 +85,7 @@ export function DispatchForm({ onDispatched, near = null }: {
             here the list normally keeps the server's order. The select sorts nearest first only
             when a location is known (`near`), as the Edit Case dialog does for a located case.
           */}
-          <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} near={near} error={errors.ambulanceId} inputRef={refFor('ambulanceId')} />
+          <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} near={near} error={errors.ambulanceId} inputRef={ambulanceRef} />
           {isOther && (
             <TextField
               label="Description"
@@ -87,7 +96,7 @@ export function DispatchForm({ onDispatched, near = null }: {
               onChange={(e) => set('description')(e.target.value)}
               placeholder="Describe the emergency"
               disabled={submitting}
-              {...marks('description')}
+              {...marks('description')} inputRef={descriptionRef}
               sx={{ gridColumn: '1 / -1' }}
             />
           )}

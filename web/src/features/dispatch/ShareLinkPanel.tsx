@@ -9,16 +9,17 @@ import { CheckIcon, CopyIcon } from '../../layout/icons';
 
 /** The last dispatched case's share-location link, kept on screen with a copy button. */
 export function ShareLinkPanel({ link }: { link: string }) {
-  const [copied, setCopied] = useState(false);
+  // The link last copied: a new link shows its copy button afresh.
+  const [copiedLink, setCopiedLink] = useState<string | null>(null);
+  const copied = copiedLink === link;
   const panel = useRef<HTMLDivElement>(null);
   // A new link: bring it into view (the submit button may be far below on a phone).
   useEffect(() => {
-    setCopied(false);
     panel.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }, [link]);
   useEffect(() => {
     if (!copied) return;
-    const t = setTimeout(() => setCopied(false), 2500);
+    const t = setTimeout(() => setCopiedLink(null), 2500);
     return () => clearTimeout(t);
   }, [copied]);
 
@@ -42,7 +43,7 @@ export function ShareLinkPanel({ link }: { link: string }) {
           variant="contained"
           color="success"
           startIcon={copied ? <CheckIcon /> : <CopyIcon />}
-          onClick={() => void copyText(link).then(setCopied)}
+          onClick={() => void copyText(link).then((ok) => setCopiedLink(ok ? link : null))}
         >
           {copied ? 'Copied' : 'Copy link'}
         </Button>

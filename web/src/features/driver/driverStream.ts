@@ -230,7 +230,7 @@ export function createDriverStream(deps: DriverStreamDeps) {
 
   return {
     getState: () => state,
-    subscribe(listener: () => void) {
+    subscribe: (listener: () => void) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },

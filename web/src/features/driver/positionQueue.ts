@@ -106,7 +106,7 @@ export function createPositionQueue(options: { key: string; storage?: Storage | 
 
   async function run(send: (fix: DriverFix) => Promise<SendOutcome>): Promise<FlushResult> {
     // Let flush() record this run before anything can end it.
-    await null;
+    await Promise.resolve();
     const startedIn = generation;
     const result: FlushResult = { sent: 0, dropped: 0, halted: null };
     for (;;) {

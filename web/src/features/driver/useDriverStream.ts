@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { trackedAmbulance } from '../../api/queries';
 import type { LiveSocket } from '../../realtime/socket';
@@ -7,22 +7,26 @@ import { DRIVER_GEOLOCATION, pageStorage, postPosition } from './driverApi';
 import { createDriverStream } from './driverStream';
 import { createPositionQueue } from './positionQueue';
 
+/** A value read outside render (by the stream as it sends), set from an effect. */
+function latest<T>(initial: T) {
+  let value = initial;
+  return { get: () => value, set: (next: T) => void (value = next) };
+}
+
 /** The driver stream (driverStream.ts) wired to the page: its socket, storage, geolocation and the tracking link. */
 export function useDriverStream(opts: { ambulanceId: string; token: string; caseId: string; socket: LiveSocket | null; linkClosed: boolean }) {
   const { ambulanceId, token, caseId, socket, linkClosed } = opts;
   const qc = useQueryClient();
-  const socketRef = useRef(socket);
-  socketRef.current = socket;
-
-  const stream = useMemo(() => {
+  const { stream, setSocket } = useMemo(() => {
     const storage = pageStorage();
-    return createDriverStream({
+    const socketNow = latest<LiveSocket | null>(null);
+    const driverStream = createDriverStream({
       queue: createPositionQueue({ key: `lifeline.driverQueue.${ambulanceId}.${caseId}`, storage }),
       storage,
       sharingKey: `lifeline.driverSharing.${ambulanceId}.${caseId}`,
       geolocation: typeof navigator !== 'undefined' ? navigator.geolocation : undefined,
       geolocationOptions: DRIVER_GEOLOCATION,
-      socket: () => socketRef.current,
+      socket: socketNow.get,
       viaRest: (fix) => postPosition(ambulanceId, token, fix),
       linkClosed: async () => {
         try {
@@ -33,7 +37,10 @@ export function useDriverStream(opts: { ambulanceId: string; token: string; case
         }
       },
     });
+    return { stream: driverStream, setSocket: socketNow.set };
   }, [ambulanceId, caseId, token, qc]);
+  // The page's socket changes as it reconnects: the stream reads the current one when it sends.
+  useEffect(() => setSocket(socket), [setSocket, socket]);
   const state = useSyncExternalStore(stream.subscribe, stream.getState, stream.getState);
 
   // The tracking link says the case is over (socket dropped and the link now answers 404).

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import 'leaflet/dist/leaflet.css';
 import './map.css';
 import type L from 'leaflet';
@@ -47,26 +47,27 @@ const markerKey = (kind: MapFocus['kind'], id: number | string) => `${kind}:${id
  * the ambulances only once, on the first data, so a user who pans or zooms keeps their view.
  * The selected ambulance draws its recent trail. `now` (ticking every ~15 s) fades stale ones.
  */
-export function FleetMap({ ambulances, cases = [], focus, selectedId = null, onSelect, now = Date.now() }: {
+export function FleetMap({ ambulances, cases = [], focus, selectedId = null, onSelect, now }: {
   ambulances: LocatedAmbulance[];
   cases?: LocatedCase[];
   focus: MapFocus | null;
   selectedId?: number | null;
   onSelect?: (id: number | null) => void;
-  now?: number;
+  now: number;
 }) {
   const centre = useMemo(() => averageCentre(ambulances.map((a) => a.location)), [ambulances]);
   // Only the first render's view is used by MapContainer.
-  const initial = useRef(centre ? { center: centre, zoom: ZOOM_WITH_AMBULANCES } : { center: DEFAULT_CENTRE, zoom: ZOOM_WITHOUT });
-  const markers = useRef<MarkerRegistry>(new Map());
+  const [initial] = useState(() => (centre ? { center: centre, zoom: ZOOM_WITH_AMBULANCES } : { center: DEFAULT_CENTRE, zoom: ZOOM_WITHOUT }));
+  // Filled by the markers as they mount, read when a list entry asks to show one.
+  const [markers] = useState<MarkerRegistry>(() => new Map());
   const selected = selectedId == null ? undefined : ambulances.find((a) => a.id === selectedId);
   const trail = useTrailLine(selected);
 
   return (
-    <MapContainer center={initial.current.center} zoom={initial.current.zoom} className="ll-map" scrollWheelZoom>
+    <MapContainer center={initial.center} zoom={initial.zoom} className="ll-map" scrollWheelZoom>
       <ConfiguredTileLayer />
-      <CentreOnFirstData centre={centre} alreadyCentred={initial.current.zoom === ZOOM_WITH_AMBULANCES} />
-      <FocusMarker focus={focus} markers={markers.current} />
+      <CentreOnFirstData centre={centre} alreadyCentred={initial.zoom === ZOOM_WITH_AMBULANCES} />
+      <FocusMarker focus={focus} markers={markers} />
       {onSelect && <ClearSelectionOnMapClick onClear={() => onSelect(null)} />}
       {trail.length >= 2 && (
         <Polyline
@@ -77,7 +78,7 @@ export function FleetMap({ ambulances, cases = [], focus, selectedId = null, onS
         />
       )}
       {cases.map((c) => (
-        <PatientMarker key={c.id} item={c} ambulances={ambulances} now={now} markers={markers.current} />
+        <PatientMarker key={c.id} item={c} ambulances={ambulances} now={now} markers={markers} />
       ))}
       {ambulances.map((a) => (
         <AmbulanceMarker
@@ -87,7 +88,7 @@ export function FleetMap({ ambulances, cases = [], focus, selectedId = null, onS
           selected={a.id === selectedId}
           hasTrail={a.id === selectedId && trail.length >= 2}
           onSelect={onSelect}
-          markers={markers.current}
+          markers={markers}
         />
       ))}
     </MapContainer>
@@ -139,7 +140,7 @@ function GlidingMarker({ latitude, longitude, registryKey, markers, children, ..
   zIndexOffset: number;
   eventHandlers?: L.LeafletEventHandlerFnMap;
 }) {
-  const first = useRef<[number, number]>([latitude, longitude]);
+  const [first] = useState<[number, number]>(() => [latitude, longitude]);
   const layer = useRef<L.Marker | null>(null);
   useGlide(layer, latitude, longitude);
   const ref = useCallback((m: L.Marker | null) => {
@@ -147,7 +148,7 @@ function GlidingMarker({ latitude, longitude, registryKey, markers, children, ..
     if (m) markers.set(registryKey, m);
     else markers.delete(registryKey);
   }, [markers, registryKey]);
-  return <Marker position={first.current} ref={ref} {...props}>{children}</Marker>;
+  return <Marker position={first} ref={ref} {...props}>{children}</Marker>;
 }
 
 function AmbulanceMarker({ ambulance, now, selected, hasTrail, onSelect, markers }: {
@@ -254,14 +255,14 @@ function PatientMarker({ item, ambulances, now, markers }: {
 
 /** The accuracy of the patient's fix, in metres, gliding with the marker. */
 function AccuracyCircle({ latitude, longitude, radius, stale }: { latitude: number; longitude: number; radius: number; stale: boolean }) {
-  const first = useRef<[number, number]>([latitude, longitude]);
+  const [first] = useState<[number, number]>(() => [latitude, longitude]);
   const layer = useRef<L.Circle | null>(null);
   useGlide(layer, latitude, longitude);
   const pathOptions = useMemo(
     () => ({ color: PATIENT_COLOR, weight: 1.5, opacity: stale ? 0.4 : 0.8, fillColor: PATIENT_COLOR, fillOpacity: stale ? 0.06 : 0.14 }),
     [stale],
   );
-  return <Circle ref={layer} center={first.current} radius={radius} pathOptions={pathOptions} className="ll-accuracy" interactive={false} />;
+  return <Circle ref={layer} center={first} radius={radius} pathOptions={pathOptions} className="ll-accuracy" interactive={false} />;
 }
 
 /** Popup: patient, short case id, place, coordinates, last fix (Stale), accuracy, ambulance ETA. */
@@ -307,5 +308,6 @@ function useTrailLine(ambulance: LocatedAmbulance | undefined): [number, number]
     if (id < 0 || latitude == null || longitude == null) return;
     qc.setQueryData(ambulanceTrail(id).queryKey, (t) => extendTrail(t, { latitude, longitude, recorded_at: recordedAt }));
   }, [qc, id, latitude, longitude, recordedAt, loaded]);
-  return useMemo(() => (ambulance ? trailLine(data) : []), [ambulance != null, data]); // eslint-disable-line react-hooks/exhaustive-deps
+  const selected = ambulance != null;
+  return useMemo(() => (selected ? trailLine(data) : []), [selected, data]);
 }

@@ -21,6 +21,12 @@ type LatLngTuple = [number, number];
 const TRAIL_STYLE = { color: '#d32f2f', weight: 4, opacity: 0.55, lineJoin: 'round', lineCap: 'round' } as const;
 const ACCURACY_STYLE = { color: PATIENT_COLOR, weight: 1, opacity: 0.6, fillColor: PATIENT_COLOR, fillOpacity: 0.12 } as const;
 
+function useLatLng(p: { latitude: number; longitude: number } | null): LatLngTuple | null {
+  const latitude = p?.latitude;
+  const longitude = p?.longitude;
+  return useMemo(() => (latitude != null && longitude != null ? [latitude, longitude] : null), [latitude, longitude]);
+}
+
 /**
  * The public tracking map: the ambulance's red marker with its recent trail, and the
  * patient's own location (blue, with its accuracy circle) when the link's case has one.
@@ -32,14 +38,9 @@ export function TrackMap({ ambulanceId, point, trail = [], patient = null }: {
   trail?: readonly TrailPoint[];
   patient?: SharedPosition | null;
 }) {
-  const position = useMemo<LatLngTuple | null>(
-    () => (point ? [point.latitude, point.longitude] : null),
-    [point?.latitude, point?.longitude], // eslint-disable-line react-hooks/exhaustive-deps
-  );
-  const patientAt = useMemo<LatLngTuple | null>(
-    () => (patient ? [patient.latitude, patient.longitude] : null),
-    [patient?.latitude, patient?.longitude], // eslint-disable-line react-hooks/exhaustive-deps
-  );
+  // Kept while the coordinates stay the same: a new object for the same place moves nothing.
+  const position = useLatLng(point);
+  const patientAt = useLatLng(patient);
   // The trail ends at the marker when the marker's position is the newest one.
   const updatedAt = point?.updated_at ?? null;
   const line = useMemo<LatLngTuple[]>(() => {

@@ -39,7 +39,9 @@ export function useLiveSharing({ caseId, token }: LocationLink, on: { closed: (s
   const retryAt = useRef(0);
   const stopped = useRef(true);
   const handlers = useRef(on);
-  handlers.current = on;
+  useEffect(() => {
+    handlers.current = on;
+  }, [on]);
 
   const stop = useCallback(() => {
     stopped.current = true;

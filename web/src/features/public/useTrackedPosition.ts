@@ -66,10 +66,11 @@ export function useTrackedPosition(ambulanceId: string, token: string, as: LinkR
     },
   });
 
-  const key = options.queryKey;
   useEffect(() => {
     if (!ambulanceId || !token) return;
+    const key = trackedAmbulance(ambulanceId, token).queryKey;
     const s = openSocket(as === 'driver' ? { driverToken: token } : { trackToken: token });
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the value is the resource this effect just created, not derived from render data
     setSocket(s);
     let connectedBefore = false;
     const check = () => void qc.invalidateQueries({ queryKey: key });
@@ -103,8 +104,6 @@ export function useTrackedPosition(ambulanceId: string, token: string, as: LinkR
       s.disconnect();
       setSocket(null);
     };
-    // `key` is derived from the two ids.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ambulanceId, token, as, qc]);
 
   return { query, connection, socket };

@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useState } from 'react';
 import { useConnectionState } from '../../realtime/LiveProvider';
 import { judgeLoad, type LoadVerdict } from './loadState';
 
@@ -23,14 +23,17 @@ export interface LoadState extends LoadVerdict {
  */
 export function useLoadState(sources: LoadSource[]): LoadState {
   const state = useConnectionState();
-  const lastFailure = useRef<unknown[]>([]);
-  const snapshots = sources.map(({ query }, i) => {
+  const [lastFailure, setLastFailure] = useState<unknown[]>([]);
+  const seen = sources.map(({ query }, i) => {
     const hasData = query.data !== undefined;
     const now = query.error ?? query.failureReason ?? null;
-    if (hasData && now == null) lastFailure.current[i] = null;
-    else if (now != null) lastFailure.current[i] = now;
-    return { hasData, failure: hasData ? now : (lastFailure.current[i] ?? null), dataUpdatedAt: query.dataUpdatedAt };
+    const last = hasData && now == null ? null : (now ?? lastFailure[i]);
+    return { last, snapshot: { hasData, failure: hasData ? now : (last ?? null), dataUpdatedAt: query.dataUpdatedAt } };
   });
+  // Kept from render to render: state adjusted while rendering, as React's docs do for a value that follows props.
+  const failures = seen.map((s) => s.last);
+  if (failures.length !== lastFailure.length || failures.some((f, i) => f !== lastFailure[i])) setLastFailure(failures);
+  const snapshots = seen.map((s) => s.snapshot);
   const verdict = judgeLoad(snapshots, state !== 'reconnecting' && state !== 'refused');
 
   const queries = sources.map((s) => s.query);
