@@ -54,9 +54,23 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     throw err;
   });
   const metrics = createMetrics();
-  // Everything long-lived is made here, once: a bad TRUSTED_PROXY stops the start rather than a request.
-  const ctx = createServiceContext({ db, config, log, nodeId, redis: cluster.redis, metrics, clock: opts.clock });
-  const { app } = createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl, opts.clock) });
+  // Everything long-lived is made here, once: a bad TRUSTED_PROXY stops the start rather than a
+  // request, and what was opened so far is closed (a process that retries leaks nothing).
+  const opened = (() => {
+    try {
+      const ctx = createServiceContext({ db, config, log, nodeId, redis: cluster.redis, metrics, clock: opts.clock });
+      return { ctx, app: createApp(ctx, { geocoder: createGeocoder(ctx, opts.fetchImpl, opts.clock) }).app };
+    } catch (err) {
+      return { err };
+    }
+  })();
+  if ('err' in opened) {
+    await cluster.close();
+    await checkpointer.stop();
+    await db.destroy();
+    throw opened.err;
+  }
+  const { ctx, app } = opened;
   const httpServer = http.createServer(app.callback());
   httpServer.on('clientError', answerClientError);
   const realtime = attachRealtime(httpServer, ctx, cluster, metrics);

@@ -150,3 +150,13 @@ describe.skipIf(SKIP_PG)('the real process exits 1 and logs the path and the cau
     expect(fatalLine(output).msg).toBe(`Lifeline failed to start: Cannot open the SQLite database at ${db}: the directory ${locked} is not writable, and SQLite keeps its -wal and -shm files there: permission denied (EACCES)`);
   }, 40_000);
 });
+
+describe.skipIf(SKIP_PG)('a bad TRUSTED_PROXY stops the start and closes what was opened', () => {
+  it('throws naming the entry, and leaves the database closed (SQLite removes its WAL file only when the last connection closes)', async () => {
+    const databaseUrl = path.join(dir, 'proxy.sqlite');
+    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', SEED: 'none', GEOCODER_URL: 'off', STATIC_DIR: path.join(dir, 'web'), TRUSTED_PROXY: 'proxy.internal' });
+    await expect(startServer(config, { log: pino({ level: 'silent' }) })).rejects.toThrow(/TRUSTED_PROXY: "proxy.internal"/);
+    expect(fs.existsSync(databaseUrl)).toBe(true);
+    expect(fs.existsSync(`${databaseUrl}-wal`)).toBe(false);
+  });
+});

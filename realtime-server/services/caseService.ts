@@ -236,11 +236,6 @@ export const caseService = {
       record({ type: 'case.deleted', id });
     }),
 
-  /**
-   * The patient's shared position, with the location link's own token: a wrong or missing
-   * token is the same 404 as an unknown case; the true link of a case that is no longer
-   * active is told so (410), since its holder is the patient.
-   */
   /** Whether a patient's location link can share now: the same 404 and 410 as a share, nothing about the case. */
   async locationLinkState(ctx: ServiceContext, id: string, token: string): Promise<LocationLinkState> {
     const row = await findCase(ctx.db, id);
@@ -249,6 +244,11 @@ export const caseService = {
     return { active: true };
   },
 
+  /**
+   * The patient's shared position, with the location link's own token: a wrong or missing
+   * token is the same 404 as an unknown case; the true link of a case that is no longer
+   * active is told so (410), since its holder is the patient.
+   */
   shareLocation: (ctx: ServiceContext, id: string, token: string, input: ShareLocationInput) =>
     inTransaction(ctx, async (trx, record) => {
       const before = await findCaseForUpdate(trx, id);

@@ -92,7 +92,7 @@ async function acquire(svc: ServiceContext, userId: number, key: string, hash: s
 export const KEYED = Symbol('idempotency-keyed');
 
 /**
- * The middleware, placed after `authorize` on a creating route. `toAnswer` turns the
+ * The middleware, placed on a creating route after its gate (GatedRouter puts the gate first). `toAnswer` turns the
  * service's result into the route's answer (status and body) so that it can be stored in
  * the write's transaction; the handler must call its service with `writeContext(ctx, svc)`.
  */
