@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distanceMeters, etaMinutes, formatDistance, formatEta, isStale } from './geo';
+import { decodeWkb, distanceMeters, etaMinutes, formatDistance, formatEta, isStale, pointWkb } from './geo';
 
 describe('distance and ETA', () => {
   it('measures great-circle distances', () => {
@@ -23,5 +23,21 @@ describe('distance and ETA', () => {
     expect(isStale('2026-01-01T00:07:59Z', now)).toBe(true);
     expect(isStale('2026-01-01T00:08:30Z', now)).toBe(false);
     expect(isStale(null, now)).toBe(true);
+  });
+});
+
+describe('WKB', () => {
+  it('decodes the server\'s EWKB point, longitude first', () => {
+    expect(decodeWkb(pointWkb(17.385, 78.4867))).toEqual({ latitude: 17.385, longitude: 78.4867 });
+  });
+  it('decodes plain WKB without SRID', () => {
+    const ewkb = pointWkb(-33.5, 151.25);
+    expect(decodeWkb('0101000000' + ewkb.slice(18))).toEqual({ latitude: -33.5, longitude: 151.25 });
+  });
+  it('refuses unknown prefixes, short input and NaN', () => {
+    expect(decodeWkb('0102000000' + '00'.repeat(16))).toBeNull();
+    expect(decodeWkb('0101000000' + '00'.repeat(15))).toBeNull();
+    expect(decodeWkb('0101000000' + '000000000000F87F' + '0000000000000000')).toBeNull();
+    expect(decodeWkb(null)).toBeNull();
   });
 });

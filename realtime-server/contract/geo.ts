@@ -7,9 +7,36 @@ function doubleHex(v: number): string {
   return hex.toUpperCase();
 }
 
+/** Point geometry prefixes SPEC §3 recognises: with SRID 4326 (EWKB) and without (plain WKB), little-endian. */
+const WITH_SRID = '0101000020E6100000';
+const WITHOUT_SRID = '0101000000';
+
 /** Hex EWKB of a point with SRID 4326, longitude first: the `wkb` of a case (SPEC §3). */
 export const pointWkb = (latitude: number, longitude: number) =>
-  `0101000020E6100000${doubleHex(longitude)}${doubleHex(latitude)}`;
+  `${WITH_SRID}${doubleHex(longitude)}${doubleHex(latitude)}`;
+
+function readDoubleLE(hex: string): number {
+  const bytes = new Uint8Array(8);
+  for (let i = 0; i < 8; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return new DataView(bytes.buffer).getFloat64(0, true);
+}
+
+/**
+ * The reader of the `wkb` field for API clients: a hex WKB point (longitude first, then
+ * latitude), with or without SRID; null unless it is a point it recognises.
+ */
+export function decodeWkb(hex: string | null | undefined): LatLon | null {
+  if (!hex) return null;
+  const h = hex.trim().toUpperCase();
+  const prefix = h.startsWith(WITH_SRID) ? WITH_SRID : h.startsWith(WITHOUT_SRID) ? WITHOUT_SRID : null;
+  if (!prefix) return null;
+  const coords = h.slice(prefix.length);
+  if (coords.length < 32 || !/^[0-9A-F]+$/.test(coords.slice(0, 32))) return null;
+  const longitude = readDoubleLE(coords.slice(0, 16));
+  const latitude = readDoubleLE(coords.slice(16, 32));
+  if (Number.isNaN(longitude) || Number.isNaN(latitude)) return null;
+  return { latitude, longitude };
+}
 
 export interface LatLon { latitude: number; longitude: number }
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type AmbulanceDto, type CaseDto, pointWkb } from '../api/contract';
+import { type AmbulanceDto, type CaseDto } from '../api/contract';
 import { caseStatusTone, formatDateTime, mapLink, matchesSearch, patientNameOf, sortByCreated, typeFromDescription } from './caseRules';
 import { ambulanceStatusText, averageCentre, classify, fleetCounts, markerColor, utilizationPercent } from './fleetRules';
-import { decodeWkb } from './wkb';
 
 const kase = (over: Partial<CaseDto>): CaseDto => ({
   id: 'c1', description: '', status: 'active', caseType: null, patientName: 'P', patient_name: 'P', email: 'p@x.test',
@@ -63,22 +62,6 @@ describe('dates', () => {
   it("says 'Not Available' when absent or invalid", () => {
     expect(formatDateTime(null)).toBe('Not Available');
     expect(formatDateTime('garbage')).toBe('Not Available');
-  });
-});
-
-describe('WKB', () => {
-  it('decodes the server\'s EWKB point, longitude first', () => {
-    expect(decodeWkb(pointWkb(17.385, 78.4867))).toEqual({ latitude: 17.385, longitude: 78.4867 });
-  });
-  it('decodes plain WKB without SRID', () => {
-    const ewkb = pointWkb(-33.5, 151.25);
-    expect(decodeWkb('0101000000' + ewkb.slice(18))).toEqual({ latitude: -33.5, longitude: 151.25 });
-  });
-  it('refuses unknown prefixes, short input and NaN', () => {
-    expect(decodeWkb('0102000000' + '00'.repeat(16))).toBeNull();
-    expect(decodeWkb('0101000000' + '00'.repeat(15))).toBeNull();
-    expect(decodeWkb('0101000000' + '000000000000F87F' + '0000000000000000')).toBeNull();
-    expect(decodeWkb(null)).toBeNull();
   });
 });
 
