@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { clientKey, requestClientKey } from './clientIp';
+import { clientKey, proxyTrust, requestClientKey } from './clientIp';
 
 /**
  * The key a client is counted under (sign-in limits, link limits): IPv4 as it is, IPv6 by
@@ -52,8 +52,8 @@ describe('clientKey', () => {
 
 describe('requestClientKey', () => {
   const ctx = (peer: string, xff?: string) => ({ req: { socket: { remoteAddress: peer }, headers: xff ? { 'x-forwarded-for': xff } : {} } }) as unknown as Context;
-  const behindProxy = loadConfig({ TRUSTED_PROXY: '127.0.0.1,::1' });
-  const direct = loadConfig({});
+  const behindProxy = proxyTrust(loadConfig({ TRUSTED_PROXY: '127.0.0.1,::1' }).trustedProxies);
+  const direct = proxyTrust(loadConfig({}).trustedProxies);
 
   it('groups the client the trusted proxy names by its /64', () => {
     expect(requestClientKey(ctx('127.0.0.1', '2001:db8:7:8::42'), behindProxy)).toBe('2001:db8:7:8::/64');

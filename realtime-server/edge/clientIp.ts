@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Config } from '../config';
 
 /** `::ffff:1.2.3.4` → `1.2.3.4`; a port (`1.2.3.4:567`, `[::1]:567`) is dropped. */
 export function normalizeIp(raw: string): string {
@@ -52,11 +51,10 @@ export function clientIp(peer: string | undefined, forwardedFor: string | undefi
   return ip; // every hop is a trusted proxy: the left-most one
 }
 
-/** The client address of an HTTP request (a REST call or a socket's handshake) under this server's TRUSTED_PROXY. */
-export function peerIp(req: Pick<IncomingMessage, 'headers' | 'socket'>, config: Pick<Config, 'trustedProxies'>): string {
+/** The client address of an HTTP request (a REST call or a socket's handshake) under this server's TRUSTED_PROXY (`RateLimits.proxies`). */
+export function peerIp(req: Pick<IncomingMessage, 'headers' | 'socket'>, trust: ProxyTrust): string {
   const forwarded = req.headers['x-forwarded-for'];
-  // A list of a few addresses: parsing it per request costs less than keeping a cache per config.
-  return clientIp(req.socket.remoteAddress, (Array.isArray(forwarded) ? forwarded.join(',') : forwarded) || undefined, proxyTrust(config.trustedProxies));
+  return clientIp(req.socket.remoteAddress, (Array.isArray(forwarded) ? forwarded.join(',') : forwarded) || undefined, trust);
 }
 
 /**
@@ -78,5 +76,5 @@ export function clientKey(ip: string): string {
 }
 
 /** The client key (see clientKey) of a REST call or a socket's handshake (a Koa context or anything holding `req`). */
-export const requestClientKey = (ctx: { req: Pick<IncomingMessage, 'headers' | 'socket'> }, config: Pick<Config, 'trustedProxies'>): string =>
-  clientKey(peerIp(ctx.req, config));
+export const requestClientKey = (ctx: { req: Pick<IncomingMessage, 'headers' | 'socket'> }, trust: ProxyTrust): string =>
+  clientKey(peerIp(ctx.req, trust));

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { type Config, redisNames } from '../config';
-import { proxyTrust } from './clientIp';
+import { type ProxyTrust, proxyTrust } from './clientIp';
 
 /**
  * The counters behind sign-in and link limits, shared by REST and sockets (http/middleware/rateLimit.ts
@@ -32,6 +32,8 @@ export interface RateLimits {
   link: RateLimiterAbstract;
   /** Public link calls per client key, on any link. */
   linkClient: RateLimiterAbstract;
+  /** TRUSTED_PROXY, read once: who may name the client in X-Forwarded-For. */
+  proxies: ProxyTrust;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface RateLimits {
  * insurance while Redis does not answer (each node then counts alone rather than not at all).
  */
 export function createRateLimits(config: Config, redis?: Redis): RateLimits {
-  proxyTrust(config.trustedProxies);
+  const proxies = proxyTrust(config.trustedProxies);
   const limiter = (opts: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract =>
     redis
       ? new RateLimiterRedis({
@@ -59,6 +61,7 @@ export function createRateLimits(config: Config, redis?: Redis): RateLimits {
     signinCodeMails: limiter({ keyPrefix: 'signin-code-mails', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
     link: limiter({ keyPrefix: 'link', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
     linkClient: limiter({ keyPrefix: 'link-client', points: config.limits.linkPerClientPerMinute, duration: LINK_WINDOW_SECONDS }),
+    proxies,
   };
 }
 

@@ -22,7 +22,7 @@ export function acceptConnections(io: LifelineServer, ctx: ServiceContext) {
 
   io.use(async (socket, next) => {
     try {
-      const identity = await identify(ctx, socket.handshake.auth ?? {}, clientKey(peerIp(socket.request, ctx.config)));
+      const identity = await identify(ctx, socket.handshake.auth ?? {}, clientKey(peerIp(socket.request, ctx.rateLimits.proxies)));
       if (!identity) return next(new Error('unauthorized'));
       if (!mayCall('socket:connect', principalOf(identity))) return next(new Error('unauthorized'));
       if (identity.kind !== 'staff') {

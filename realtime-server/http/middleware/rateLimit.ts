@@ -96,7 +96,7 @@ export interface SigninAttempt {
  */
 export async function signinAttempt(ctx: Context, svc: ServiceContext, email: string | undefined, step: SigninStep = 'fields'): Promise<SigninAttempt> {
   const limits = svc.rateLimits;
-  const client = requestClientKey(ctx, svc.config);
+  const client = requestClientKey(ctx, svc.rateLimits.proxies);
   const account = email ? hashed(email.trim().toLowerCase()) : undefined;
   const pairOf = (s: SigninStep) => (account ? hashed(`${account}\n${client}\n${s}`) : undefined);
   const pair = pairOf(step);
@@ -154,7 +154,7 @@ export async function signinAttempt(ctx: Context, svc: ServiceContext, email: st
 export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: RouterContext) => string | undefined): RouterMiddleware => async (ctx, next) => {
   const key = keyOf(ctx);
   if (key) {
-    const counter = linkCounter(key, requestClientKey(ctx, svc.config), { publicCaller: !(ctx.state as { principal?: unknown }).principal });
+    const counter = linkCounter(key, requestClientKey(ctx, svc.rateLimits.proxies), { publicCaller: !(ctx.state as { principal?: unknown }).principal });
     const ms = await overLinkLimit(svc.rateLimits, svc.log, counter);
     if (ms !== undefined) refuse(ctx, ms, linkRefusal);
   }
