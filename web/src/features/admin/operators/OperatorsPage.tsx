@@ -6,6 +6,7 @@ import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
 import { useApiMutation } from '../../../api/useApiMutation';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
+import { useToast } from '../../../layout/toast';
 import { AddIcon } from '../../../layout/icons';
 import { withServerReason } from '../shared/errors';
 import { useManagedList } from '../shared/useManagedList';
@@ -17,7 +18,8 @@ import { signedOutText, signOutQuestion } from './signOutEverywhere';
 
 /** /admin-dashboard/operators: list, add, edit and delete operator accounts, and sign an operator out everywhere. */
 export function OperatorsPage() {
-  const { list: operators, load, dialog, open, close, save, remove, confirmDelete, toast } = useManagedList({
+  const toast = useToast();
+  const { list: operators, load, dialog, open, close, save, remove, confirmDelete } = useManagedList({
     query: queries.operators(), noun: { one: 'Operator', many: 'operators' }, save: mutations.saveOperator, remove: mutations.deleteOperator,
   });
 

@@ -49,5 +49,5 @@ export function useManagedList<Row extends { id: number }, Body, Saved, Key exte
     if (window.confirm(`Are you sure you want to delete this ${lower}?`)) remove.mutate(row.id);
   };
 
-  return { list, load, dialog, open, close, save, remove, confirmDelete, toast };
+  return { list, load, dialog, open, close, save, remove, confirmDelete };
 }
