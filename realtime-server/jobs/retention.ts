@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { timelineFields } from '../contract';
 import { type ServiceContext, inTransaction } from '../services/context';
 import { presentCase } from '../presenters/presentCase';
 import { REDACTED_JSON, REDACTED_LOCATION, caseEventRepository } from '../../db/repositories/caseEventRepository';
@@ -30,11 +31,7 @@ export interface RetentionResult {
   outboxDeleted: number;
 }
 
-const parse = (v: string | null): Record<string, unknown> | null => {
-  if (!v) return null;
-  try { return JSON.parse(v) as Record<string, unknown>; } catch { return null; }
-};
-const isRedacted = (v: string | null) => v == null || parse(v)?.redacted === true;
+const isRedacted = (v: string | null) => v == null || timelineFields(v)?.redacted === true;
 
 /**
  * Deletes patient positions and ambulance position history older than the retention:
@@ -83,7 +80,7 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
     result.entriesRedacted += await inTransaction(ctx, (trx) => redactLocationEntries(trx, caseId));
   }
   for (const d of await caseEventRepository.deletedCopiesBefore(db, cutoff)) {
-    const copy = parse(d.before);
+    const copy = timelineFields(d.before);
     if (!copy || !LOCATION_KEYS.some((k) => copy[k] != null)) continue;
     for (const k of LOCATION_KEYS) if (k in copy) copy[k] = null;
     result.entriesRedacted += await caseEventRepository.rewrite(db, { id: d.id, before: d.before, after: null }, { before: JSON.stringify(copy) });
