@@ -121,6 +121,21 @@ test.describe('axe-core finds no violation', () => {
     await expectNoViolations(page, 'the Edit Case dialog');
   });
 
+  test('toasts of success and of refusal', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/admin-dashboard/ambulances');
+    const row = page.locator('table tbody tr', { hasText: 'TS09 EA 1008' });
+    await row.getByRole('button', { name: /^Edit / }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Update Ambulance' }).click();
+    await expect(page.getByText('Ambulance updated successfully')).toBeVisible();
+    await expectNoViolations(page, 'a success toast');
+    await page.getByRole('button', { name: 'Add New Ambulance' }).click();
+    await page.getByRole('dialog').getByLabel(/License Plate/).fill('TS09 EA 1008');
+    await page.getByRole('dialog').getByRole('button', { name: 'Add Ambulance' }).click();
+    await expect(page.getByText('An ambulance with license plate TS09 EA 1008 already exists')).toBeVisible();
+    await expectNoViolations(page, 'a refusal toast over the Add dialog');
+  });
+
   test('the patient location page and the public tracking page', async ({ page }) => {
     const { operator, caseId, ambulanceId } = await activeCase(page);
     await page.goto(await locationPath(page, caseId));
