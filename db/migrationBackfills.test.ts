@@ -112,6 +112,7 @@ describe('plate key', () => {
 
   it('a key longer than its plate fits (on PostgreSQL the column is text)', async () => {
     const id = await ambulanceRepository.insert(db, { license_plate: '\uFDFA'.repeat(20), status: 'available' });
-    expect(((await ambulanceRepository.findById(db, id))!.plate_key).length).toBeGreaterThan(20);
+    // Read straight from the table: the repository's reads join tables of later migrations than this point.
+    expect((await db('ambulances').where({ id }).first()).plate_key.length).toBeGreaterThan(20);
   });
 });

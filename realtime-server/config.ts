@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PRIORITIES, type PriorityInfo } from './contract/callLife';
 
 /** Every environment variable Lifeline reads (README lists them). */
 const envSchema = z.object({
@@ -33,6 +34,10 @@ const envSchema = z.object({
   LINK_SOCKETS_MAX: z.coerce.number().int().positive().default(5),
   RETENTION_DAYS: z.coerce.number().positive().default(30),
   BENCH_WRITE_STATS: z.enum(['0', '1']).optional(),
+  PRIORITY_LABELS: z.string().default('Life-threatening,Emergency,Urgent,Less urgent'),
+  PRIORITY_TARGETS: z.string().default('15m,40m,120m,180m'),
+  PRIORITY_MEAN_TARGETS: z.string().default('7m,18m,-,-'),
+  QUEUE_ALERT_AFTER: z.string().default('1m,2m,5m,10m'),
 });
 
 export type Config = {
@@ -81,6 +86,8 @@ export type Config = {
   retentionDays: number;
   /** BENCH_WRITE_STATS=1: the position writer prints its commit counts to stderr (for the benchmarks). */
   writeStats: boolean;
+  /** Priorities 1–4: labels, response targets and queue alert thresholds (NHS categories by default, DOMAIN.md §2). */
+  priorities: PriorityInfo[];
 };
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
@@ -124,7 +131,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signinBackoff: { after: e.SIGNIN_BACKOFF_AFTER, seconds: e.SIGNIN_BACKOFF_SECONDS },
     retentionDays: e.RETENTION_DAYS,
     writeStats: e.BENCH_WRITE_STATS === '1',
+    priorities: priorityConfig(e),
   };
+}
+
+/** `90s`, `15m`, `2h` or bare seconds; `-` for none. */
+function duration(name: string, v: string): number | null {
+  if (v === '-') return null;
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|h)?$/.exec(v);
+  if (!m || Number(m[1]) <= 0) throw new Error(`Invalid environment: ${name}: "${v}" is not a duration (90s, 15m, 2h)`);
+  return Math.round(Number(m[1]) * { s: 1, m: 60, h: 3600 }[(m[2] ?? 's') as 's' | 'm' | 'h']);
+}
+
+/** Four comma-separated values, one per priority 1–4. */
+function perPriority(name: string, v: string): string[] {
+  const parts = v.split(',').map((x) => x.trim());
+  if (parts.length !== PRIORITIES.length || parts.some((x) => !x)) throw new Error(`Invalid environment: ${name}: give four comma-separated values, for priorities 1 to 4`);
+  return parts;
+}
+
+function priorityConfig(e: z.infer<typeof envSchema>): PriorityInfo[] {
+  const labels = perPriority('PRIORITY_LABELS', e.PRIORITY_LABELS);
+  const targets = perPriority('PRIORITY_TARGETS', e.PRIORITY_TARGETS);
+  const means = perPriority('PRIORITY_MEAN_TARGETS', e.PRIORITY_MEAN_TARGETS);
+  const queue = perPriority('QUEUE_ALERT_AFTER', e.QUEUE_ALERT_AFTER);
+  return PRIORITIES.map((priority, i) => {
+    const target = duration('PRIORITY_TARGETS', targets[i]);
+    const queueAlert = duration('QUEUE_ALERT_AFTER', queue[i]);
+    if (target == null) throw new Error('Invalid environment: PRIORITY_TARGETS: every priority needs a response target');
+    if (queueAlert == null) throw new Error('Invalid environment: QUEUE_ALERT_AFTER: every priority needs a threshold');
+    return { priority, label: labels[i], target_s: target, mean_target_s: duration('PRIORITY_MEAN_TARGETS', means[i]), queue_alert_s: queueAlert };
+  });
 }
 
 /** The names of this deployment's Redis keys, streams and channels. */

@@ -47,9 +47,18 @@ export interface LatestPosition {
 const withKey = (f: AmbulanceFields) => (f.license_plate ? { ...f, plate_key: plateKey(f.license_plate) } : f);
 const bump = (db: Db) => ({ updated_at: nowIso(), version: db.raw('version + 1') });
 
+/** The time of the open assignment's current step (each step has its own column). */
+const STEP_AT = `case a.status ${['dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital'].map((s) => `when '${s}' then a.${s}_at`).join(' ')} end`;
+
+/** Ambulances with their open assignment's step (the unit status) joined. */
+const withUnitStep = (db: Db) =>
+  db<AmbulanceRow>('ambulances')
+    .leftJoin('assignments as a', (j) => j.on('a.ambulance_id', 'ambulances.id').onNotIn('a.status', ['cleared', 'cancelled']))
+    .select('ambulances.*', 'a.status as unit_step', db.raw(`${STEP_AT} as unit_step_at`));
+
 export const ambulanceRepository = {
-  list: (db: Db) => db<AmbulanceRow>('ambulances').orderBy('id'),
-  findById: (db: Db, id: number) => db<AmbulanceRow>('ambulances').where({ id }).first(),
+  list: (db: Db) => withUnitStep(db).orderBy('ambulances.id') as Promise<AmbulanceRow[]>,
+  findById: (db: Db, id: number) => withUnitStep(db).where('ambulances.id', id).first() as Promise<AmbulanceRow | undefined>,
   findByPlate: (db: Db, plate: string) => db<AmbulanceRow>('ambulances').where({ plate_key: plateKey(plate) }).first(),
   /** Locks an ambulance's row until the transaction ends (concurrent writers of it wait). */
   lock: async (db: Db, id: number) => { if (rowLocks(db)) await db('ambulances').where({ id }).forUpdate().select('id'); },
@@ -80,4 +89,6 @@ export const ambulanceRepository = {
       .andWhere((q) => q.whereNull('position_at').orWhere('position_at', '<=', p.position_at))
       .update({ ...p, ...bump(db) }),
   delete: (db: Db, id: number) => db('ambulances').where({ id }).delete(),
+  /** A new version of the row for a change that lives beside it (its assignment's step), so clients take the event. */
+  touch: (db: Db, id: number) => db('ambulances').where({ id }).update(bump(db)),
 };

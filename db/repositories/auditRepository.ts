@@ -1,4 +1,4 @@
-import type { CaseEventRow, CaseRow, Db } from './types';
+import type { AssignmentRow, CaseEventRow, CaseRow, Db } from './types';
 
 /**
  * Whole-table reads for the reliability checks (the invariants, the crash loop's audit of what
@@ -7,6 +7,7 @@ import type { CaseEventRow, CaseRow, Db } from './types';
 export const auditRepository = {
   ambulances: (db: Db): Promise<{ id: number; status: string; license_plate: string }[]> => db('ambulances').select('id', 'status', 'license_plate'),
   cases: (db: Db): Promise<CaseRow[]> => db<CaseRow>('cases').select('*'),
+  assignments: (db: Db): Promise<AssignmentRow[]> => db<AssignmentRow>('assignments').orderBy('id').select('*'),
   /** Every timeline entry, in the order it was written. */
   caseEvents: (db: Db): Promise<CaseEventRow[]> => db<CaseEventRow>('case_events').orderBy('id').select('*'),
   /** Every position fix recorded (where, not when). */

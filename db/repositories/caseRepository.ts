@@ -13,14 +13,20 @@ export interface CaseFields {
   ambulance_id?: number | null;
   closed_at?: string | null;
   dispatched_at?: string | null;
+  priority?: number;
+  assignment_id?: number | null;
 }
 
 /** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */
 
+const ASSIGNMENT_COLUMNS = ['id', 'ambulance_id', 'license_plate', 'status', 'dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at', 'cleared_at', 'cancelled_at'];
+
+/** Cases with their ambulance's plate and their current assignment (as `a_…` columns). */
 const withPlate = (db: Db) =>
   db<CaseRow>('cases')
     .leftJoin('ambulances', 'ambulances.id', 'cases.ambulance_id')
-    .select('cases.*', 'ambulances.license_plate as license_plate');
+    .leftJoin('assignments as a', 'a.id', 'cases.assignment_id')
+    .select('cases.*', 'ambulances.license_plate as license_plate', ...ASSIGNMENT_COLUMNS.map((c) => `a.${c} as a_${c}`));
 
 export const caseRepository = {
   list: (db: Db) => withPlate(db).orderBy('cases.created_at', 'desc'),
@@ -32,7 +38,12 @@ export const caseRepository = {
   lock: async (db: Db, id: string) => { if (rowLocks(db)) await db('cases').where({ id }).forUpdate().select('id'); },
   /** Locks the rows of every case naming an ambulance. */
   lockReferencingAmbulance: async (db: Db, ambulanceId: number) => {
-    if (rowLocks(db)) await db('cases').where({ ambulance_id: ambulanceId }).forUpdate().select('id');
+    if (rowLocks(db)) {
+      await db('cases')
+        .where({ ambulance_id: ambulanceId })
+        .orWhereIn('assignment_id', db('assignments').where({ ambulance_id: ambulanceId }).select('id'))
+        .forUpdate().select('id');
+    }
   },
   /** Which of these cases still exist, each held (FOR SHARE) against deletion until the transaction ends. */
   async existingHeld(db: Db, ids: string[]): Promise<Set<string>> {
@@ -45,7 +56,12 @@ export const caseRepository = {
   },
   /** Every case naming an ambulance, whatever its status. */
   referencingAmbulance: (db: Db, ambulanceId: number) => db<CaseRow>('cases').where({ ambulance_id: ambulanceId }),
-  async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at'>) {
+  /** Cases no longer naming an ambulance whose current (ended) assignment still does: its DTO shows that ambulance. */
+  withCurrentAssignmentOf: (db: Db, ambulanceId: number) =>
+    db<CaseRow>('cases')
+      .whereIn('assignment_id', db('assignments').where({ ambulance_id: ambulanceId }).select('id'))
+      .andWhere((q) => q.whereNull('ambulance_id').orWhereNot({ ambulance_id: ambulanceId })),
+  async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at' | 'assignment_id'>) {
     const now = nowIso();
     await db('cases').insert({ ...row, version: 1, created_at: now, updated_at: now });
   },
@@ -57,7 +73,14 @@ export const caseRepository = {
       latitude: p.latitude, longitude: p.longitude, location_accuracy: p.accuracy, location_at: p.at,
       updated_at: p.at, version: db.raw('version + 1'),
     }),
-  delete: (db: Db, id: string) => db('cases').where({ id }).delete(),
+  delete: async (db: Db, id: string) => {
+    await db('assignments').where({ case_id: id }).delete();
+    await db('cases').where({ id }).delete();
+  },
+  /** Names the case's current assignment (part of the write that started it: no version of its own). */
+  setAssignment: (db: Db, id: string, assignmentId: number) => db('cases').where({ id }).update({ assignment_id: assignmentId }),
+  /** A new version of the row for a change that lives beside it (its assignment's times), so clients take the event. */
+  touch: (db: Db, id: string) => db('cases').where({ id }).update({ updated_at: nowIso(), version: db.raw('version + 1') }),
 
   /** Cases closed or resolved before `cutoffIso` that still hold a patient position, or whose timeline still holds one. */
   endedBeforeHoldingLocation: (db: Db, cutoffIso: string): Promise<string[]> =>

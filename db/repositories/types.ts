@@ -24,6 +24,8 @@ export interface AmbulanceRow {
   latitude: number | null; longitude: number | null; accuracy: number | null; heading: number | null;
   speed: number | null; position_at: string | null; place_name: string | null; version: number;
   created_at: string; updated_at: string;
+  /** Joined: the open assignment's step and since when (null when the ambulance has none). */
+  unit_step?: string | null; unit_step_at?: string | null;
 }
 export interface CaseRow {
   id: string; description: string; status: string; case_type: string | null; patient_name: string;
@@ -34,8 +36,23 @@ export interface CaseRow {
   location_token_hash: string | null;
   /** When the case took its current ambulance. */
   dispatched_at: string | null;
+  /** 1 (most urgent) to 4. */
+  priority: number;
+  /** When the call reached the centre (NEMSIS eTimes.01). */
+  call_received_at: string;
+  /** The current (or last) assignment. */
+  assignment_id: number | null;
   /** Joined from ambulances. */
   license_plate?: string | null;
+  /** The current assignment's columns, joined as `a_…` (null without one). */
+  a_id?: number | null; a_ambulance_id?: number | null; a_license_plate?: string | null; a_status?: string | null;
+  a_dispatched_at?: string | null; a_en_route_at?: string | null; a_on_scene_at?: string | null; a_transporting_at?: string | null;
+  a_at_hospital_at?: string | null; a_cleared_at?: string | null; a_cancelled_at?: string | null;
+}
+export interface AssignmentRow {
+  id: number; case_id: string; ambulance_id: number | null; license_plate: string; status: string;
+  dispatched_at: string; en_route_at: string | null; on_scene_at: string | null; transporting_at: string | null;
+  at_hospital_at: string | null; cleared_at: string | null; cancelled_at: string | null;
 }
 export interface CaseEventRow {
   id: number; case_id: string; action: string; actor_type: string; actor_id: number | null;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { email, latitude, longitude } from './common';
 import { MAX_ACCURACY_M, MAX_SPEED_MPS } from './geo';
 import type { AmbulanceStatus } from './enums';
+import type { UnitStatus } from './callLife';
 
 // Invisible letters (a Hangul filler is a letter to Unicode) would make a plate that reads like another.
 const plate = z.string().trim().min(1, 'required').max(20)
@@ -52,6 +53,10 @@ export interface AmbulanceDto {
   id: number;
   license_plate: string;
   status: AmbulanceStatus;
+  /** What the unit is doing: available, maintenance, or its open assignment's step (busy while it has one). */
+  unit_status: UnitStatus;
+  /** When the open assignment reached that step; null for available and maintenance. */
+  unit_status_since: string | null;
   email: string | null;
   location: AmbulanceLocationDto | null;
   created_at: string;

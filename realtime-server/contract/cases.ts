@@ -2,10 +2,18 @@ import { z } from 'zod';
 import { email, intId, latitude, longitude, singleLine, text } from './common';
 import { CASE_STATUSES, type CaseStatus } from './enums';
 import { MAX_ACCURACY_M } from './geo';
+import { type AssignmentDto, type Priority, CALL_RECEIVED_MAX_AGE_MS, CLOCK_SKEW_MS, priorityForType, typeFromDescription } from './callLife';
+import { priority } from './callLifeSchemas';
 
 const caseType = text().trim().max(40).nullish().transform((v) => v || null);
 const description = text().trim().max(2000);
 const patientName = singleLine().trim().min(1, 'required').max(200);
+
+/** When the call came in: an ISO time, not in the future (beyond a little clock skew), at most an hour back. */
+const callReceivedAt = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time' })
+  .refine((v) => Date.parse(v) <= Date.now() + CLOCK_SKEW_MS, { error: 'must not be in the future' })
+  .refine((v) => Date.parse(v) >= Date.now() - CALL_RECEIVED_MAX_AGE_MS, { error: 'must be within the last hour' })
+  .transform((v) => new Date(Math.min(Date.parse(v), Date.now())).toISOString());
 
 /**
  * Case-creation payload of SPEC.md §3 (POST /live-location) and the case form of
@@ -17,7 +25,10 @@ export const caseCreateSchema = z.object({
   to: email().optional(),
   email: email().optional(),
   patient_email: email().optional(),
-  status: z.literal('active', { error: 'a new case is always active' }).default('active'),
+  /** `pending`: a waiting call, taken with no ambulance (none free, or held on purpose). */
+  status: z.enum(['active', 'pending'], { error: 'a new case is active, or pending while it waits for an ambulance' }).default('active'),
+  priority: priority().optional(),
+  call_received_at: callReceivedAt.optional(),
   patientName,
   description: description.min(1, 'required'),
   caseType,
@@ -26,13 +37,19 @@ export const caseCreateSchema = z.object({
 }).transform((v, ctx) => {
   const patientEmail = v.to ?? v.email ?? v.patient_email;
   if (!patientEmail) ctx.addIssue({ code: 'custom', path: ['to'], message: 'required' });
+  const ambulanceId = v.ambulance_id ?? v.license_plate ?? null;
+  if (v.status === 'pending' && ambulanceId != null) ctx.addIssue({ code: 'custom', path: ['status'], message: 'a pending call waits without an ambulance; leave the ambulance out or make it active' });
   return {
+    status: v.status,
+    // SPEC's payload may name the type only inside the description ('…, Type: Stroke').
+    priority: v.priority ?? priorityForType(v.caseType ?? typeFromDescription(v.description)),
+    callReceivedAt: v.call_received_at ?? null,
     operatorId: v.operator_id ?? null,
     patientEmail: patientEmail ?? '',
     patientName: v.patientName,
     description: v.description,
     caseType: v.caseType,
-    ambulanceId: v.ambulance_id ?? v.license_plate ?? null,
+    ambulanceId,
   };
 });
 export type CaseCreateInput = z.infer<typeof caseCreateSchema>;
@@ -46,6 +63,7 @@ export const caseUpdateSchema = z.object({
   description: description.optional(),
   status: z.enum(CASE_STATUSES, { error: `must be one of ${CASE_STATUSES.join(', ')}` }).optional(),
   caseType: caseType.optional(),
+  priority: priority().optional(),
   ambulance_id: z.union([z.literal(''), z.null(), intId()]).transform((v) => (v === '' ? null : v)).optional(),
 }).transform((v) => ({
   patientName: v.patientName ?? v.patient_name,
@@ -53,6 +71,7 @@ export const caseUpdateSchema = z.object({
   description: v.description,
   status: v.status,
   caseType: v.caseType,
+  priority: v.priority,
   ambulanceId: v.ambulance_id,
 }));
 export type CaseUpdateInput = z.infer<typeof caseUpdateSchema>;
@@ -69,6 +88,12 @@ export interface CaseDto {
   id: string;
   description: string;
   status: CaseStatus;
+  /** 1 (most urgent) to 4. */
+  priority: Priority;
+  /** When the call reached the centre (NEMSIS eTimes.01). */
+  call_received_at: string;
+  /** The current (or last) assignment of an ambulance to this case, null when it never had one. */
+  assignment: AssignmentDto | null;
   caseType: string | null;
   patientName: string;
   patient_name: string;
@@ -94,6 +119,12 @@ export interface CaseDto {
  * the only thing that lets a caller share the patient's position, and it is answered only here.
  * POST /live-location answers these with `caseId`; POST /api/cases answers them as they are.
  */
+/** GET /api/cases/{id}: the case and every assignment it had, the first first. */
+export interface CaseDetail {
+  case: CaseDto;
+  assignments: AssignmentDto[];
+}
+
 export interface CaseCreated {
   case: CaseDto;
   locationLink: string;

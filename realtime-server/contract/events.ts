@@ -1,5 +1,6 @@
 import type { AmbulanceDto, PositionDto, PositionInput } from './ambulances';
 import type { CaseDto, CaseLocationEvent } from './cases';
+import type { UnitStatusAck, UnitStatusInput } from './callLife';
 import type { UserDto } from './users';
 
 /** Socket.IO rooms (DESIGN.md §4). */
@@ -34,6 +35,8 @@ export type PositionAck = { ok: true; latest: boolean } | { ok: false; error: st
 /** Only a driver socket may send positions, and only for its own ambulance. */
 export interface ClientToServerEvents {
   'ambulance.position': (p: PositionInput, ack?: (r: PositionAck) => void) => void;
+  /** The unit's next step (en route, on scene, …), as POST /api/ambulances/{id}/unit-status. */
+  'unit.status': (s: UnitStatusInput, ack?: (r: UnitStatusAck) => void) => void;
 }
 
 /** What the handshake accepts in `auth`. */

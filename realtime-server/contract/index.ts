@@ -5,6 +5,8 @@ export * from './geo';
 export * from './auth';
 export * from './users';
 export * from './ambulances';
+export * from './callLife';
+export * from './callLifeSchemas';
 export * from './cases';
 export * from './trail';
 export * from './tracking';

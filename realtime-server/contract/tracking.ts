@@ -1,3 +1,4 @@
+import type { AssignmentDto, Priority, PriorityInfo } from './callLife';
 import { z } from 'zod';
 import { email, intId } from './common';
 import type { TrailPoint } from './trail';
@@ -44,10 +45,21 @@ export interface TrackResponse {
   /** The average urban speed ETAs are estimated with (ETA_SPEED_KMH). */
   etaSpeedKmh: number;
   role: LinkRole;
+  /** The case's priority: the driver's link only (a viewer's answer is unchanged). */
+  priority?: Priority;
+  /** This ambulance's current (or last) assignment to the case, for its next-step button: the driver's link only. */
+  assignment?: AssignmentDto | null;
 }
 
 /** GET /api/config: what the web app needs of the server's settings. */
-export interface ConfigResponse { tileUrl: string; etaSpeedKmh: number }
+export interface ConfigResponse {
+  tileUrl: string;
+  etaSpeedKmh: number;
+  /** Priorities 1–4 with their labels and targets, most urgent first. */
+  priorities: PriorityInfo[];
+  /** NFPA 1710 turnout: an assignment still dispatched after this many seconds is flagged. */
+  turnout_s: number;
+}
 
 export interface GeocodeResponse { displayName: string; cached: boolean }
 

@@ -214,7 +214,9 @@ describe('one driver socket cannot flood the server', () => {
       const storedNow = await rowCount(flood, 'ambulance_positions', { ambulance_id: 1 });
       // The bucket lets a burst of 20 through, then 10 a second; everything else is refused before any work.
       expect(storedNow - stored).toBeLessThanOrEqual(40);
-      expect(acks.length - refusedAcks.length).toBe(storedNow - stored);
+      // No accepted ack without its stored position. (Not equal: the socket is cut while the last accepted
+      // positions wait for their commit, so their acks may never leave; on PostgreSQL under load, none did.)
+      expect(acks.length - refusedAcks.length).toBeLessThanOrEqual(storedNow - stored);
       expect(refusedAcks.length).toBeGreaterThan(0);
 
       const quietP50 = percentile(quiet, 50);

@@ -21,6 +21,8 @@ export const permissions = {
   'ambulance.update': { roles: STAFF, denied: 'Only staff can update ambulances' },
   'ambulance.delete': { roles: ADMIN, denied: 'Only admins can delete ambulances' },
   'ambulance.position': { roles: STAFF, denied: 'Only staff or the ambulance driver can send positions' },
+  'ambulance.unitStatus': { roles: STAFF, denied: "Only staff or the ambulance driver can change a unit's status" },
+  'case.correctTimes': { roles: STAFF, denied: "Only staff can correct an assignment's times" },
   'user.list': { roles: ADMIN, denied: 'Only admins can list operators' },
   'user.lookup': { roles: STAFF, denied: 'Only staff can look up staff accounts' },
   'user.create': { roles: ADMIN, denied: 'Only admins can add operators' },
@@ -87,6 +89,8 @@ export const access = {
   'PUT /api/cases/:id': { permission: 'case.update' },
   'DELETE /api/cases/:id': { permission: 'case.delete' },
   'GET /api/cases/:id/timeline': { permission: 'case.timeline' },
+  /** A dispatcher corrects one recorded time of an assignment, with a reason. */
+  'POST /api/cases/:id/assignments/:assignmentId/corrections': { permission: 'case.correctTimes' },
   'POST /live-location': { permission: 'case.create' },
   'POST /api/tracking/initiate': { permission: 'tracking.initiate' },
 
@@ -97,6 +101,8 @@ export const access = {
   'GET /api/ambulances/:id/trail': { permission: 'ambulance.read' },
   /** Staff with a bearer session, or `?t=` with this ambulance's driver token while its case is active. */
   'POST /api/ambulances/:id/position': { permission: 'ambulance.position', links: ['driver'] },
+  /** The unit's next step: staff, or this ambulance's driver link while its case is active. */
+  'POST /api/ambulances/:id/unit-status': { permission: 'ambulance.unitStatus', links: ['driver'] },
 
   'GET /api/users/operators': { permission: 'user.list' },
   'GET /api/users/by-email': { permission: 'user.lookup' },
@@ -120,8 +126,9 @@ export const access = {
 
   /** Staff sessions (rooms `staff`, admins also `admins`) and link holders (their ambulance's and case's rooms). */
   'socket:connect': { permission: 'live.connect', links: ['viewer', 'driver'] },
-  /** The only event a client sends: a driver link's position for its own ambulance. */
+  /** The events a client sends: a driver link's position for its own ambulance, and its unit's next step. */
   'socket:ambulance.position': { links: ['driver'] },
+  'socket:unit.status': { links: ['driver'] },
 } as const satisfies Record<string, AccessRule>;
 
 export type AccessKey = keyof typeof access;

@@ -28,6 +28,9 @@ const f = {
   spareCaseId: '', // active, no ambulance: deleted by the admin
   linkCaseId: '', // active, ambulance 6: the viewer and driver tokens below, the patient's share link
   locationToken: '', // the patient's share link's token
+  unitCaseId: '', // active, ambulance 3: the admin's unit-status step
+  lateCaseId: '', // active, ambulance 4, its call received 10 minutes before: corrections of its dispatch time
+  lateAssignmentId: 0,
   keptOperatorId: 0, // edited by the admin
   spareOperatorId: 0, // deleted by the admin
   viewer: '',
@@ -55,7 +58,7 @@ interface Entry {
    * missing refusal would show up as a write); `n` counts calls, for unique values.
    */
   url?: (p?: Principal) => string;
-  body?: (n: number) => unknown;
+  body?: (n: number, p: Principal) => unknown;
   /** What a permitted caller gets with this request (the guard lets it through; the handler answers). */
   ok: number;
   /** A refusal other than the default (401 without a session, 403 for a role without the permission). */
@@ -80,6 +83,12 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/ambulances/:id/position': {
     // Staff post for another ambulance than the driver link's: the crew's own reports take precedence over staff posts (409).
     who: 'staff+driver', url: (p) => `/api/ambulances/${p === 'operator' || p === 'admin' ? 5 : 6}/position`, body: (n) => ({ latitude: 17.4, longitude: 78.5 + n / 1000 }), ok: 200,
+    refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
+  },
+  'POST /api/ambulances/:id/unit-status': {
+    // Each admitted caller moves an assignment of its own one step forward (the driver's socket took ambulance 6 en route already).
+    who: 'staff+driver', url: (p) => `/api/ambulances/${p === 'operator' ? 1 : p === 'admin' ? 3 : 6}/unit-status`,
+    body: (_n, p) => ({ status: p === 'driver' ? 'on_scene' : 'en_route' }), ok: 200,
     refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
   },
 
@@ -107,6 +116,11 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/cases/:id': { who: 'admin', url: () => `/api/cases/${f.spareCaseId}`, ok: 200 },
   'GET /api/outbox': { who: 'admin', ok: 200 },
   'GET /api/metrics': { who: 'admin', ok: 200 },
+  'POST /api/cases/:id/assignments/:assignmentId/corrections': {
+    // A dispatch time a little earlier on each call: every admitted call writes, so a missing refusal would show.
+    who: 'staff', url: () => `/api/cases/${f.lateCaseId}/assignments/${f.lateAssignmentId}/corrections`,
+    body: (n) => ({ step: 'dispatched', at: new Date(Date.now() - 60_000 - n * 1000).toISOString(), reason: `typed late, call ${n}` }), ok: 200,
+  },
   'GET /api/cases/:id/timeline': { who: 'admin', url: () => `/api/cases/${f.caseId}/timeline`, ok: 200 },
 };
 
@@ -114,6 +128,7 @@ const MATRIX: Record<string, Entry> = {
 const SOCKET_WHO: Record<string, Who> = {
   'socket:connect': 'staff+driver', // and viewers: checked below with the table
   'socket:ambulance.position': 'viewer+driver', // narrowed to driver below
+  'socket:unit.status': 'viewer+driver', // narrowed to driver below
 };
 
 const table = access as Record<string, AccessRule>;
@@ -151,7 +166,7 @@ async function call(key: string, p: Principal, via: Via) {
   let url = e.url?.(p) ?? path;
   // A route whose URL carries its own link token (the patient's location link) admits anyone holding that link: no second `t`.
   if (via === 'query' && !/[?&]t=/.test(url)) url += `${url.includes('?') ? '&' : '?'}t=${encodeURIComponent(secret!)}`;
-  return { send: () => s.api(method, url, { token: via === 'bearer' ? secret : undefined, body: e.body?.(n) }) };
+  return { send: () => s.api(method, url, { token: via === 'bearer' ? secret : undefined, body: e.body?.(n, p) }) };
 }
 
 beforeAll(async () => {
@@ -168,6 +183,10 @@ beforeAll(async () => {
   f.linkCaseId = await dispatchCase(s, admin, 6);
   ({ viewer: f.viewer, driver: f.driver } = await trackingTokens(s, admin, f.linkCaseId, 6));
   f.locationToken = await locationToken(s, f.linkCaseId);
+  f.unitCaseId = await dispatchCase(s, admin, 3);
+  const late = await post('/api/cases', { ...caseBody(), ambulance_id: 4, call_received_at: new Date(Date.now() - 10 * 60_000).toISOString() });
+  f.lateCaseId = late.case.id;
+  f.lateAssignmentId = late.case.assignment.id;
 });
 
 describe('the table covers every route and socket event', () => {
@@ -200,6 +219,7 @@ describe('the table covers every route and socket event', () => {
     for (const key of restKeys) expect({ key, principals: principalsOf(table[key]) }).toEqual({ key, principals: WHO[MATRIX[key].who] });
     expect(principalsOf(table['socket:connect'])).toEqual(['viewer', 'driver', 'operator', 'admin']);
     expect(principalsOf(table['socket:ambulance.position'])).toEqual(['driver']);
+    expect(principalsOf(table['socket:unit.status'])).toEqual(['driver']);
     expect(Object.keys(SOCKET_WHO).sort()).toEqual([...socketKeys].sort());
   });
 
@@ -320,6 +340,19 @@ describe('socket events', () => {
         expect(await send()).toMatchObject({ ok: true });
       } else {
         expect(await expectNoWrite(s.ctx.db, send)).toEqual({ ok: false, error: ONLY_DRIVER });
+      }
+    },
+  );
+
+  it.each(PRINCIPALS.filter((p) => mayCall('socket:connect', p)).map((p) => [p]))(
+    'socket:unit.status as %s: acknowledged as the table says, and a refusal changes nothing',
+    async (p) => {
+      const sock = await connectAs(p);
+      const send = () => sock.timeout(2000).emitWithAck('unit.status', { status: 'en_route' });
+      if (mayCall('socket:unit.status', p)) {
+        expect(await send()).toMatchObject({ ok: true, assignment: { ambulance_id: 6, status: 'en_route' } });
+      } else {
+        expect(await expectNoWrite(s.ctx.db, send)).toEqual({ ok: false, error: "Only a driver link may change its unit's status" });
       }
     },
   );

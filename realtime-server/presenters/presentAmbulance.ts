@@ -1,10 +1,12 @@
-import type { AmbulanceDto, AmbulanceStatus, PositionDto } from '../contract';
+import type { AmbulanceDto, AmbulanceStatus, PositionDto, UnitStatus } from '../contract';
 import type { AmbulanceRow, PositionRow } from '../../db/repositories/types';
 
 export const presentAmbulance = (a: AmbulanceRow): AmbulanceDto => ({
   id: a.id,
   license_plate: a.license_plate,
   status: a.status as AmbulanceStatus,
+  unit_status: (a.unit_step ?? (a.status === 'maintenance' ? 'maintenance' : 'available')) as UnitStatus,
+  unit_status_since: a.unit_step ? (a.unit_step_at ?? null) : null,
   email: a.driver_email,
   location:
     a.latitude == null || a.longitude == null

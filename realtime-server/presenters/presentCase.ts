@@ -1,4 +1,5 @@
-import { type CaseDto, type CaseLocationEvent, type CaseStatus, pointWkb } from '../contract';
+import { type CaseDto, type CaseLocationEvent, type CaseStatus, type Priority, pointWkb } from '../contract';
+import { presentJoinedAssignment } from './presentAssignment';
 import type { CaseRow } from '../../db/repositories/types';
 
 const num = (v: number | string | null) => (v == null ? null : Number(v));
@@ -10,6 +11,9 @@ export const presentCase = (c: CaseRow): CaseDto => {
     id: c.id,
     description: c.description,
     status: c.status as CaseStatus,
+    priority: Number(c.priority) as Priority,
+    call_received_at: c.call_received_at,
+    assignment: presentJoinedAssignment(c),
     caseType: c.case_type,
     patientName: c.patient_name,
     patient_name: c.patient_name,

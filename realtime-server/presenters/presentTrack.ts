@@ -1,4 +1,5 @@
-import type { LinkRole, SharedPosition, TrackResponse, TrailPoint } from '../contract';
+import type { LinkRole, Priority, SharedPosition, TrackResponse, TrailPoint } from '../contract';
+import { presentJoinedAssignment } from './presentAssignment';
 import type { AmbulanceRow, CaseRow } from '../../db/repositories/types';
 
 /** What a tracking or driver link may see: where the ambulance is and has been, its case, and the patient's shared position. */
@@ -15,6 +16,12 @@ const patientOf = (c: CaseRow): SharedPosition | null =>
     ? { latitude: Number(c.latitude), longitude: Number(c.longitude), accuracy: c.location_accuracy, updated_at: c.location_at }
     : null;
 
+/** The case's assignment when it is this ambulance's (a reassigned case's new crew is none of this link's business). */
+const assignmentOf = (a: AmbulanceRow, c: CaseRow) => {
+  const assignment = presentJoinedAssignment(c);
+  return assignment?.ambulance_id === a.id ? assignment : null;
+};
+
 export const presentTrack = ({ ambulance: a, case: c, trail, role, etaSpeedKmh }: TrackView): TrackResponse => ({
   ambulanceId: a.id,
   license_plate: a.license_plate,
@@ -26,4 +33,6 @@ export const presentTrack = ({ ambulance: a, case: c, trail, role, etaSpeedKmh }
   patient: patientOf(c),
   etaSpeedKmh,
   role,
+  // The crew's step button needs these; the patient's tracking link gets nothing new.
+  ...(role === 'driver' ? { priority: c.priority as Priority, assignment: assignmentOf(a, c) } : {}),
 });

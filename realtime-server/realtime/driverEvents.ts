@@ -1,4 +1,5 @@
-import { positionSchema } from '../contract';
+import { positionSchema, unitStatusSchema } from '../contract';
+import { assignmentService } from '../services/assignmentService';
 import { linkCallRefusal } from '../edge/rateLimits';
 import { mayCall } from '../policies/permissions';
 import { ambulanceService } from '../services/ambulanceService';
@@ -6,7 +7,10 @@ import type { ServiceContext } from '../services/context';
 import { DomainError } from '../services/errors';
 import { type LifelineSocket, principalOf } from './identity';
 
-/** What a socket may send: a driver link's positions, checked and counted like its REST calls. */
+/** The first problem of a payload, as one line for an ack. */
+const firstIssue = (issues: { path: PropertyKey[]; message: string }[], what: string) => `${issues[0].path.join('.') || what}: ${issues[0].message}`;
+
+/** What a socket may send: a driver link's positions and its unit's steps, checked and counted like its REST calls. */
 export function listenToDriver(socket: LifelineSocket, ctx: ServiceContext) {
   const who = socket.data;
   socket.on('ambulance.position', async (raw, ack) => {
@@ -14,10 +18,7 @@ export function listenToDriver(socket: LifelineSocket, ctx: ServiceContext) {
     // The table admits driver links only (`who.kind === 'staff'` narrows the type for what follows).
     if (!mayCall('socket:ambulance.position', principalOf(who)) || who.kind === 'staff') return reply({ ok: false, error: 'Only a driver link may send positions' });
     const parsed = positionSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return reply({ ok: false, error: `${issue.path.join('.') || 'position'}: ${issue.message}` });
-    }
+    if (!parsed.success) return reply({ ok: false, error: firstIssue(parsed.error.issues, 'position') });
     const refusal = await linkCallRefusal(ctx.rateLimits, ctx.log, who.counter);
     if (refusal) return reply({ ok: false, error: refusal });
     try {
@@ -25,6 +26,22 @@ export function listenToDriver(socket: LifelineSocket, ctx: ServiceContext) {
     } catch (err) {
       if (err instanceof DomainError) return reply({ ok: false, error: err.message });
       ctx.log.error({ err }, 'position from driver socket failed');
+      reply({ ok: false, error: 'Internal server error' });
+    }
+  });
+
+  socket.on('unit.status', async (raw, ack) => {
+    const reply = typeof ack === 'function' ? ack : () => {};
+    if (!mayCall('socket:unit.status', principalOf(who)) || who.kind === 'staff') return reply({ ok: false, error: "Only a driver link may change its unit's status" });
+    const parsed = unitStatusSchema.safeParse(raw);
+    if (!parsed.success) return reply({ ok: false, error: firstIssue(parsed.error.issues, 'status') });
+    const refusal = await linkCallRefusal(ctx.rateLimits, ctx.log, who.counter);
+    if (refusal) return reply({ ok: false, error: refusal });
+    try {
+      reply({ ok: true, assignment: await assignmentService.setUnitStatus(ctx, who.ambulanceId, parsed.data, { type: 'driver', caseId: who.caseId }) });
+    } catch (err) {
+      if (err instanceof DomainError) return reply({ ok: false, error: err.message });
+      ctx.log.error({ err }, 'unit status from driver socket failed');
       reply({ ok: false, error: 'Internal server error' });
     }
   });

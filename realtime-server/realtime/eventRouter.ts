@@ -37,7 +37,9 @@ export function routeEvents(io: LifelineServer, cluster: Cluster, metrics?: Metr
         for (const id of e.sessionIds) io.in(serverRooms.session(id)).disconnectSockets(true);
         return;
       case 'grants.revoked':
-        return io.in(serverRooms.grant(e.caseId)).disconnectSockets(true);
+        // After the answers of this turn: a driver's `cleared` revokes its own link, and its ack must reach it before the socket closes.
+        setImmediate(() => io.in(serverRooms.grant(e.caseId)).disconnectSockets(true));
+        return;
       case 'mail.queued':
         return;
     }

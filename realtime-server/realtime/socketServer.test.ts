@@ -62,12 +62,15 @@ function staffBatchesOf(sock: Socket<any, any>) {
 
 /**
  * The staff room gets at most one batch a second: a burst of `burstMs` reaches it as at most
- * 3 batches (more only if the burst itself lasted over 2 s), each at least ~1 s after the previous.
+ * 3 batches (more only if the burst itself lasted over 2 s), and n batches need at least n − 1
+ * seconds after the burst began (`startedAt`). Arrival times, not gaps between them: a batch
+ * delivered late on a loaded machine arrives close to the next one though they left a second apart,
+ * but none can arrive before it was sent, so the span from the burst's start still holds.
  */
-function expectCoalesced(batches: { at: number }[], burstMs: number) {
+function expectCoalesced(batches: { at: number }[], burstMs: number, startedAt: number) {
   expect(batches.length).toBeGreaterThanOrEqual(1);
   expect(batches.length).toBeLessThanOrEqual(Math.max(3, Math.ceil(burstMs / 1000) + 1));
-  for (let i = 1; i < batches.length; i++) expect(batches[i].at - batches[i - 1].at).toBeGreaterThanOrEqual(900);
+  expect(batches.at(-1)!.at - startedAt).toBeGreaterThanOrEqual((batches.length - 1) * 1000 - 100);
 }
 
 let patientN = 0;
@@ -461,7 +464,7 @@ describe('position coalescing', () => {
     viewerBatches.stop();
 
     const mine = staffBatches.seen.filter((b) => b.positions.some((p) => p.ambulanceId === 4));
-    expectCoalesced(mine, burstMs);
+    expectCoalesced(mine, burstMs, base);
     for (const b of staffBatches.seen) {
       const ids = b.positions.map((p) => p.ambulanceId);
       expect(new Set(ids).size).toBe(ids.length); // latest per ambulance: one entry each
@@ -505,7 +508,7 @@ describe('position coalescing', () => {
     viewerBatches.stop();
 
     const mine = staffBatches.seen.filter((b) => b.positions.some((p) => p.ambulanceId === 5));
-    expectCoalesced(mine, burstMs);
+    expectCoalesced(mine, burstMs, started);
     expect(mine.at(-1)!.positions.find((p) => p.ambulanceId === 5)).toMatchObject({ latitude: 17.299, recorded_at: last });
     expect(viewerBatches.seen.flatMap((b) => b.positions).map((p) => p.recorded_at))
       .toEqual(Array.from({ length: 100 }, (_, i) => new Date(base + i).toISOString()));

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { auditRepository } from '../../db/repositories/auditRepository';
-import type { CaseEventRow } from '../../db/repositories/types';
+import type { AssignmentRow, CaseEventRow } from '../../db/repositories/types';
+import { type AssignmentStatus, TIMED_STEPS, isOpenAssignment, stepTimeKey } from '../contract';
 
 /**
  * The invariants "nothing lost, nothing doubled" rests on, read straight from the database
@@ -8,7 +9,7 @@ import type { CaseEventRow } from '../../db/repositories/types';
  * property test and the crash script check them after every run and every restart.
  */
 
-const CASE_FIELDS = ['status', 'ambulance_id', 'patient_name', 'patient_email', 'description', 'case_type', 'closed_at'] as const;
+const CASE_FIELDS = ['status', 'priority', 'ambulance_id', 'patient_name', 'patient_email', 'description', 'case_type', 'closed_at'] as const;
 const ACTORS = new Set(['user', 'patient', 'driver', 'system']);
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** A field of a case row, or of the copy of it a timeline entry holds as JSON. */
@@ -23,7 +24,25 @@ export interface InvariantReport {
 }
 
 /** The timeline entries that record a change of the case's row (each moves its version on). */
-const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted']);
+const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted', 'unit.status', 'unit.corrected']);
+
+/** The times of an assignment in order, and a status that is the last step it reached (or cancelled, after all of them). */
+export function assignmentTimeViolations(a: AssignmentRow): string[] {
+  const out: string[] = [];
+  let last = '';
+  let lastStep: string | null = null;
+  for (const step of TIMED_STEPS) {
+    const t = a[stepTimeKey(step)];
+    if (t == null) continue;
+    if (!ISO.test(t)) out.push(`assignment ${a.id}: ${step}_at is not a time (${t})`);
+    if (t < last) out.push(`assignment ${a.id}: ${step}_at ${t} is before the step before it (${last})`);
+    last = t;
+    lastStep = step;
+  }
+  if (a.cancelled_at != null && a.cancelled_at < last) out.push(`assignment ${a.id}: cancelled_at ${a.cancelled_at} is before its last step (${last})`);
+  if (a.status === 'cancelled' ? a.cancelled_at == null : a.status !== lastStep) out.push(`assignment ${a.id} is ${a.status} but its last recorded step is ${lastStep}`);
+  return out;
+}
 
 /** Every invariant over one consistent read (a single transaction). */
 export async function checkInvariants(db: Knex): Promise<InvariantReport> {
@@ -31,6 +50,7 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
     const ambulances = await auditRepository.ambulances(trx);
     const cases = await auditRepository.cases(trx);
     const events = await auditRepository.caseEvents(trx);
+    const assignments = await auditRepository.assignments(trx);
     const violations: string[] = [];
     const ambulanceIds = new Set(ambulances.map((a) => Number(a.id)));
 
@@ -47,6 +67,27 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
       if (a.status === 'busy' && held.length !== 1) violations.push(`ambulance ${a.id} is busy but ${held.length} active cases hold it`);
       if (a.status !== 'busy' && held.length > 0) violations.push(`ambulance ${a.id} is ${a.status} but active case ${held[0]} holds it`);
     }
+
+    // 1b. An ambulance has at most one open assignment, and is busy exactly when it has one: the
+    //     assignment of the active case holding it, which names it as its current one.
+    const openByAmbulance = new Map<number, AssignmentRow[]>();
+    for (const a of assignments) {
+      if (!isOpenAssignment(a.status as AssignmentStatus) || a.ambulance_id == null) continue;
+      openByAmbulance.set(Number(a.ambulance_id), [...(openByAmbulance.get(Number(a.ambulance_id)) ?? []), a]);
+    }
+    const caseById = new Map(cases.map((c) => [c.id, c]));
+    for (const a of ambulances) {
+      const open = openByAmbulance.get(Number(a.id)) ?? [];
+      if (open.length > 1) violations.push(`ambulance ${a.id} has ${open.length} open assignments`);
+      if ((a.status === 'busy') !== (open.length === 1)) violations.push(`ambulance ${a.id} is ${a.status} with ${open.length} open assignments`);
+      for (const o of open) {
+        const c = caseById.get(o.case_id);
+        if (c?.status !== 'active' || Number(c.ambulance_id) !== Number(a.id)) violations.push(`assignment ${o.id} is open but its case ${o.case_id} does not hold ambulance ${a.id}`);
+        else if (Number(c.assignment_id) !== Number(o.id)) violations.push(`case ${c.id} names assignment ${c.assignment_id}, not its open one ${o.id}`);
+      }
+    }
+    // 1c. An assignment's times never decrease, and its status is its last step reached.
+    for (const a of assignments) violations.push(...assignmentTimeViolations(a));
 
     // 2. No case references a deleted ambulance.
     for (const c of cases) {

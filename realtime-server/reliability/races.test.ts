@@ -5,11 +5,13 @@ import { canonicalJson } from '../http/middleware/idempotency';
 import { casePayload, locationSharePath, rememberLocationLink } from '../testing/dispatchHelpers';
 import { dropSchema, onPostgresPass, postgresSkipReason, postgresSuitesUrl, withSchema } from '../testing/testEngine';
 import { type ApiResult, type TestServer, useTestServer } from '../testing/testServer';
+import { UNIT_STEPS, type UnitStep } from '../contract';
 import { checkInvariants } from './invariants';
 
 /**
  * Random interleavings of dispatch, close/resolve/reopen, reassign, case deletion, patient
- * location shares, positions and ambulance edits (status, create, delete), sent in concurrent batches
+ * location shares, positions, units' steps (en route … cleared, some pressed offline earlier) and
+ * ambulance edits (status, create, delete), sent in concurrent batches
  * through the real API of a real server; after each run the invariants are read straight
  * from the database and every 2xx answer's effect is looked for.
  *
@@ -30,7 +32,8 @@ type Op =
   | { kind: 'ambulanceStatus'; amb: number; status: 'available' | 'busy' | 'maintenance' }
   | { kind: 'deleteAmbulance'; amb: number }
   | { kind: 'createAmbulance' }
-  | { kind: 'position'; amb: number };
+  | { kind: 'position'; amb: number }
+  | { kind: 'unitStatus'; amb: number; status: UnitStep; back: number };
 
 const slot = fc.nat({ max: 31 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -44,6 +47,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteAmbulance' as const), amb: slot }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('createAmbulance' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('position' as const), amb: slot }) },
+  // A unit's step, sometimes with a press time in the past (a queued offline press).
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('unitStatus' as const), amb: slot, status: fc.constantFrom(...UNIT_STEPS), back: fc.constantFrom(0, 0, 5_000, 3600_000) }) },
 );
 /** A run: up to six batches, each of one to six requests sent at once. */
 const runArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 6 });
@@ -59,6 +64,7 @@ const ALLOWED: Record<Op['kind'], number[]> = {
   deleteAmbulance: [200, 404, 409],
   createAmbulance: [201],
   position: [200, 404],
+  unitStatus: [200, 404, 409],
 };
 
 interface Logged { op: Op; target?: string | number; key?: string; res: ApiResult }
@@ -72,7 +78,7 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
   async function reset() {
     const { db } = s().ctx;
     await db.transaction(async (trx) => {
-      for (const t of ['track_tokens', 'ambulance_positions', 'outbox', 'case_events', 'idempotency_keys', 'cases', 'ambulances']) await trx(t).delete();
+      for (const t of ['track_tokens', 'ambulance_positions', 'outbox', 'case_events', 'idempotency_keys', 'assignments', 'cases', 'ambulances']) await trx(t).delete();
       for (let i = 0; i < FLEET; i++) {
         await ambulanceRepository.insert(trx, { license_plate: nextPlate(), status: 'available', latitude: 17.4, longitude: 78.5 });
       }
@@ -111,6 +117,10 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
         return { op, target: amb(op.amb), res: await api('DELETE', `/api/ambulances/${amb(op.amb)}`, { token: admin }) };
       case 'createAmbulance':
         return { op, res: await api('POST', '/api/ambulances', { token: admin, body: { license_plate: nextPlate(), status: 'available' } }) };
+      case 'unitStatus': {
+        const body = op.back ? { status: op.status, at: new Date(Date.now() - op.back).toISOString() } : { status: op.status };
+        return { op, target: amb(op.amb), res: await api('POST', `/api/ambulances/${amb(op.amb)}/unit-status`, { token: operator, body }) };
+      }
       case 'position':
         return { op, target: amb(op.amb), res: await api('POST', `/api/ambulances/${amb(op.amb)}/position`, { token: operator, body: { latitude: 17.4 + Math.random() / 100, longitude: 78.5 + Math.random() / 100 } }) };
     }
@@ -180,6 +190,14 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
         case 'deleteAmbulance':
           if (ambulancesNow.has(l.target as number)) problems.push(`deleted ambulance ${l.target} is still there`);
           break;
+        case 'unitStatus': {
+          // The step answered is on the assignment (a later step may have followed), and the answer's times are in order.
+          const a = l.res.body.assignment;
+          const now = await db('assignments').where({ id: a.id }).first();
+          if (!deletedCases.has(a.case_id) && !now) problems.push(`assignment ${a.id} answered ${l.op.status} is missing`);
+          else if (now && now[`${l.op.status}_at`] !== a[`${l.op.status}_at`]) problems.push(`assignment ${a.id}: ${l.op.status}_at answered ${a[`${l.op.status}_at`]} is ${now[`${l.op.status}_at`]}`);
+          break;
+        }
         case 'share':
         case 'position':
           break;

@@ -47,7 +47,8 @@ describe('every state change of a case is on its timeline with actor, time, befo
     expect(before).not.toContain(res.body.caseId);
     expect((await caseEvents(s, res.body.caseId)).map((e) => ({ action: e.action, actor: [e.actor_type, e.actor_id], before: e.before, after: json(e.after) }))).toEqual([{
       action: 'created', actor: ['user', operatorId], before: null,
-      after: { status: 'active', patient_name: 'Audit One', patient_email: 'p@example.com', description: 'Stroke', case_type: 'Fire', ambulance_id: 1 },
+      // Fire is no type the priority is derived from: 3; the call came in when the case was created.
+      after: { status: 'active', priority: 3, call_received_at: expect.stringMatching(ISO_TIME), patient_name: 'Audit One', patient_email: 'p@example.com', description: 'Stroke', case_type: 'Fire', ambulance_id: 1 },
     }]);
   });
 
@@ -71,13 +72,14 @@ describe('every state change of a case is on its timeline with actor, time, befo
     ['closed', { status: 'closed' }],
     ['resolved', { status: 'resolved' }],
     ['pending', { status: 'pending' }],
-  ])('PUT status %s: updated, with the status (and the close time when it closes)', async (status, body) => {
+  ])('PUT status %s: updated, with the status (and the close time when it closes) and the assignment it ends', async (status, body) => {
     const caseId = await dispatchCase(s, operator, 3);
     const [e] = await added(caseId, () => updateCase(s, operator, caseId, body));
+    // The crew never reached the scene: leaving active cancels the assignment.
     expect(e).toEqual({
       action: 'updated', actor: ['user', operatorId],
-      before: status === 'pending' ? { status: 'active' } : { status: 'active', closed_at: null },
-      after: status === 'pending' ? { status } : { status, closed_at: expect.stringMatching(ISO_TIME) },
+      before: status === 'pending' ? { status: 'active', unit_status: 'dispatched' } : { status: 'active', closed_at: null, unit_status: 'dispatched' },
+      after: status === 'pending' ? { status, unit_status: 'cancelled' } : { status, closed_at: expect.stringMatching(ISO_TIME), unit_status: 'cancelled' },
     });
   });
 
@@ -88,7 +90,8 @@ describe('every state change of a case is on its timeline with actor, time, befo
       { action: 'updated', actor: ['user', operatorId], before: { status: 'closed', closed_at: expect.stringMatching(ISO_TIME) }, after: { status: 'active', closed_at: null } },
     ]);
     expect(await added(caseId, () => updateCase(s, operator, caseId, { ambulance_id: 5 }))).toEqual([
-      { action: 'updated', actor: ['user', operatorId], before: { ambulance_id: 4 }, after: { ambulance_id: 5 } },
+      // The old assignment is cancelled on the same entry; the new one starts dispatched.
+      { action: 'updated', actor: ['user', operatorId], before: { ambulance_id: 4, unit_status: 'dispatched' }, after: { ambulance_id: 5, unit_status: 'cancelled' } },
     ]);
     expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
   });

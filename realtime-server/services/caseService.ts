@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { CaseCreated, CaseCreateInput, CaseUpdateInput, LocationLinkState, ShareLocationInput, TimelineEntryDto } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
+import { assignmentRepository } from '../../db/repositories/assignmentRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository, type CaseFields } from '../../db/repositories/caseRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import { userRepository } from '../../db/repositories/userRepository';
-import type { CaseRow, Db } from '../../db/repositories/types';
+import type { AmbulanceRow, CaseRow, Db } from '../../db/repositories/types';
 import { casePolicy } from '../policies/casePolicy';
 import { linkPolicy } from '../policies/links';
 import { presentAmbulance } from '../presenters/presentAmbulance';
@@ -16,6 +17,7 @@ import { presentCaseEvent } from '../presenters/presentCaseEvent';
 import type { DomainEvent } from './events';
 import { conflict, forbidden, gone, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
+import { assignments } from './assignmentService';
 import { mailTemplates } from './mailTemplates';
 import { hashToken, newToken, sameHash } from './tokens';
 
@@ -40,20 +42,22 @@ async function findCaseForUpdate(trx: Knex.Transaction, id: string): Promise<Cas
 }
 
 /** Takes an ambulance for a case: only one that exists and is available right now. */
-async function claimAmbulance(trx: Knex.Transaction, id: number, record: Record) {
+async function claimAmbulance(trx: Knex.Transaction, id: number) {
   const ambulance = await ambulanceRepository.findById(trx, id);
   if (!ambulance) throw unprocessable(`Ambulance ${id} does not exist`);
   if (!(await ambulanceRepository.claimIfAvailable(trx, id))) {
     throw conflict(`Ambulance ${ambulance.license_plate} is not available; choose another ambulance`);
   }
-  record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, id))!) });
+  // Its event is recorded by the caller, once the assignment that makes it busy exists.
   return ambulance;
 }
 
-async function releaseAmbulance(trx: Knex.Transaction, id: number, record: Record) {
-  if (await ambulanceRepository.release(trx, id)) {
-    record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, id))!) });
-  }
+async function releaseAmbulance(trx: Knex.Transaction, id: number) {
+  return (await ambulanceRepository.release(trx, id)) > 0;
+}
+
+async function publishAmbulance(trx: Knex.Transaction, id: number, record: Record) {
+  record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, id))!) });
 }
 
 /**
@@ -63,6 +67,18 @@ async function releaseAmbulance(trx: Knex.Transaction, id: number, record: Recor
  * holding the same version with other contents and the timeline disagreeing with the row.
  */
 export async function unassignAmbulance(trx: Knex.Transaction, record: Record, ambulanceId: number, actor: Actor) {
+  // Assignments keep the plate they were dispatched with; the cases' events below show them without the ambulance.
+  // A case taken off this ambulance still shows it on its current assignment: that changes too, recorded the same way.
+  const showing = await caseRepository.withCurrentAssignmentOf(trx, ambulanceId);
+  await assignmentRepository.forgetAmbulance(trx, ambulanceId);
+  for (const c of showing) {
+    await caseRepository.touch(trx, c.id);
+    await caseEventRepository.insert(trx, {
+      caseId: c.id, action: 'updated', actor: timelineActor(actor),
+      before: { assignment_ambulance_id: ambulanceId }, after: { assignment_ambulance_id: null },
+    });
+    record({ type: 'case.updated', case: presentCase((await caseRepository.findById(trx, c.id))!) });
+  }
   for (const c of await caseRepository.referencingAmbulance(trx, ambulanceId)) {
     await caseRepository.update(trx, c.id, { ambulance_id: null });
     await caseEventRepository.insert(trx, {
@@ -130,26 +146,37 @@ export const caseService = {
     inTransaction(ctx, async (trx, record): Promise<CaseCreated> => {
       if (!casePolicy.mayCreate(actor, input)) throw forbidden('operator_id must be your own id');
       const id = randomUUID();
-      const ambulance = input.ambulanceId != null ? await claimAmbulance(trx, input.ambulanceId, record) : null;
+      const now = new Date().toISOString();
+      const ambulance = input.ambulanceId != null ? await claimAmbulance(trx, input.ambulanceId) : null;
       const locationToken = newToken();
       await caseRepository.insert(trx, {
         id,
         description: input.description,
-        status: 'active',
+        status: input.status,
+        priority: input.priority,
+        call_received_at: input.callReceivedAt ?? now,
         case_type: input.caseType,
         patient_name: input.patientName,
         patient_email: input.patientEmail,
         operator_id: actor.id,
         ambulance_id: ambulance?.id ?? null,
         location_token_hash: hashToken(locationToken),
-        dispatched_at: ambulance ? new Date().toISOString() : null,
+        dispatched_at: ambulance ? now : null,
       });
-      const row = (await caseRepository.findById(trx, id))!;
-      const dto = presentCase(row);
+      const created = (await caseRepository.findById(trx, id))!;
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'created', actor: timelineActor(actor),
-        after: { status: dto.status, patient_name: dto.patientName, patient_email: dto.email, description: dto.description, case_type: dto.caseType, ambulance_id: dto.ambulance_id },
+        after: {
+          status: created.status, priority: created.priority, call_received_at: created.call_received_at, patient_name: created.patient_name,
+          patient_email: created.patient_email, description: created.description, case_type: created.case_type, ambulance_id: created.ambulance_id,
+        },
       });
+      if (ambulance) {
+        await caseRepository.setAssignment(trx, id, await assignments.start(trx, id, ambulance, now));
+        record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, ambulance.id))!) });
+      }
+      const row = (await caseRepository.findById(trx, id))!;
+      const dto = presentCase(row);
       const locationLink = patientLocationLink(ctx.config.publicUrl, id, locationToken);
       if (opts.notifyPatient) {
         await outboxRepository.insert(trx, mailTemplates.shareLocation(row, locationLink));
@@ -188,9 +215,11 @@ export const caseService = {
       const ambulanceId = input.ambulanceId === undefined ? before.ambulance_id : input.ambulanceId;
       const heldBefore = heldAmbulance(before.status, before.ambulance_id);
       const heldAfter = heldAmbulance(status, ambulanceId);
+      const now = new Date().toISOString();
+      let claimed: AmbulanceRow | null = null;
       if (heldBefore !== heldAfter) {
-        if (heldBefore != null) await releaseAmbulance(trx, heldBefore, record);
-        if (heldAfter != null) await claimAmbulance(trx, heldAfter, record);
+        if (heldBefore != null) await releaseAmbulance(trx, heldBefore);
+        if (heldAfter != null) claimed = await claimAmbulance(trx, heldAfter);
       } else if (ambulanceId != null && ambulanceId !== before.ambulance_id) {
         // Named on a case that does not hold ambulances: it must still exist (locked, so that it is not deleted meanwhile).
         await ambulanceRepository.lock(trx, ambulanceId);
@@ -201,22 +230,31 @@ export const caseService = {
         patient_email: input.patientEmail ?? before.patient_email,
         description: input.description ?? before.description,
         case_type: input.caseType === undefined ? before.case_type : input.caseType,
+        priority: input.priority ?? Number(before.priority),
         status,
         ambulance_id: ambulanceId,
-        closed_at: status === 'closed' || status === 'resolved' ? (before.closed_at ?? new Date().toISOString()) : null,
+        closed_at: status === 'closed' || status === 'resolved' ? (before.closed_at ?? now) : null,
       };
-      const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => next[k] !== before[k]);
+      const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => String(next[k] ?? '') !== String(before[k as keyof CaseRow] ?? ''));
       if (changed.length === 0) return presentCase(before);
       // A new ambulance (or the same one taken again) starts a new dispatch: its tracking links show the path from here on.
-      await caseRepository.update(trx, id, heldAfter != null && heldAfter !== heldBefore ? { ...next, dispatched_at: new Date().toISOString() } : next);
+      await caseRepository.update(trx, id, claimed ? { ...next, dispatched_at: now } : next);
+      // The assignment follows the ambulance the case holds: the old one ends (on this entry), a new one starts.
+      // Only leaving `active` closes: taking the ambulance off a case that stays active cancels, like giving it another.
+      const ended = heldBefore != null && heldBefore !== heldAfter ? await assignments.end(trx, id, status === 'active' ? 'reassigning' : 'closing', now) : null;
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'updated', actor: timelineActor(actor),
-        before: Object.fromEntries(changed.map((k) => [k, before[k]])),
-        after: Object.fromEntries(changed.map((k) => [k, next[k]])),
+        before: { ...Object.fromEntries(changed.map((k) => [k, before[k as keyof CaseRow]])), ...ended?.before },
+        after: { ...Object.fromEntries(changed.map((k) => [k, next[k]])), ...ended?.after },
       });
       if (heldBefore != null && heldBefore !== heldAfter) {
+        await publishAmbulance(trx, heldBefore, record);
         await trackTokenRepository.revokeForCase(trx, id);
         record({ type: 'grants.revoked', caseId: id });
+      }
+      if (claimed) {
+        await caseRepository.setAssignment(trx, id, await assignments.start(trx, id, claimed, now));
+        await publishAmbulance(trx, claimed.id, record);
       }
       const dto = presentCase((await caseRepository.findById(trx, id))!);
       record({ type: 'case.updated', case: dto });
@@ -228,7 +266,8 @@ export const caseService = {
     inTransaction(ctx, async (trx, record) => {
       const before = await findCaseForUpdate(trx, id);
       const held = heldAmbulance(before.status, before.ambulance_id);
-      if (held != null) await releaseAmbulance(trx, held, record);
+      if (held != null) await assignments.end(trx, id, 'closing', new Date().toISOString());
+      if (held != null && await releaseAmbulance(trx, held)) await publishAmbulance(trx, held, record);
       await trackTokenRepository.revokeForCase(trx, id);
       await caseEventRepository.insert(trx, { caseId: id, action: 'deleted', actor: timelineActor(actor), before: { ...presentCase(before) } });
       await caseRepository.delete(trx, id);

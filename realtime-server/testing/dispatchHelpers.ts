@@ -90,7 +90,7 @@ export async function rowCount(s: TestServer, table: string, where: Record<strin
 
 /** Row counts of every table a dispatch writes, to compare before and after a refusal. */
 export async function writeCounts(s: TestServer) {
-  const tables = ['cases', 'case_events', 'outbox', 'track_tokens', 'ambulance_positions'] as const;
+  const tables = ['cases', 'case_events', 'assignments', 'outbox', 'track_tokens', 'ambulance_positions'] as const;
   const out: Record<string, number> = {};
   for (const t of tables) out[t] = await rowCount(s, t);
   return out;

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { type AmbulanceDto, ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema } from '../../contract';
+import { type AmbulanceDto, type UnitStatusAck, ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema, unitStatusSchema } from '../../contract';
+import { type UnitStatusSource, assignmentService } from '../../services/assignmentService';
 import { type PositionSource, ambulanceService } from '../../services/ambulanceService';
 import { forbidden } from '../../services/errors';
 import { linkPolicy } from '../../policies/links';
@@ -54,6 +55,13 @@ export const mountAmbulances: Mount = (router, deps) => {
     const principal = (ctx.state as AppState).principal;
     if (principal) return `staff-position:${principal.user.id}:${ctx.params.id}`;
     return typeof ctx.query.t === 'string' && ctx.query.t ? `driver:${ctx.query.t}` : undefined;
+  });
+  router.post('/api/ambulances/:id/unit-status', noStore, positionLimit, async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    const source = await positionSource(ctx, deps, id);
+    const input = validate(unitStatusSchema, ctx.request.body);
+    const from: UnitStatusSource = source.type === 'staff' ? { type: 'staff', actor: actorOf(ctx) } : source;
+    ctx.body = { ok: true, assignment: await assignmentService.setUnitStatus(svc, id, input, from) } satisfies UnitStatusAck;
   });
   router.post('/api/ambulances/:id/position', noStore, positionLimit, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

@@ -75,7 +75,7 @@ describe('POST /api/cases', () => {
     expect(res.body.case).toMatchObject({ status: 'active', ambulance_id: 3, license_plate: plateOf(3), patientName: 'Case Form', email: 'form@example.com', caseType: 'Fighting' });
     expect(res.body.case.id).toMatch(UUID_V4);
     expect((await ambulanceRow(s, 3)).status).toBe('busy');
-    expect(await writeCounts(s)).toEqual({ ...before, cases: before.cases + 1, case_events: before.case_events + 1 });
+    expect(await writeCounts(s)).toEqual({ ...before, cases: before.cases + 1, case_events: before.case_events + 1, assignments: before.assignments + 1 });
   });
 
   it('refuses a busy ambulance with 409 and creates no case', async () => {
@@ -116,8 +116,9 @@ describe('PUT /api/cases/{id}', () => {
     expect(events.map((e) => e.action)).toEqual(['created', 'updated']);
     const e = events[1];
     expect(e).toMatchObject({ actor_type: 'user', actor_id: operatorId });
-    expect(JSON.parse(e.before)).toEqual({ status: 'active', closed_at: null });
-    expect(JSON.parse(e.after)).toEqual({ status: 'closed', closed_at: res.body.case.closed_at });
+    // The same entry ends the assignment: the crew never reached the scene, so it is cancelled.
+    expect(JSON.parse(e.before)).toEqual({ status: 'active', closed_at: null, unit_status: 'dispatched' });
+    expect(JSON.parse(e.after)).toEqual({ status: 'closed', closed_at: res.body.case.closed_at, unit_status: 'cancelled' });
   });
 
   it('resolving a case frees its ambulance', async () => {
@@ -158,8 +159,8 @@ describe('PUT /api/cases/{id}', () => {
     expect((await ambulanceRow(s, 5)).status).toBe('busy');
     const e = (await caseEvents(s, caseId)).at(-1);
     expect(e).toMatchObject({ action: 'updated', actor_type: 'user', actor_id: operatorId });
-    expect(JSON.parse(e.before)).toEqual({ ambulance_id: 4 });
-    expect(JSON.parse(e.after)).toEqual({ ambulance_id: 5 });
+    expect(JSON.parse(e.before)).toEqual({ ambulance_id: 4, unit_status: 'dispatched' });
+    expect(JSON.parse(e.after)).toEqual({ ambulance_id: 5, unit_status: 'cancelled' });
   });
 
   it('refuses reassigning to a busy ambulance with 409 and changes nothing', async () => {

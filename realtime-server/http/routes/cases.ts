@@ -1,8 +1,9 @@
-import { type CaseCreated, caseCreateSchema, caseUpdateSchema } from '../../contract';
+import { type CaseCreated, caseCreateSchema, caseUpdateSchema, timeCorrectionSchema } from '../../contract';
+import { assignmentService } from '../../services/assignmentService';
 import { caseService } from '../../services/caseService';
 import { actorOf } from '../middleware/auth';
 import { idempotency, writeContext } from '../middleware/idempotency';
-import { validate } from '../validate';
+import { routeId, validate } from '../validate';
 import type { Mount } from './types';
 
 export const mountCases: Mount = (router, { svc }) => {
@@ -10,7 +11,13 @@ export const mountCases: Mount = (router, { svc }) => {
     ctx.body = { cases: await caseService.list(svc, actorOf(ctx)) };
   });
   router.get('/api/cases/:id', async (ctx) => {
-    ctx.body = { case: await caseService.get(svc, ctx.params.id, actorOf(ctx)) };
+    const c = await caseService.get(svc, ctx.params.id, actorOf(ctx));
+    ctx.body = { case: c, assignments: await assignmentService.listForCase(svc, c.id) };
+  });
+  router.post('/api/cases/:id/assignments/:assignmentId/corrections', async (ctx) => {
+    const input = validate(timeCorrectionSchema, ctx.request.body);
+    const assignmentId = routeId(ctx.params.assignmentId, 'Assignment not found');
+    ctx.body = { assignment: await assignmentService.correctTime(svc, actorOf(ctx), ctx.params.id, assignmentId, input) };
   });
   router.get('/api/cases/:id/timeline', async (ctx) => {
     ctx.body = { timeline: await caseService.timeline(svc, ctx.params.id) };

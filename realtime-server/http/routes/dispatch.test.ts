@@ -43,7 +43,7 @@ describe('POST /live-location (the e-mail/location service)', () => {
     expect(JSON.parse(mails[0].links)).toEqual([link]);
     expect(mails[0].body_text).toContain(link);
 
-    expect(await writeCounts(s)).toEqual({ ...before, cases: before.cases + 1, case_events: before.case_events + 1, outbox: before.outbox + 1 });
+    expect(await writeCounts(s)).toEqual({ ...before, cases: before.cases + 1, case_events: before.case_events + 1, assignments: before.assignments + 1, outbox: before.outbox + 1 });
   });
 
   it('answers with the created case as well as its id', async () => {
@@ -66,7 +66,8 @@ describe('POST /live-location (the e-mail/location service)', () => {
     ['a blank patientName', { patientName: '   ' }, 'patientName: required'],
     ['a malformed e-mail in `to`', { to: 'not-an-email' }, 'to: Invalid email address'],
     ['no patient e-mail at all', { to: undefined }, 'to: required'],
-    ['a status other than active', { status: 'closed' }, 'status: a new case is always active'],
+    ['a status other than active or pending', { status: 'closed' }, 'status: a new case is active, or pending while it waits for an ambulance'],
+    ['a pending call that names an ambulance', { status: 'pending' }, 'status: a pending call waits without an ambulance; leave the ambulance out or make it active'],
     ['a missing description', { description: undefined }, 'description: required'],
     ['an ambulance id that is not a number', { license_plate: 'TS09 EA 1002' }, 'license_plate: must be a whole number'],
   ])('refuses %s with 400 and writes nothing', async (_what, extra, error) => {

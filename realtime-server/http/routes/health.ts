@@ -1,4 +1,4 @@
-import type { ConfigResponse } from '../../contract';
+import { type ConfigResponse, TURNOUT_TARGET_S } from '../../contract';
 import { healthService } from '../../services/healthService';
 import type { Mount } from './types';
 
@@ -10,6 +10,6 @@ export const mountHealth: Mount = (router, { svc }) => {
   });
   /** What the web app needs to know of the server's configuration. */
   router.get('/api/config', (ctx) => {
-    ctx.body = { tileUrl: svc.config.tileUrl, etaSpeedKmh: svc.config.etaSpeedKmh } satisfies ConfigResponse;
+    ctx.body = { tileUrl: svc.config.tileUrl, etaSpeedKmh: svc.config.etaSpeedKmh, priorities: svc.config.priorities, turnout_s: TURNOUT_TARGET_S } satisfies ConfigResponse;
   });
 };

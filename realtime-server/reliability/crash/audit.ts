@@ -44,6 +44,7 @@ async function ackProblems(db: ReturnType<typeof openDatabase>, acks: Ack[]): Pr
   const positions = new Set((await auditRepository.positionPoints(db)).map((p) => `${p.ambulance_id}:${p.latitude}:${p.longitude}`));
   const shareMails = new Map<string, number>();
   for (const m of await auditRepository.outboxStates(db)) if (m.kind === 'share-location' && m.case_id) shareMails.set(m.case_id, (shareMails.get(m.case_id) ?? 0) + 1);
+  const assignments = new Map((await auditRepository.assignments(db)).map((a) => [Number(a.id), a as unknown as Record<string, string | null>]));
   const lastStatus = new Map<string, Ack & { kind: 'status' }>();
   let verified = 0;
   for (const a of acks) {
@@ -69,6 +70,11 @@ async function ackProblems(db: ReturnType<typeof openDatabase>, acks: Ack[]): Pr
       case 'tracking':
         if (!tracking.has(a.caseId)) problems.push(`acknowledged tracking of ${a.caseId} is missing`);
         break;
+      case 'unitStatus': {
+        const row = assignments.get(a.assignmentId);
+        if (!row || row[`${a.step}_at`] !== a.at) problems.push(`acknowledged ${a.step} of assignment ${a.assignmentId} at ${a.at} is ${row ? row[`${a.step}_at`] : 'missing'}`);
+        break;
+      }
     }
     if (problems.length === before) verified += 1;
   }

@@ -6,7 +6,8 @@ export type Ack =
   | { kind: 'status'; caseId: string; status: string; version: number }
   | { kind: 'position'; ambulanceId: number; latitude: number; longitude: number }
   | { kind: 'share'; caseId: string; latitude: number; longitude: number }
-  | { kind: 'tracking'; caseId: string };
+  | { kind: 'tracking'; caseId: string }
+  | { kind: 'unitStatus'; assignmentId: number; step: string; at: string };
 
 /** A keyed dispatch whose answer was lost in a kill. */
 export interface InDoubtDispatch { key: string; body: Record<string, unknown>; marker: string }

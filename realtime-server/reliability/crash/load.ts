@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UNIT_STEPS } from '../../contract/callLife';
 import type { CrashClient } from './client';
 import type { CrashFigures } from './figures';
 import type { Prng } from './plan';
@@ -8,7 +9,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** What the load knows of the server's state: the active cases (with their ambulance), the free ambulances, the fleet. */
 interface Board { active: Map<string, number | null>; free: Set<number>; fleet: number[] }
 
-/** One write, chosen at random: a dispatch (20 %), a close (15 %), a position (35 %), a location share (25 %), a tracking link (5 %). */
+/**
+ * One write, chosen at random: a dispatch (20 %), a close (15 %), a position (20 %), a unit's
+ * step (15 %), a location share (25 %), a tracking link (5 %).
+ */
 async function oneWrite(client: CrashClient, board: Board, rnd: Prng) {
   const { active, free, fleet } = board;
   const roll = rnd.next();
@@ -35,12 +39,27 @@ async function oneWrite(client: CrashClient, board: Board, rnd: Prng) {
       client.acknowledged({ kind: 'status', caseId: id, status, version: res.body.case.version });
       if (res.body.case.ambulance_id) free.add(res.body.case.ambulance_id);
     }
-  } else if (roll < 0.7) {
+  } else if (roll < 0.55) {
     const ambulanceId = rnd.pick(fleet);
     const latitude = 17.3 + rnd.next() / 5;
     const longitude = 78.4 + rnd.next() / 5;
     const res = await client.call('POST', `/api/ambulances/${ambulanceId}/position`, { latitude, longitude, accuracy: 8 });
     if (res.status === 200) client.acknowledged({ kind: 'position', ambulanceId, latitude, longitude });
+  } else if (roll < 0.7) {
+    // A step forward or not (a 409 is an answer too); cleared resolves the case and frees its ambulance.
+    const withAmbulance = activeIds.filter((id) => active.get(id));
+    if (!withAmbulance.length) return;
+    const id = rnd.pick(withAmbulance);
+    const ambulanceId = active.get(id)!;
+    const status = rnd.pick([...UNIT_STEPS]);
+    const res = await client.call<{ assignment: { id: number } & Record<string, string | number | null> }>('POST', `/api/ambulances/${ambulanceId}/unit-status`, { status });
+    if (res.status === 200) {
+      client.acknowledged({ kind: 'unitStatus', assignmentId: res.body.assignment.id, step: status, at: String(res.body.assignment[`${status}_at`]) });
+      if (status === 'cleared') {
+        active.delete(id);
+        free.add(ambulanceId);
+      }
+    }
   } else if (roll < 0.95) {
     const shareable = activeIds.filter((id) => client.locationTokens.has(id));
     if (!shareable.length) return;

@@ -1,0 +1,31 @@
+import { type AssignmentRow, type Db, insertedId, rowLocks } from './types';
+
+/** The steps that leave an assignment open (its ambulance busy). */
+const ENDED = ['cleared', 'cancelled'];
+
+/** The steps of an assignment (the contract's AssignmentStatus; db/ imports nothing above it). */
+type AssignmentStatus = 'dispatched' | 'en_route' | 'on_scene' | 'transporting' | 'at_hospital' | 'cleared' | 'cancelled';
+/** A step's time column, from the closed list of steps only (never a caller's text). */
+export type AssignmentTimeField = `${AssignmentStatus}_at`;
+
+export const assignmentRepository = {
+  findById: (db: Db, id: number) => db<AssignmentRow>('assignments').where({ id }).first(),
+  /** The open assignment of an ambulance (at most one: a unique index holds it). */
+  openForAmbulance: (db: Db, ambulanceId: number) =>
+    db<AssignmentRow>('assignments').where({ ambulance_id: ambulanceId }).whereNotIn('status', ENDED).first(),
+  /** The open assignment of a case (at most one). */
+  openForCase: (db: Db, caseId: string) =>
+    db<AssignmentRow>('assignments').where({ case_id: caseId }).whereNotIn('status', ENDED).first(),
+  /** Every assignment a case had, the first first. */
+  listForCase: (db: Db, caseId: string) => db<AssignmentRow>('assignments').where({ case_id: caseId }).orderBy('id'),
+  /** Locks an assignment's row until the transaction ends. */
+  lock: async (db: Db, id: number) => { if (rowLocks(db)) await db('assignments').where({ id }).forUpdate().select('id'); },
+  async insert(db: Db, row: { case_id: string; ambulance_id: number; license_plate: string; dispatched_at: string }): Promise<number> {
+    return insertedId(await db('assignments').insert({ ...row, status: 'dispatched' }).returning('id'));
+  },
+  /** Before an ambulance is deleted: its (ended) assignments keep its plate but no longer name it. */
+  forgetAmbulance: (db: Db, ambulanceId: number) => db('assignments').where({ ambulance_id: ambulanceId }).update({ ambulance_id: null }),
+  /** Moves an assignment to a step and records the step's time (or corrects a recorded time when `status` is left out). */
+  update: (db: Db, id: number, fields: { status?: AssignmentStatus } & Partial<Record<AssignmentTimeField, string>>) =>
+    db('assignments').where({ id }).update(fields),
+};

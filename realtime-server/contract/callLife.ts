@@ -1,0 +1,96 @@
+/**
+ * A call's life as EMS records it (DOMAIN.md §1, NEMSIS v3.5 eTimes): the unit's status lives
+ * on its assignment to the call, each step with the time it was reached.
+ */
+
+/** Priority 1 (most urgent) to 4, the NHS Ambulance Response Programme's categories by default (DOMAIN.md §2). */
+export const PRIORITIES = [1, 2, 3, 4] as const;
+export type Priority = (typeof PRIORITIES)[number];
+const TYPE_PRIORITY: Record<string, Priority> = {
+  'heart attack': 1, stroke: 1,
+  accident: 2, injury: 2, 'medical emergency': 2,
+};
+
+/** SPEC §3: 'Type: ' followed by text up to a comma, if the description has it. */
+export function typeFromDescription(description: string | null | undefined): string | null {
+  const m = /Type: ([^,]*)/.exec(description ?? '');
+  return m?.[1].trim() || null;
+}
+
+/** The priority a call gets when its caller names none: from its emergency type (SPEC's payload carries only the type). */
+export const priorityForType = (caseType: string | null | undefined): Priority =>
+  TYPE_PRIORITY[(caseType ?? '').trim().toLowerCase()] ?? 3;
+
+/** One priority's words and targets (seconds), as GET /api/config tells the boards. */
+export interface PriorityInfo {
+  priority: Priority;
+  label: string;
+  /** The response target (call received → on scene) at the 90th percentile: amber past 80 % of it, red past it. */
+  target_s: number;
+  /** The mean response target, when the standard has one. */
+  mean_target_s: number | null;
+  /** A waiting (pending) call older than this alerts the dispatchers. */
+  queue_alert_s: number;
+}
+
+/** The steps an assignment goes through, in order; `cancelled` ends one that never cleared. */
+export const ASSIGNMENT_STATUSES = ['dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital', 'cleared', 'cancelled'] as const;
+export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
+
+/** The steps a crew (or staff for them) reports: forward only, a step may be skipped. */
+export const UNIT_STEPS = ['en_route', 'on_scene', 'transporting', 'at_hospital', 'cleared'] as const;
+export type UnitStep = (typeof UNIT_STEPS)[number];
+
+/** The steps whose times follow one another (cancelled stands apart: it ends an assignment from any step). */
+export const TIMED_STEPS = ['dispatched', ...UNIT_STEPS] as const;
+export type TimedStep = (typeof TIMED_STEPS)[number];
+
+/** Where each step's time is kept on an assignment. */
+export const stepTimeKey = <S extends AssignmentStatus>(s: S): `${S}_at` => `${s}_at`;
+
+/** An assignment is open until it clears or is cancelled: its ambulance is busy exactly then. */
+export const isOpenAssignment = (s: AssignmentStatus) => s !== 'cleared' && s !== 'cancelled';
+
+/** What an ambulance is doing: free, in maintenance, or its open assignment's step. */
+export type UnitStatus = 'available' | 'maintenance' | Exclude<AssignmentStatus, 'cleared' | 'cancelled'>;
+
+/** The NEMSIS element each time is reported as (DOMAIN.md §1). */
+export const NEMSIS_TIMES = {
+  call_received_at: 'eTimes.01',
+  dispatched_at: 'eTimes.03',
+  en_route_at: 'eTimes.05',
+  on_scene_at: 'eTimes.06',
+  transporting_at: 'eTimes.09',
+  at_hospital_at: 'eTimes.11',
+  cleared_at: 'eTimes.13',
+  cancelled_at: 'eTimes.14',
+} as const;
+
+/** NFPA 1710's EMS turnout: an assignment still `dispatched` this long after dispatch is flagged. */
+export const TURNOUT_TARGET_S = 60;
+
+export interface AssignmentDto {
+  id: number;
+  case_id: string;
+  ambulance_id: number | null;
+  license_plate: string | null;
+  status: AssignmentStatus;
+  dispatched_at: string;
+  en_route_at: string | null;
+  on_scene_at: string | null;
+  transporting_at: string | null;
+  at_hospital_at: string | null;
+  cleared_at: string | null;
+  cancelled_at: string | null;
+}
+
+/** What a unit-status change answers (REST) and acknowledges (socket), shaped like the position ack. */
+/** The body of a unit-status change (unitStatusSchema parses it). */
+export interface UnitStatusInput { status: UnitStep; at?: string }
+
+export type UnitStatusAck = { ok: true; assignment: AssignmentDto } | { ok: false; error: string };
+
+/** A call's reported time may lie at most this far back (an operator keeps a call no longer before it is entered). */
+export const CALL_RECEIVED_MAX_AGE_MS = 3600_000;
+/** Clock skew a caller's "now" may have over the server's before it counts as the future. */
+export const CLOCK_SKEW_MS = 5_000;

@@ -1,0 +1,227 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkInvariants } from '../../reliability/invariants';
+import { expectError, expectNoWrite } from '../../testing/assertions';
+import { ISO_TIME, ambulanceRow, caseEvents, dispatchCase, expectStatus, plateOf, updateCase, userId } from '../../testing/dispatchHelpers';
+import { DEMO } from '../../testing/demoAccounts';
+import { useTestServer } from '../../testing/testServer';
+
+/**
+ * The rest of a call's life: its priority (derived from the type or given), when the call came
+ * in, the queue of waiting (pending) calls and their dispatch, time corrections, and what
+ * GET /api/config and GET /api/cases/{id} answer about it.
+ */
+const s = useTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000' } });
+let operator: string;
+let operatorId: number;
+
+beforeAll(async () => {
+  operator = await s.signIn('operator');
+  operatorId = await userId(s, DEMO.operator.email);
+});
+
+const json = (v: string | null) => (v == null ? null : JSON.parse(v));
+const form = (extra: Record<string, unknown> = {}) => ({ patientName: 'Life Call', email: 'life@example.com', description: 'Caller on the line', ...extra });
+const create = (extra: Record<string, unknown> = {}) => s.api('POST', '/api/cases', { token: operator, body: form(extra) });
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+async function closeAll() {
+  for (const c of await s.ctx.db('cases').where({ status: 'active' })) expectStatus(await updateCase(s, operator, c.id, { status: 'closed' }), 200, 'close');
+}
+const sound = async () => expect((await checkInvariants(s.ctx.db)).violations).toEqual([]);
+
+describe('priority', () => {
+  it.each([
+    ['Heart Attack', 1], ['Stroke', 1], ['stroke ', 1],
+    ['Accident', 2], ['Injury', 2], ['Medical Emergency', 2],
+    ['Fire', 3], ['Hospitalization', 3], [null, 3],
+  ])('derived from the type %s: %i', async (caseType, priority) => {
+    const res = await create({ caseType });
+    expect(res.status).toBe(201);
+    expect(res.body.case.priority).toBe(priority);
+  });
+
+  it('given explicitly, it wins over the type (a number or a digit)', async () => {
+    expect((await create({ caseType: 'Heart Attack', priority: 4 })).body.case.priority).toBe(4);
+    expect((await create({ caseType: 'Fire', priority: '1' })).body.case.priority).toBe(1);
+    const res = await s.api('POST', '/live-location', { token: operator, body: { to: 'p@example.com', patientName: 'P', description: 'x', caseType: 'Stroke', priority: 2 } });
+    expect(res.body.case.priority).toBe(2);
+  });
+
+  it.each([[0], [5], [2.5], ['high'], ['']])('refuses %j with 400 and writes nothing', async (priority) => {
+    expectError(await expectNoWrite(s.ctx.db, () => create({ priority })), 400, 'priority: must be 1, 2, 3 or 4');
+  });
+
+  it('PUT changes it, on the timeline; the same priority again is no change', async () => {
+    const id = (await create({ caseType: 'Injury' })).body.case.id;
+    const res = await updateCase(s, operator, id, { priority: 1 });
+    expect(res.body.case.priority).toBe(1);
+    const last = (await caseEvents(s, id)).at(-1);
+    expect({ action: last.action, actor: [last.actor_type, last.actor_id], before: json(last.before), after: json(last.after) })
+      .toEqual({ action: 'updated', actor: ['user', operatorId], before: { priority: 2 }, after: { priority: 1 } });
+    await expectNoWrite(s.ctx.db, () => updateCase(s, operator, id, { priority: '1' }));
+    expectError(await expectNoWrite(s.ctx.db, () => updateCase(s, operator, id, { priority: 9 })), 400, 'priority: must be 1, 2, 3 or 4');
+    await sound();
+  });
+});
+
+describe('call_received_at', () => {
+  it('absent: the creation time', async () => {
+    const before = new Date().toISOString();
+    const { case: c } = (await create()).body;
+    expect(c.call_received_at).toMatch(ISO_TIME);
+    expect(c.call_received_at >= before && c.call_received_at <= c.created_at).toBe(true);
+  });
+
+  it('given: kept (in UTC), and on the created entry', async () => {
+    const at = new Date(Date.now() - 4 * 60_000);
+    const res = await create({ call_received_at: at.toISOString().replace('Z', '+00:00') });
+    expect(res.body.case.call_received_at).toBe(at.toISOString());
+    expect(json((await caseEvents(s, res.body.case.id))[0].after)).toMatchObject({ call_received_at: at.toISOString(), priority: 3 });
+  });
+
+  it('a little ahead of the server (clock skew within 5 s) is read as now', async () => {
+    const res = await create({ call_received_at: new Date(Date.now() + 2000).toISOString() });
+    expect(res.status).toBe(201);
+    expect(res.body.case.call_received_at <= res.body.case.created_at).toBe(true);
+  });
+
+  it.each([
+    ['in the future', () => new Date(Date.now() + 60_000).toISOString(), 'call_received_at: must not be in the future'],
+    ['more than an hour back', () => ago(3600_000 + 60_000), 'call_received_at: must be within the last hour'],
+    ['no time', () => 'this morning', 'call_received_at: must be an ISO 8601 date and time'],
+  ])('refuses a time %s with 400 and writes nothing', async (_what, at, error) => {
+    expectError(await expectNoWrite(s.ctx.db, () => create({ call_received_at: at() })), 400, error);
+  });
+});
+
+describe('the queue: pending calls', () => {
+  beforeAll(closeAll);
+
+  it('POST /api/cases with status pending and no ambulance: a waiting call with its priority, no assignment', async () => {
+    const res = await create({ status: 'pending', caseType: 'Stroke' });
+    expect(res.status).toBe(201);
+    expect(res.body.case).toMatchObject({ status: 'pending', priority: 1, ambulance_id: null, assignment: null });
+    expect(await s.ctx.db('assignments').where({ case_id: res.body.case.id })).toEqual([]);
+    expect(json((await caseEvents(s, res.body.case.id))[0].after)).toMatchObject({ status: 'pending', ambulance_id: null, priority: 1 });
+  });
+
+  it('refuses pending with an ambulance (400, nothing written)', async () => {
+    expectError(await expectNoWrite(s.ctx.db, () => create({ status: 'pending', ambulance_id: 1 })), 400,
+      'status: a pending call waits without an ambulance; leave the ambulance out or make it active');
+  });
+
+  it('PUT {ambulance_id, status: active} dispatches it: an assignment starts, the ambulance is busy', async () => {
+    const id = (await create({ status: 'pending' })).body.case.id;
+    const res = await updateCase(s, operator, id, { ambulance_id: 2, status: 'active' });
+    expect(res.status).toBe(200);
+    expect(res.body.case).toMatchObject({ status: 'active', ambulance_id: 2, assignment: { ambulance_id: 2, license_plate: plateOf(2), status: 'dispatched', dispatched_at: expect.stringMatching(ISO_TIME) } });
+    expect((await ambulanceRow(s, 2)).status).toBe('busy');
+    const last = (await caseEvents(s, id)).at(-1);
+    expect([json(last.before), json(last.after)]).toEqual([{ status: 'pending', ambulance_id: null }, { status: 'active', ambulance_id: 2 }]);
+    await sound();
+  });
+
+  it('dispatch stays atomic: two waiting calls taking one ambulance at once, one wins, the other stays pending untouched', async () => {
+    const [a, b] = [(await create({ status: 'pending' })).body.case, (await create({ status: 'pending' })).body.case];
+    const answers = await Promise.all([a, b].map((c) => updateCase(s, operator, c.id, { ambulance_id: 3, status: 'active' })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const loser = answers.find((r) => r.status === 409)!;
+    expectError(loser, 409, `Ambulance ${plateOf(3)} is not available; choose another ambulance`);
+    const lost = answers[0].status === 409 ? a : b;
+    expect((await s.api('GET', `/api/cases/${lost.id}`, { token: operator })).body).toEqual({ case: lost, assignments: [] });
+    expect(await s.ctx.db('assignments').where({ ambulance_id: 3 }).whereNotIn('status', ['cleared', 'cancelled'])).toHaveLength(1);
+    await sound();
+  });
+
+  it('a busy ambulance cannot take a waiting call (409, nothing written)', async () => {
+    const id = (await create({ status: 'pending' })).body.case.id;
+    expectError(await expectNoWrite(s.ctx.db, () => updateCase(s, operator, id, { ambulance_id: 2, status: 'active' })), 409,
+      `Ambulance ${plateOf(2)} is not available; choose another ambulance`);
+  });
+});
+
+describe('corrections', () => {
+  let caseId: string;
+  let assignmentId: number;
+  let enRouteAt: string;
+  const correct = (body: Record<string, unknown>, id = assignmentId, c = caseId) =>
+    s.api('POST', `/api/cases/${c}/assignments/${id}/corrections`, { token: operator, body });
+  beforeAll(async () => {
+    await closeAll();
+    const res = await create({ ambulance_id: 4, call_received_at: ago(20 * 60_000) });
+    caseId = res.body.case.id;
+    assignmentId = res.body.case.assignment.id;
+    enRouteAt = expectStatus(await s.api('POST', '/api/ambulances/4/unit-status', { token: operator, body: { status: 'en_route' } }), 200, 'en route').body.assignment.en_route_at;
+  });
+
+  it('moves a recorded time, with the reason and who on the timeline, and a case.updated', async () => {
+    const before = (await s.api('GET', `/api/cases/${caseId}`, { token: operator })).body.case;
+    const at = ago(10 * 60_000);
+    const res = await correct({ step: 'dispatched', at, reason: 'radio log: dispatched at 10:02' });
+    expect(res).toMatchObject({ status: 200, body: { assignment: { id: assignmentId, dispatched_at: at, status: 'en_route' } } });
+    const last = (await caseEvents(s, caseId)).at(-1);
+    expect({ action: last.action, actor: [last.actor_type, last.actor_id], before: json(last.before), after: json(last.after) }).toEqual({
+      action: 'unit.corrected', actor: ['user', operatorId],
+      before: { dispatched_at: before.assignment.dispatched_at }, after: { dispatched_at: at, reason: 'radio log: dispatched at 10:02', assignment_id: assignmentId },
+    });
+    const after = (await s.api('GET', `/api/cases/${caseId}`, { token: operator })).body.case;
+    expect(after).toMatchObject({ version: before.version + 1, assignment: { dispatched_at: at } });
+    await sound();
+  });
+
+  it.each([
+    ['before the step before it', () => ({ step: 'en_route', at: ago(15 * 60_000) }), /^at: must not be before the step before it/],
+    ['before the call came in', () => ({ step: 'dispatched', at: ago(30 * 60_000) }), /^at: must not be before the call came in/],
+    ['after the step that follows it', () => ({ step: 'dispatched', at: new Date(Date.parse(enRouteAt) + 1).toISOString() }), /^at: must not be after the step that follows it/],
+    ['in the future', () => ({ step: 'en_route', at: new Date(Date.now() + 60_000).toISOString() }), 'at: must not be in the future'],
+    ['of a step never reached', () => ({ step: 'on_scene', at: ago(1000) }), 'step: this assignment never reached on scene'],
+  ])('out of order (%s): 422, nothing changes', async (_what, body, error) => {
+    expectError(await expectNoWrite(s.ctx.db, () => correct({ ...body(), reason: 'try' })), 422, error);
+  });
+
+  it.each([
+    ['no reason', { reason: undefined }, 'reason: required'],
+    ['a blank reason', { reason: '   ' }, 'reason: required: say why the time is corrected'],
+    ['an unknown step', { step: 'cancelled' }, /^step: must be one of dispatched, en_route/],
+    ['no time', { at: 'soon' }, 'at: must be an ISO 8601 date and time'],
+  ])('%s: 400, nothing changes', async (_what, extra, error) => {
+    expectError(await expectNoWrite(s.ctx.db, () => correct({ step: 'en_route', at: ago(5 * 60_000), reason: 'log', ...extra })), 400, error);
+  });
+
+  it("an assignment of another case, or none: 404", async () => {
+    const other = (await create()).body.case.id;
+    expectError(await expectNoWrite(s.ctx.db, () => correct({ step: 'dispatched', at: ago(60_000), reason: 'x' }, assignmentId, other)), 404, 'Assignment not found');
+    expectError(await expectNoWrite(s.ctx.db, () => correct({ step: 'dispatched', at: ago(60_000), reason: 'x' }, 99999)), 404, 'Assignment not found');
+  });
+
+  it('an ended assignment may be corrected too', async () => {
+    expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
+    const res = await correct({ step: 'en_route', at: ago(9 * 60_000), reason: 'crew report' });
+    expect(res.status).toBe(200);
+    expect(res.body.assignment).toMatchObject({ status: 'cancelled', en_route_at: expect.stringMatching(ISO_TIME) });
+    await sound();
+  });
+});
+
+describe('GET /api/config and GET /api/cases/{id}', () => {
+  it('config: the priorities with their NHS defaults and the turnout target', async () => {
+    const res = await s.api('GET', '/api/config');
+    expect(res.body).toEqual({
+      tileUrl: expect.any(String), etaSpeedKmh: expect.any(Number), turnout_s: 60,
+      priorities: [
+        { priority: 1, label: 'Life-threatening', target_s: 900, mean_target_s: 420, queue_alert_s: 60 },
+        { priority: 2, label: 'Emergency', target_s: 2400, mean_target_s: 1080, queue_alert_s: 120 },
+        { priority: 3, label: 'Urgent', target_s: 7200, mean_target_s: null, queue_alert_s: 300 },
+        { priority: 4, label: 'Less urgent', target_s: 10800, mean_target_s: null, queue_alert_s: 600 },
+      ],
+    });
+  });
+
+  it('a case: {case, assignments}; 404 for an unknown one', async () => {
+    await closeAll();
+    const id = await dispatchCase(s, operator, 5);
+    const res = await s.api('GET', `/api/cases/${id}`, { token: operator });
+    expect(res.body).toEqual({ case: expect.objectContaining({ id, assignment: res.body.assignments[0] }), assignments: [expect.objectContaining({ case_id: id, ambulance_id: 5, status: 'dispatched' })] });
+    expectError(await s.api('GET', '/api/cases/00000000-0000-4000-8000-000000000000', { token: operator }), 404, 'Case not found');
+    expectStatus(await updateCase(s, operator, id, { status: 'closed' }), 200, 'close');
+  });
+});

@@ -1,0 +1,178 @@
+import type { Knex } from 'knex';
+import {
+  type AssignmentDto, type AssignmentStatus, type TimeCorrectionInput, type TimedStep, type UnitStatusInput,
+  TIMED_STEPS, isOpenAssignment, stepTimeKey,
+} from '../contract';
+import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
+import { assignmentRepository } from '../../db/repositories/assignmentRepository';
+import { caseEventRepository } from '../../db/repositories/caseEventRepository';
+import { caseRepository } from '../../db/repositories/caseRepository';
+import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
+import type { AmbulanceRow, AssignmentRow } from '../../db/repositories/types';
+import { presentAmbulance } from '../presenters/presentAmbulance';
+import { presentAssignment } from '../presenters/presentAssignment';
+import { presentCase } from '../presenters/presentCase';
+import type { DomainEvent } from './events';
+import { conflict, forbidden, notFound, unprocessable } from './errors';
+import { type Actor, type ServiceContext, inTransaction } from './context';
+
+type Record = (e: DomainEvent) => void;
+
+/** Who reports a unit's step: staff (any ambulance) or a driver link, which holds for its own case's assignment only. */
+export type UnitStatusSource = { type: 'staff'; actor: Actor & { type: 'user' } } | { type: 'driver'; caseId: string };
+
+export const NOT_YOUR_ASSIGNMENT = 'This link is not valid for sending positions';
+
+const stepIndex = (s: AssignmentStatus) => TIMED_STEPS.indexOf(s as TimedStep);
+const timelineActor = (a: Actor) => (a.type === 'user' ? { type: a.type, id: a.id } : { type: a.type });
+const words = (s: AssignmentStatus) => s.replace('_', ' ');
+
+/** The latest time recorded on an assignment before `step` (the dispatch time at least). */
+function previousTime(a: AssignmentRow, step: TimedStep): string {
+  let latest = a.dispatched_at;
+  for (const s of TIMED_STEPS.slice(1, stepIndex(step))) latest = a[stepTimeKey(s)] ?? latest;
+  return latest;
+}
+
+/** The earliest time recorded on an assignment after `step`, or null. */
+function nextTime(a: AssignmentRow, step: TimedStep): string | null {
+  for (const s of TIMED_STEPS.slice(stepIndex(step) + 1)) if (a[stepTimeKey(s)]) return a[stepTimeKey(s)];
+  return a.cancelled_at;
+}
+
+async function publishAmbulance(trx: Knex.Transaction, id: number, record: Record) {
+  const row = await ambulanceRepository.findById(trx, id);
+  if (row) record({ type: 'ambulance.updated', ambulance: presentAmbulance(row) });
+}
+
+async function publishCase(trx: Knex.Transaction, id: string, record: Record) {
+  record({ type: 'case.updated', case: presentCase((await caseRepository.findById(trx, id))!) });
+}
+
+/**
+ * The assignment steps a case's own writes take (dispatch, reassignment, closing): run inside
+ * the case service's transaction, which records the case's change on its timeline.
+ */
+export const assignments = {
+  /**
+   * A new open assignment of `ambulance` to the case, dispatched `at`. (The case's own entry,
+   * created or updated with the ambulance, is the dispatch on its timeline.)
+   */
+  start: (trx: Knex.Transaction, caseId: string, ambulance: Pick<AmbulanceRow, 'id' | 'license_plate'>, at: string) =>
+    assignmentRepository.insert(trx, { case_id: caseId, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, dispatched_at: at }),
+
+  /**
+   * Ends the case's open assignment, if any: `cleared` when the crew reached the scene and the
+   * case is being closed, `cancelled` otherwise (and always when the case changes ambulance or stays active without one).
+   * Answers the step it left and the one it ended in, for the case's timeline entry.
+   */
+  async end(trx: Knex.Transaction, caseId: string, why: 'closing' | 'reassigning', at: string) {
+    const open = await assignmentRepository.openForCase(trx, caseId);
+    if (!open) return null;
+    // Reached the scene: on scene or any later step, pressed or skipped (a crew may press "transporting" straight away).
+    const reachedScene = stepIndex(open.status as AssignmentStatus) >= stepIndex('on_scene');
+    const status: AssignmentStatus = why === 'closing' && reachedScene ? 'cleared' : 'cancelled';
+    const reached = open[stepTimeKey(open.status as AssignmentStatus)] ?? open.dispatched_at;
+    await assignmentRepository.update(trx, open.id, { status, [stepTimeKey(status)]: at < reached ? reached : at });
+    return { before: { unit_status: open.status }, after: { unit_status: status } };
+  },
+};
+
+export const assignmentService = {
+  /**
+   * A unit's next step (POST /api/ambulances/{id}/unit-status, the driver socket's `unit.status`):
+   * forward only, a step may be skipped; a repeated or backward step, or an ambulance with no open
+   * assignment, is a 409 that changes nothing. `at` (a press queued offline) is kept within the
+   * receive time and the previous step's time, so an assignment's times never decrease.
+   * `cleared` ends the assignment: the ambulance becomes available and the case resolved.
+   */
+  setUnitStatus: (ctx: ServiceContext, ambulanceId: number, input: UnitStatusInput, source: UnitStatusSource) =>
+    inTransaction(ctx, async (trx, record): Promise<AssignmentDto> => {
+      const unknown = () => (source.type === 'driver' ? forbidden(NOT_YOUR_ASSIGNMENT) : notFound('Ambulance details not found'));
+      if (!Number.isSafeInteger(ambulanceId) || ambulanceId <= 0) throw unknown();
+      const seen = await assignmentRepository.openForAmbulance(trx, ambulanceId);
+      // Case, then ambulance, then assignment: the order every write takes them in, so none deadlock.
+      if (seen) await caseRepository.lock(trx, seen.case_id);
+      await ambulanceRepository.lock(trx, ambulanceId);
+      const ambulance = await ambulanceRepository.findById(trx, ambulanceId);
+      if (!ambulance) throw unknown();
+      const open = await assignmentRepository.openForAmbulance(trx, ambulanceId);
+      if (source.type === 'driver' && open?.case_id !== source.caseId) throw forbidden(NOT_YOUR_ASSIGNMENT);
+      if (!open) throw conflict(`Ambulance ${ambulance.license_plate} has no open assignment`);
+      if (open.id !== seen?.id) throw conflict(`Ambulance ${ambulance.license_plate} was reassigned meanwhile; try again`);
+      const from = open.status as AssignmentStatus;
+      if (input.status === from) throw conflict(`Ambulance ${ambulance.license_plate} is already ${words(from)}`);
+      if (stepIndex(input.status) < stepIndex(from)) throw conflict(`Ambulance ${ambulance.license_plate} is ${words(from)}; it cannot go back to ${words(input.status)}`);
+
+      const received = new Date().toISOString();
+      const pressed = input.at ? new Date(input.at).toISOString() : received;
+      const floor = previousTime(open, input.status);
+      const at = pressed > received ? received : pressed < floor ? floor : pressed;
+      await assignmentRepository.update(trx, open.id, { status: input.status, [stepTimeKey(input.status)]: at });
+      const actor: Actor = source.type === 'staff' ? source.actor : { type: 'driver' };
+      await caseRepository.touch(trx, open.case_id);
+      await caseEventRepository.insert(trx, {
+        caseId: open.case_id, action: 'unit.status', actor: timelineActor(actor),
+        before: { status: from },
+        after: { status: input.status, at, assignment_id: open.id, ambulance_id: ambulanceId, license_plate: ambulance.license_plate },
+      });
+      if (input.status === 'cleared') {
+        await ambulanceRepository.release(trx, ambulanceId);
+        const c = (await caseRepository.findById(trx, open.case_id))!;
+        if (c.status === 'active') {
+          await caseRepository.update(trx, c.id, { status: 'resolved', closed_at: at });
+          await caseEventRepository.insert(trx, {
+            caseId: c.id, action: 'updated', actor: timelineActor(actor),
+            before: { status: c.status, closed_at: c.closed_at }, after: { status: 'resolved', closed_at: at },
+          });
+        }
+        await trackTokenRepository.revokeForCase(trx, c.id);
+        record({ type: 'grants.revoked', caseId: c.id });
+      } else {
+        await ambulanceRepository.touch(trx, ambulanceId);
+      }
+      await publishAmbulance(trx, ambulanceId, record);
+      await publishCase(trx, open.case_id, record);
+      return presentAssignment((await assignmentRepository.findById(trx, open.id))!);
+    }),
+
+  /**
+   * A dispatcher's correction of one recorded time, with a reason, on the timeline with who made
+   * it. The new time keeps the assignment's times in order (after the step before, before the
+   * step after, not in the future); a step later than the assignment reached cannot be invented.
+   */
+  correctTime: (ctx: ServiceContext, actor: Actor & { type: 'user' }, caseId: string, assignmentId: number, input: TimeCorrectionInput) =>
+    inTransaction(ctx, async (trx, record): Promise<AssignmentDto> => {
+      const found = Number.isSafeInteger(assignmentId) && assignmentId > 0 ? await assignmentRepository.findById(trx, assignmentId) : undefined;
+      if (!found || found.case_id !== caseId) throw notFound('Assignment not found');
+      await caseRepository.lock(trx, caseId);
+      if (found.ambulance_id != null) await ambulanceRepository.lock(trx, found.ambulance_id);
+      const a = (await assignmentRepository.findById(trx, assignmentId))!;
+      const key = stepTimeKey(input.step);
+      const reached = Math.max(...TIMED_STEPS.filter((s) => a[stepTimeKey(s)] != null).map(stepIndex));
+      if (stepIndex(input.step) > reached) throw unprocessable(`step: this assignment never reached ${words(input.step)}`);
+      const at = new Date(input.at).toISOString();
+      if (at > new Date().toISOString()) throw unprocessable('at: must not be in the future');
+      const c = (await caseRepository.findById(trx, caseId))!;
+      const floor = input.step === 'dispatched' ? c.call_received_at : previousTime(a, input.step);
+      if (at < floor) throw unprocessable(`at: must not be before ${input.step === 'dispatched' ? 'the call came in' : 'the step before it'} (${floor})`);
+      const ceiling = nextTime(a, input.step);
+      if (ceiling && at > ceiling) throw unprocessable(`at: must not be after the step that follows it (${ceiling})`);
+      if (a[key] === at) return presentAssignment(a);
+      await assignmentRepository.update(trx, a.id, { [key]: at });
+      await caseRepository.touch(trx, caseId);
+      await caseEventRepository.insert(trx, {
+        caseId, action: 'unit.corrected', actor: timelineActor(actor),
+        before: { [key]: a[key] }, after: { [key]: at, reason: input.reason, assignment_id: a.id },
+      });
+      if (a.ambulance_id != null && isOpenAssignment(a.status as AssignmentStatus) && a.status === input.step) {
+        await ambulanceRepository.touch(trx, a.ambulance_id);
+        await publishAmbulance(trx, a.ambulance_id, record);
+      }
+      await publishCase(trx, caseId, record);
+      return presentAssignment((await assignmentRepository.findById(trx, a.id))!);
+    }),
+
+  /** Every assignment a case had, the first first (404 for an unknown case is the caller's). */
+  listForCase: async (ctx: ServiceContext, caseId: string) => (await assignmentRepository.listForCase(ctx.db, caseId)).map(presentAssignment),
+};
