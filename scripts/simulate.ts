@@ -1,17 +1,26 @@
 // npm run simulate: moves the fleet around the city through the real position API, so a new
-// user sees a live map at once. Busy ambulances drive towards their case's patient.
+// user sees a live map at once. Busy ambulances drive their call's life: en route to the
+// patient, on scene, sometimes to a hospital, then clear.
 import { parseArgs } from 'node:util';
-import type { AmbulanceDto, CaseDto, LatLon } from '../realtime-server/contract';
+import type { AmbulanceDto, AssignmentDto, CaseDto, LatLon, UnitStatusAck, UnitStep } from '../realtime-server/contract';
+import { ASSIGNMENT_STATUSES, isOpenAssignment, stepTimeKey } from '../realtime-server/contract/callLife';
 import { distanceMeters, formatDistance } from '../realtime-server/contract/geo';
+import { type Hospital, type SimJob, destination, nearestHospital, nextStep } from './simulator/callLife';
 import { type Vehicle, step } from './simulator/motion';
 
 const HELP = `Usage: npm run simulate -- [options]   (with npm start running)
 
 Moves the ambulances along plausible paths around the city at real speeds by posting
 positions to POST /api/ambulances/{id}/position as the demo operator. Free ambulances
-wander; busy ones drive towards their case's shared patient location and wait there.
+wander. A dispatched one drives its call's life, reported through
+POST /api/ambulances/{id}/unit-status: after the turnout it goes en route towards the
+case's shared patient location, is on scene on arrival (a case with no shared location:
+after the on-scene time), then after the on-scene time either clears (treated on scene)
+or is transporting to the nearest hospital point, at hospital on arrival, and clears after
+the at-hospital time; the case is then resolved and the ambulance free again.
 An ambulance whose crew reports its own position (driver link) is left to them: the server
-refuses staff positions for it (409) while it does.
+refuses staff positions for it (409) while it does, and the simulator then reports no
+steps for it either.
 
 Options:
   --url URL        the running Lifeline server (default http://127.0.0.1:3000, or PUBLIC_URL)
@@ -20,6 +29,10 @@ Options:
                    like links, LINK_LIMIT_PER_MIN a minute per ambulance: 120 means at most 2)
   --speed KMH      cruising speed of an ambulance on a call (default 45)
   --radius KM      free ambulances stay within this distance of the centre (default 8)
+  --turnout S      seconds a dispatched crew stands before going en route (default 5)
+  --on-scene S     seconds on scene before transporting or clearing (default 20)
+  --at-hospital S  seconds at hospital before clearing (default 15)
+  --transport P    share of calls taken to hospital, 0 to 1 (default 0.6)
   --duration S     stop after S seconds (default: run until Ctrl-C)
   --email, --username, --phone   the staff account to post as (default: the demo operator)
   --help           this text`;
@@ -32,6 +45,10 @@ const { values: o } = parseArgs({
     speed: { type: 'string', default: '45' },
     radius: { type: 'string', default: '8' },
     duration: { type: 'string' },
+    turnout: { type: 'string', default: '5' },
+    'on-scene': { type: 'string', default: '20' },
+    'at-hospital': { type: 'string', default: '15' },
+    transport: { type: 'string', default: '0.6' },
     email: { type: 'string', default: 'operator@lifeline.test' },
     username: { type: 'string', default: 'Operator' },
     phone: { type: 'string', default: '5550101' },
@@ -57,6 +74,12 @@ const speedKmh = num('speed', o.speed, 5, 150);
 const radiusM = num('radius', o.radius, 0.5, 100) * 1000;
 const count = o.count === undefined ? Infinity : num('count', o.count, 1, 10_000);
 const durationMs = o.duration === undefined ? Infinity : num('duration', o.duration, 1, 7 * 86400) * 1000;
+const life = {
+  turnoutS: num('turnout', o.turnout, 0, 3600),
+  onSceneS: num('on-scene', o['on-scene'], 0, 3600),
+  atHospitalS: num('at-hospital', o['at-hospital'], 0, 3600),
+};
+const transportShare = num('transport', o.transport, 0, 1);
 
 let token = '';
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -80,8 +103,24 @@ async function signIn() {
 }
 
 const fleet = new Map<number, Vehicle & { plate: string }>();
-let targets = new Map<number, { caseId: string; at: LatLon }>();
+/** Each busy ambulance's call, by ambulance id. */
+let jobs = new Map<number, SimJob>();
+/** Whether each call goes to hospital, decided once per case. */
+const hospitalFor = new Map<string, Hospital | null>();
+/** Ambulances whose crew reports itself (its staff positions are refused): no steps for them. */
+const crewDriven = new Set<number>();
+/** Ambulances with a step on its way to the server. */
+const stepping = new Set<number>();
+let steps = 0;
 let centre: LatLon = { latitude: 17.385, longitude: 78.4867 };
+
+const rank = (s: AssignmentDto['status']) => ASSIGNMENT_STATUSES.indexOf(s);
+
+function jobOf(c: CaseDto, a: AssignmentDto): SimJob {
+  const patient = c.latitude != null && c.longitude != null ? { latitude: c.latitude, longitude: c.longitude } : null;
+  if (!hospitalFor.has(c.id)) hospitalFor.set(c.id, Math.random() < transportShare ? nearestHospital(patient ?? centre) : null);
+  return { caseId: c.id, status: a.status, since: Date.parse(a[stepTimeKey(a.status)] ?? a.dispatched_at), patient, hospital: hospitalFor.get(c.id) ?? null };
+}
 
 /** Reads the fleet and which ambulance is on which located case. */
 async function refresh() {
@@ -101,11 +140,39 @@ async function refresh() {
   for (const a of located) {
     if (!fleet.has(a.id)) fleet.set(a.id, { plate: a.license_plate, position: { latitude: a.location!.latitude, longitude: a.location!.longitude }, heading: Math.random() * 360 });
   }
-  targets = new Map(
-    cases
-      .filter((c) => c.status === 'active' && c.ambulance_id != null && c.latitude != null && c.longitude != null)
-      .map((c) => [c.ambulance_id!, { caseId: c.id, at: { latitude: c.latitude!, longitude: c.longitude! } }]),
-  );
+  const next = new Map<number, SimJob>();
+  for (const c of cases) {
+    const a = c.assignment;
+    if (c.status !== 'active' || !a || a.ambulance_id == null || !isOpenAssignment(a.status)) continue;
+    const fresh = jobOf(c, a);
+    const held = jobs.get(a.ambulance_id);
+    // A step taken since this list was read is kept (steps only go forward).
+    next.set(a.ambulance_id, held && held.caseId === c.id && rank(held.status) > rank(fresh.status) ? held : fresh);
+  }
+  jobs = next;
+}
+
+/** Reports a busy ambulance's next step, if it is due (one at a time per ambulance). */
+async function advance(id: number, v: Vehicle & { plate: string }, now: number) {
+  const job = jobs.get(id);
+  if (!job || crewDriven.has(id) || stepping.has(id)) return;
+  const status: UnitStep | null = nextStep(job, v.position, now, life);
+  if (!status) return;
+  stepping.add(id);
+  try {
+    const { assignment } = await api<Extract<UnitStatusAck, { ok: true }>>('POST', `/api/ambulances/${id}/unit-status`, { status });
+    steps++;
+    const where = status === 'transporting' && job.hospital ? ` to ${job.hospital.name}` : '';
+    console.log(`  ${v.plate}: ${status.replace('_', ' ')}${where} (case ${job.caseId.slice(0, 8)})`);
+    if (assignment.status === 'cleared') jobs.delete(id);
+    else jobs.set(id, { ...job, status: assignment.status, since: now });
+  } catch (err) {
+    // Someone else moved it (a dispatcher, the crew): the next refresh reads where it is.
+    console.warn(`  ${v.plate}: ${status} refused: ${(err as Error).message}`);
+    jobs.delete(id);
+  } finally {
+    stepping.delete(id);
+  }
 }
 
 let sent = 0;
@@ -118,7 +185,10 @@ async function tick() {
   const dt = Math.max(0.05, (now - last) / 1000);
   last = now;
   await Promise.all([...fleet].map(async ([id, v]) => {
-    const next = step(v, { dt, speedKmh, target: targets.get(id)?.at, centre, radiusM, random: Math.random });
+    const job = jobs.get(id);
+    // A busy ambulance stands (turnout) or drives to where its call's life takes it; a free one wanders.
+    const target = job ? (destination(job) ?? v.position) : undefined;
+    const next = step(v, { dt, speedKmh, target, centre, radiusM, random: Math.random });
     fleet.set(id, { ...v, ...next });
     try {
       await api('POST', `/api/ambulances/${id}/position`, {
@@ -129,17 +199,23 @@ async function tick() {
         timestamp: now,
       });
       sent++;
+      crewDriven.delete(id);
     } catch (err) {
       failed++;
+      if (/: 409 /.test((err as Error).message)) crewDriven.add(id);
       if (failed <= 5 || failed % 100 === 0) console.warn(`  position for ${v.plate} refused: ${(err as Error).message}`);
     }
+    await advance(id, fleet.get(id)!, now);
   }));
 }
 
 function report() {
   const s = Math.round((Date.now() - started) / 1000);
-  const busy = [...targets].filter(([id]) => fleet.has(id)).map(([id, t]) => `${fleet.get(id)!.plate} → case ${t.caseId.slice(0, 8)} ${formatDistance(distanceMeters(fleet.get(id)!.position, t.at))} away`);
-  console.log(`t=${s}s  ${sent} positions sent (${(sent / Math.max(1, s)).toFixed(1)}/s), ${failed} refused; ${fleet.size} moving${busy.length ? `; on calls: ${busy.join(', ')}` : ''}`);
+  const busy = [...jobs].filter(([id]) => fleet.has(id)).map(([id, j]) => {
+    const to = destination(j);
+    return `${fleet.get(id)!.plate} ${j.status.replace('_', ' ')} (case ${j.caseId.slice(0, 8)})${to ? ` ${formatDistance(distanceMeters(fleet.get(id)!.position, to))} to go` : ''}`;
+  });
+  console.log(`t=${s}s  ${sent} positions sent (${(sent / Math.max(1, s)).toFixed(1)}/s), ${failed} refused, ${steps} steps reported; ${fleet.size} moving${busy.length ? `; on calls: ${busy.join(', ')}` : ''}`);
 }
 
 try {
@@ -149,7 +225,7 @@ try {
   console.error(`Cannot reach Lifeline at ${base}: ${(err as Error).message}\nStart it with \`npm start\` first (or pass --url).`);
   process.exit(1);
 }
-console.log(`Simulating ${fleet.size} ambulances at ${base}: ${rate} positions/s each, ${speedKmh} km/h on calls, within ${radiusM / 1000} km of ${centre.latitude.toFixed(4)}, ${centre.longitude.toFixed(4)}. Ctrl-C stops.`);
+console.log(`Simulating ${fleet.size} ambulances at ${base}: ${rate} positions/s each, ${speedKmh} km/h on calls, within ${radiusM / 1000} km of ${centre.latitude.toFixed(4)}, ${centre.longitude.toFixed(4)}; turnout ${life.turnoutS} s, ${life.onSceneS} s on scene, ${life.atHospitalS} s at hospital, ${Math.round(transportShare * 100)} % transported. Ctrl-C stops.`);
 
 const timers = [
   setInterval(() => void tick(), 1000 / rate),
