@@ -105,3 +105,16 @@ export async function outboxLinks(page: Page, caseId: string, kind: string): Pro
       return url.pathname + url.search;
     });
 }
+
+/**
+ * Closes every open call (active or pending) as the admin, so each spec that dispatches starts
+ * and leaves the fleet free: specs share one server, and a busy ambulance left behind would
+ * change what the next spec's forms and counters show.
+ */
+export async function closeOpenCalls(page: Page): Promise<void> {
+  const token = await apiToken(page, 'admin');
+  const res = await page.request.get('/api/cases', { headers: { authorization: `Bearer ${token}` } });
+  expect(res.ok()).toBeTruthy();
+  const open = ((await res.json()).cases as { id: string; status: string }[]).filter((c) => c.status === 'active' || c.status === 'pending');
+  for (const c of open) await closeCase(page, token, c.id);
+}

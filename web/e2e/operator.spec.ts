@@ -122,7 +122,7 @@ test('search filters the board and Sort toggles the creation-date order', async 
 
   await search.fill('SORTPROBE');
   await expect(cards).toHaveCount(2);
-  expect(await names()).toEqual(['Sortprobe Beta', 'Sortprobe Alpha']); // as received: newest first
+  expect(await names()).toEqual(['Sortprobe Alpha', 'Sortprobe Beta']); // board order: same priority, oldest call first
   const sort = page.getByRole('button', { name: 'Sort', exact: true });
   await sort.click();
   await expect.poll(names).toEqual(['Sortprobe Alpha', 'Sortprobe Beta']);

@@ -1,4 +1,5 @@
 import { clearSession, getSession } from '../auth/session';
+import { noteServerDate } from './serverClock';
 
 /** A non-OK answer. `serverError` is the server's `{ error }` text when it sent one. */
 export class ApiError extends Error {
@@ -61,12 +62,14 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
     if (token) headers.Authorization = `Bearer ${token}`;
   }
 
+  const sentAt = Date.now();
   const response = await fetch(path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   });
+  noteServerDate(response.headers?.get('Date') ?? null, sentAt, Date.now());
   const data = await readBody(response);
 
   if (!response.ok) {

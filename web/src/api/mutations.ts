@@ -5,6 +5,7 @@ import type {
   AmbulanceDto, CaseDto, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
   SignOutEverywhereResponse, TrackingInitiateResponse, UserDto,
   ambulanceCreateSchema, ambulanceUpdateSchema, caseCreateSchema, caseUpdateSchema, trackingInitiateSchema, userWriteSchema,
+  AssignmentDto, UnitStatusAck, UnitStatusInput, timeCorrectionSchema,
 } from './contract';
 import { operatorIdByEmail, queries } from './queries';
 
@@ -83,6 +84,19 @@ export const mutations = {
     request: ({ id, body }: { id: string; body: FormBody<typeof caseUpdateSchema> }) =>
       apiFetch<{ case: CaseDto }>(`/api/cases/${id}`, { method: 'PUT', body }),
     invalidates: [lists.cases, lists.ambulances],
+  }),
+  /** POST /api/ambulances/{id}/unit-status: a unit's next step, set by staff for the crew. */
+  setUnitStatus: write({
+    request: ({ ambulanceId, body }: { ambulanceId: number; body: UnitStatusInput }) =>
+      apiFetch<UnitStatusAck>(`/api/ambulances/${ambulanceId}/unit-status`, { method: 'POST', body }),
+    invalidates: [lists.cases, lists.ambulances],
+    invalidateOnError: true,
+  }),
+  /** POST /api/cases/{id}/assignments/{assignmentId}/corrections: one recorded time corrected, with a reason. */
+  correctTime: write({
+    request: ({ caseId, assignmentId, body }: { caseId: string; assignmentId: number; body: Body<typeof timeCorrectionSchema> }) =>
+      apiFetch<{ assignment: AssignmentDto }>(`/api/cases/${caseId}/assignments/${assignmentId}/corrections`, { method: 'POST', body }),
+    invalidates: [lists.cases, ['cases', 'detail'] as const],
   }),
   /** DELETE /api/cases/{id}: frees its ambulance. */
   deleteCase: write({

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
 import type {
-  AmbulanceDto, CaseDto, ConfigResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, TimelineEntryDto, UserDto,
+  AmbulanceDto, CaseDetail, CaseDto, ConfigResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, TimelineEntryDto, UserDto,
 } from './contract';
 
 /** queryOptions factories: the single source of query keys. */
@@ -16,6 +16,12 @@ export const queries = {
     queryOptions({
       queryKey: ['cases'] as const,
       queryFn: ({ signal }) => apiFetch<{ cases: CaseDto[] }>('/api/cases', { signal }).then((r) => r.cases),
+    }),
+  /** One case with every assignment it had (GET /api/cases/{id}). */
+  caseDetail: (id: string) =>
+    queryOptions({
+      queryKey: ['cases', 'detail', id] as const,
+      queryFn: ({ signal }) => apiFetch<CaseDetail>(`/api/cases/${id}`, { signal }),
     }),
   caseTimeline: (id: string) =>
     queryOptions({

@@ -13,11 +13,7 @@ export function patientNameOf(c: Pick<CaseDto, 'description'> & { patient_name?:
   return fromDescription || c.patient_name || c.patientName || c.full_name || 'Unknown Patient';
 }
 
-/** SPEC §3: 'Type: ' followed by text up to a comma, if the description has it. */
-export function typeFromDescription(description: string | null | undefined): string | null {
-  const m = /Type: ([^,]*)/.exec(description ?? '');
-  return m?.[1].trim() || null;
-}
+export { typeFromDescription } from '../api/contract';
 
 /** Coloured top bar of a case card by caseType: Fire red, Hospitalization blue, Fighting orange, other grey. */
 export function caseTypeColor(caseType: string | null | undefined): string {

@@ -5,12 +5,13 @@ import { ambulanceStatusText, averageCentre, classify, fleetCounts, markerColor,
 
 const kase = (over: Partial<CaseDto>): CaseDto => ({
   id: 'c1', description: '', status: 'active', caseType: null, patientName: 'P', patient_name: 'P', email: 'p@x.test',
+  priority: 3, call_received_at: '2026-01-01T00:00:00Z', assignment: null,
   patient_email: 'p@x.test', operator_id: 1, ambulance_id: null, license_plate: null, latitude: null, longitude: null,
   location_accuracy: null, location_updated_at: null, wkb: null, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
   closed_at: null, version: 1, ...over,
 });
 const amb = (over: Partial<AmbulanceDto>): AmbulanceDto => ({
-  id: 1, license_plate: 'A1', status: 'available', email: null, location: null, created_at: '', updated_at: '', version: 1, ...over,
+  id: 1, license_plate: 'A1', status: 'available', email: null, unit_status: 'available', unit_status_since: null, location: null, created_at: '', updated_at: '', version: 1, ...over,
 });
 
 describe('patient name', () => {

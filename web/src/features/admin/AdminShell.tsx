@@ -7,6 +7,8 @@ import { useSession } from '../../auth/useSession';
 import { AppShell } from '../../layout/AppShell';
 import { FullPageLoading } from '../../layout/FullPageMessage';
 import { ToastPlacementProvider } from '../../layout/toast';
+import { AlertControls } from '../alerts/AlertControls';
+import { CallAlerts } from '../alerts/CallAlerts';
 import { adminBottomNav, adminNav } from './adminNav';
 
 const BOTTOM_RIGHT = { vertical: 'bottom', horizontal: 'right' } as const;
@@ -29,6 +31,7 @@ export function AdminShell() {
   }, [notAdmin, navigate]);
 
   if (profile.isPending || notAdmin) return <FullPageLoading text="Loading..." />;
+  const userId = profile.data?.user.id;
 
   return (
     <ToastPlacementProvider origin={BOTTOM_RIGHT}>
@@ -39,7 +42,9 @@ export function AdminShell() {
         nav={adminNav}
         bottomNav={adminBottomNav}
         defaultOpen
+        headerActions={userId != null && <AlertControls userId={userId} />}
       >
+        {userId != null && <CallAlerts userId={userId} />}
         <Outlet />
       </AppShell>
     </ToastPlacementProvider>

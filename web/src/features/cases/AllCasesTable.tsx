@@ -17,6 +17,8 @@ import { CaseStatusBadge } from '../shared/StatusBadges';
 import { CaseListItem } from './CaseListItem';
 import { CaseLiveLines } from './LiveCaseInfo';
 import { EmptyPanel } from './EmptyPanel';
+import { OpenCallLines } from './OpenCallLines';
+import { PriorityChip } from '../shared/PriorityChip';
 import { SearchIcon } from '../../layout/icons';
 
 const COLUMNS = ['Case Info', 'Description', 'Emergency Type', 'Status', 'Date', 'Actions'];
@@ -24,11 +26,15 @@ const COLUMNS = ['Case Info', 'Description', 'Emergency Type', 'Status', 'Date',
 function CaseInfo({ item, place }: { item: CaseDto; place: string }) {
   return (
     <>
-      <Typography sx={{ fontWeight: 600 }}>{patientNameOf(item)}</Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+        <PriorityChip priority={item.priority} short />
+        <Typography sx={{ fontWeight: 600 }}>{patientNameOf(item)}</Typography>
+      </Box>
       <Typography variant="caption" color="text.secondary" component="div" sx={{ fontFamily: 'monospace' }} title={item.id}>#{item.id.slice(0, 8)}</Typography>
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{item.email}</Typography>
       <Typography variant="body2" color="text.secondary" data-testid="case-location">{place}</Typography>
       <CaseLiveLines item={item} />
+      <OpenCallLines item={item} />
       {item.wkb && (
         <Typography variant="caption" color="text.secondary" component="div" title={item.wkb} noWrap sx={{ fontFamily: 'monospace', maxWidth: 220 }}>
           WKB: {item.wkb}

@@ -9,6 +9,11 @@ import type { CaseDto } from '../../api/contract';
 import { caseTypeColor, formatDateTime, patientNameOf, typeFromDescription } from '../../domain/caseRules';
 import { MailIcon, MapIcon } from '../../layout/icons';
 import { CaseStatusBadge } from '../shared/StatusBadges';
+import { CallClock } from '../shared/CallClock';
+import { PriorityChip } from '../shared/PriorityChip';
+import { UnitStatusLine } from '../shared/UnitStatusLine';
+import { UnitStepControl } from '../shared/UnitStepControl';
+import { movableAssignment } from '../shared/callLifeText';
 import { AmbulanceIcon, ClockIcon, PlaceIcon } from '../../layout/icons';
 import { ApproachLines, PatientFixLine, useCaseLive } from './LiveCaseInfo';
 
@@ -21,17 +26,22 @@ function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode;
   );
 }
 
-/** An active case: type colour bar, status, patient, short id, contact, place, time, description, map. */
-export function CaseCard({ item, place, onMap }: { item: CaseDto; place: string; onMap: () => void }) {
+/**
+ * An open call: type colour bar, priority, status, patient, short id, the response clock against
+ * its target, the unit's step with its next one, contact, place, time, description, map.
+ */
+export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place: string; onMap: () => void; onTimes?: () => void }) {
   const name = patientNameOf(item);
   const type = item.caseType || typeFromDescription(item.description);
   const live = useCaseLive(item);
+  const movable = movableAssignment(item);
   return (
-    <Card component="article" aria-label={name} data-testid="case-card" sx={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+    <Card component="article" aria-label={name} data-testid="case-card" data-case-id={item.id} data-priority={item.priority} data-status={item.status} sx={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
       <Box sx={{ height: 6, bgcolor: caseTypeColor(item.caseType) }} />
       <CardContent sx={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
-        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
-          <Typography variant="overline" color="text.secondary" noWrap sx={{ lineHeight: 1.6 }}>{type || 'Emergency'}</Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <PriorityChip priority={item.priority} />
+          <Typography variant="overline" color="text.secondary" noWrap sx={{ lineHeight: 1.6, flex: 1, minWidth: 0 }}>{type || 'Emergency'}</Typography>
           <CaseStatusBadge status={item.status} />
         </Box>
         <Box>
@@ -40,6 +50,12 @@ export function CaseCard({ item, place, onMap }: { item: CaseDto; place: string;
             #{item.id.slice(0, 8)}
           </Typography>
         </Box>
+        <CallClock item={item} />
+        {item.status === 'pending' && (
+          <Typography variant="body2" color="text.secondary" data-testid="unit-line">Waiting for an ambulance</Typography>
+        )}
+        {item.assignment && item.status !== 'pending' && <UnitStatusLine assignment={item.assignment} />}
+        {movable && <UnitStepControl ambulanceId={movable.ambulance_id} plate={movable.license_plate} status={movable.status} />}
         <Line icon={<MailIcon />} label="Patient email">{item.email}</Line>
         <Line icon={<PlaceIcon />} label="Location">
           <span data-testid="case-location">{place}</span>
@@ -58,8 +74,13 @@ export function CaseCard({ item, place, onMap }: { item: CaseDto; place: string;
           {item.description || 'No description provided'}
         </Typography>
       </CardContent>
-      <CardActions sx={{ px: 2, pb: 2, pt: 0 }}>
+      <CardActions sx={{ px: 2, pb: 2, pt: 0, gap: 1 }}>
         <Button fullWidth variant="outlined" startIcon={<MapIcon />} onClick={onMap}>View on Map</Button>
+        {onTimes && (
+          <Button variant="outlined" color="inherit" startIcon={<ClockIcon />} onClick={onTimes} aria-label={`Times of the call of ${name}`} sx={{ flex: 'none' }}>
+            Times
+          </Button>
+        )}
       </CardActions>
     </Card>
   );

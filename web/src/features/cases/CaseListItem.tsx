@@ -7,8 +7,10 @@ import { formatDateTime, patientNameOf, typeFromDescription } from '../../domain
 import { MapIcon } from '../../layout/icons';
 import { CaseStatusBadge } from '../shared/StatusBadges';
 import { CaseLiveLines } from './LiveCaseInfo';
+import { OpenCallLines } from './OpenCallLines';
+import { PriorityChip } from '../shared/PriorityChip';
 
-/** One case of the All Cases tab on a phone: the table's columns, stacked. */
+/** One case of the All Cases tab on a phone: the table's columns, stacked, with an open call's clock and unit. */
 export function CaseListItem({ item, place, onMap }: { item: CaseDto; place: string; onMap: () => void }) {
   const type = item.caseType || typeFromDescription(item.description) || '—';
   return (
@@ -18,8 +20,12 @@ export function CaseListItem({ item, place, onMap }: { item: CaseDto; place: str
           <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{patientNameOf(item)}</Typography>
           <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>#{item.id.slice(0, 8)}</Typography>
         </Box>
-        <CaseStatusBadge status={item.status} />
+        <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+          <PriorityChip priority={item.priority} short />
+          <CaseStatusBadge status={item.status} />
+        </Box>
       </Box>
+      <OpenCallLines item={item} />
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{item.email}</Typography>
       <Box>
         <Typography variant="body2" color="text.secondary" data-testid="case-location">{place}</Typography>

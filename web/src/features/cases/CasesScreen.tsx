@@ -54,7 +54,7 @@ export function CasesScreen() {
         onRefresh={board.refresh}
       />
       <Tabs value={tab} onChange={(_, v: TabKey) => setTab(v)} variant="scrollable" allowScrollButtonsMobile sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
-        <Tab value="emergency" label={<TabLabel text="Emergency Cases" count={known(board.visibleActive.length)} />} />
+        <Tab value="emergency" label={<TabLabel text="Emergency Cases" count={known(board.visibleOpen.length)} />} />
         <Tab value="all" label={<TabLabel text="All Cases" count={known(board.visible.length)} />} />
       </Tabs>
       <LoadStateBanner state={board.load} />
@@ -64,7 +64,7 @@ export function CasesScreen() {
           <Typography color="text.secondary">Loading emergency cases...</Typography>
         </Box>
       ) : tab === 'emergency' ? (
-        <EmergencyCasesGrid cases={board.visibleActive} places={board.places} onMap={openMap} />
+        <EmergencyCasesGrid cases={board.visibleOpen} places={board.places} onMap={openMap} />
       ) : (
         <AllCasesTable cases={board.visible} places={board.places} onMap={openMap} />
       )}

@@ -8,7 +8,7 @@ import type { SortOrder } from '../../domain/caseRules';
 import { ArrowDownIcon, ArrowUpIcon, RefreshIcon, SearchIcon, SwapVertIcon } from '../../layout/icons';
 
 const SORT_HINT: Record<SortOrder, string> = {
-  none: 'Sort by creation date',
+  none: 'Most urgent first (press to sort by creation date)',
   asc: 'Oldest first (press for newest first)',
   desc: 'Newest first (press for oldest first)',
 };

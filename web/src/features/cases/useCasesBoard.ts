@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { queries } from '../../api/queries';
 import { activeCasesOf, matchesSearch, sortByCreated, type SortOrder } from '../../domain/caseRules';
+import { boardOrder, isOpenCall } from '../../domain/callLife';
+import { casesTableOrder } from '../shared/callLifeText';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useCasePlaces } from './useCasePlaces';
 import { useErrorToast } from '../shared/useErrorToast';
@@ -12,7 +14,9 @@ const casesFailText = (e: unknown) => (e instanceof ApiError ? 'Failed to fetch 
 
 /**
  * The cases board's data: the live cases query (30 s polling only while the socket is
- * down), place texts, free-text search and the creation-date sort toggle.
+ * down), place texts, free-text search and the creation-date sort toggle. Until the toggle is
+ * pressed the open calls (active and waiting) are in board order: priority, waiting calls on
+ * top of their priority, oldest first; every other case follows, newest first.
  */
 export function useCasesBoard() {
   const query = useQuery({ ...queries.cases(), refetchInterval: usePollingFallback(30_000) });
@@ -26,7 +30,9 @@ export function useCasesBoard() {
   const [order, setOrder] = useState<SortOrder>('none');
   const toggleSort = () => setOrder((o) => (o === 'asc' ? 'desc' : 'asc'));
 
-  const visible = sortByCreated(cases.filter((c) => matchesSearch(c, search, places.get(c.id))), order);
+  const found = cases.filter((c) => matchesSearch(c, search, places.get(c.id)));
+  const visible = order === 'none' ? casesTableOrder(found) : sortByCreated(found, order);
+  const visibleOpen = order === 'none' ? boardOrder(found) : visible.filter(isOpenCall);
 
   return {
     /** loading / failed / loaded: counts and empty states only when loaded. */
@@ -39,7 +45,8 @@ export function useCasesBoard() {
     order,
     toggleSort,
     visible,
-    visibleActive: activeCasesOf(visible),
+    /** The Emergency Cases tab: open calls, active and waiting. */
+    visibleOpen,
     activeCount: activeCasesOf(cases).length,
     totalCount: cases.length,
   };

@@ -7,13 +7,17 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { LatLon } from '../../api/contract';
+import { serverNow } from '../../api/serverClock';
 import { useToast } from '../../layout/toast';
 import { MailIcon } from '../../layout/icons';
 import { SendIcon } from '../../layout/icons';
 import { AmbulanceSelect } from './AmbulanceSelect';
-import { EMERGENCY_TYPES, EMPTY_FORM, dispatchErrors, firstInvalid, type DispatchField, type DispatchValues } from './dispatchForm';
+import { CallStartClock } from './CallStartClock';
+import { EMERGENCY_TYPES, EMPTY_FORM, dispatchErrors, firstInvalid, type DispatchField, type DispatchMode, type DispatchValues } from './dispatchForm';
+import { callReceivedAt, noteCallStart, startsCall } from './intake';
+import { PrioritySelect } from './PrioritySelect';
 import { typeAheadSpaceProps } from './typeAheadSpace';
 import { useAvailableAmbulances } from './useAvailableAmbulances';
 import { useDispatchCase } from './useDispatchCase';
@@ -26,6 +30,10 @@ type Focusable = { focus: () => void };
  * submit marks each invalid field with its reason and moves focus to the first one; from then
  * on the marks follow the typing. The toast is the same text each time, and the toast layer
  * never stacks identical toasts, so pressing again does not pile them up.
+ *
+ * The call's clock starts at the first keystroke (or the "Call started" button) and is sent as
+ * `call_received_at` in the server's time. With no ambulance free the call can be queued
+ * (pending, no ambulance); a dispatcher may also queue on purpose.
  */
 export function DispatchForm({ onDispatched, near = null }: {
   onDispatched: (shareLink: string) => void;
@@ -36,29 +44,36 @@ export function DispatchForm({ onDispatched, near = null }: {
   const { available, loading } = useAvailableAmbulances();
   const dispatch = useDispatchCase(onDispatched);
   const toast = useToast();
-  const [tried, setTried] = useState(false);
+  /** The mode of the last refused submit: its marks follow the typing from then on. */
+  const [tried, setTried] = useState<DispatchMode | null>(null);
+  /** When the operator started taking the call, in the server's time. */
+  const [callStart, setCallStart] = useState<number | null>(null);
+  const startCall = () => setCallStart((s) => noteCallStart(s, serverNow()));
   const typeListProps = useMemo(() => typeAheadSpaceProps(), []);
   const patientNameRef = useRef<Focusable>(null);
   const emailRef = useRef<Focusable>(null);
   const emergencyTypeRef = useRef<Focusable>(null);
   const ambulanceRef = useRef<Focusable>(null);
   const descriptionRef = useRef<Focusable>(null);
-  const set = (field: keyof DispatchValues) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const set = (field: keyof DispatchValues) => (value: string) => {
+    startCall();
+    setValues((v) => ({ ...v, [field]: value }));
+  };
 
   // An ambulance taken meanwhile (live) drops out of the choice.
   const ambulanceId = available.some((a) => String(a.id) === values.ambulanceId) ? values.ambulanceId : '';
   const submitting = dispatch.isPending;
   const isOther = values.emergencyType === 'Other';
-  const errors = tried ? dispatchErrors({ ...values, ambulanceId }) : {};
+  const noneFree = !loading && available.length === 0;
+  const errors = tried ? dispatchErrors({ ...values, ambulanceId }, tried) : {};
   // MUI ties the helper text to the input (aria-describedby) and sets aria-invalid from `error`.
   const marks = (field: DispatchField) => ({ error: Boolean(errors[field]), helperText: errors[field] });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = (mode: DispatchMode) => {
     const form = { ...values, ambulanceId };
-    const first = firstInvalid(dispatchErrors(form));
+    const first = firstInvalid(dispatchErrors(form, mode));
     if (first) {
-      setTried(true);
+      setTried(mode);
       const fields: Record<DispatchField, RefObject<Focusable | null>> = {
         patientName: patientNameRef, email: emailRef, emergencyType: emergencyTypeRef, ambulanceId: ambulanceRef, description: descriptionRef,
       };
@@ -66,14 +81,26 @@ export function DispatchForm({ onDispatched, near = null }: {
       toast('Please fill all required fields', 'error');
       return;
     }
-    dispatch.mutate(form, { onSuccess: () => { setValues(EMPTY_FORM); setTried(false); } });
+    dispatch.mutate(form, { mode, callReceivedAt: callReceivedAt(callStart, serverNow()) }, {
+      onSuccess: () => { setValues(EMPTY_FORM); setTried(null); setCallStart(null); },
+    });
   };
+  // Enter in a field: dispatch, or queue when no ambulance is free.
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    submit(noneFree ? 'queue' : 'dispatch');
+  };
+  const onKeyDownCapture = (e: KeyboardEvent) => {
+    if (startsCall(e.key) && !(e.target instanceof Element && e.target.closest('[data-call-clock]'))) startCall();
+  };
+  const queueing = submitting && dispatch.mode === 'queue';
 
   return (
     <Card component="section" aria-labelledby="new-case-title">
-      <CardContent component="form" noValidate onSubmit={onSubmit} sx={{ p: { xs: 2, sm: 3 } }}>
+      <CardContent component="form" noValidate onSubmit={onSubmit} onKeyDownCapture={onKeyDownCapture} sx={{ p: { xs: 2, sm: 3 } }}>
         <Typography id="new-case-title" variant="h6" component="h2">New Emergency Case</Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>Fields marked * are required.</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>Fields marked * are required.</Typography>
+        <CallStartClock startMs={callStart} onStart={startCall} onReset={() => setCallStart(null)} disabled={submitting} />
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
           <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('patientName')} inputRef={patientNameRef} />
           <TextField label="Email Address" type="email" required value={values.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('email')} inputRef={emailRef} />
@@ -86,6 +113,8 @@ export function DispatchForm({ onDispatched, near = null }: {
             when a location is known (`near`), as the Edit Case dialog does for a located case.
           */}
           <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} near={near} error={errors.ambulanceId} inputRef={ambulanceRef} />
+          {/* After the ambulance, so Tab goes type → ambulance as before; it is preselected and seldom needs a hand. */}
+          <PrioritySelect picked={values.priority} emergencyType={values.emergencyType} onPick={set('priority')} disabled={submitting} />
           {isOther && (
             <TextField
               label="Description"
@@ -104,16 +133,36 @@ export function DispatchForm({ onDispatched, near = null }: {
         <Alert severity="info" icon={<MailIcon fontSize="inherit" />} sx={{ mt: 3 }}>
           The patient will receive an email with a link to share their location with the emergency team.
         </Alert>
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disabled={submitting || available.length === 0}
-          startIcon={submitting ? <CircularProgress size={18} color="inherit" /> : <SendIcon />}
-          sx={{ mt: 3, width: { xs: '100%', sm: 'auto' }, px: 4 }}
-        >
-          {submitting ? 'Creating Case...' : 'Dispatch Emergency'}
-        </Button>
+        {noneFree && (
+          <Alert severity="warning" sx={{ mt: 2 }}>
+            No ambulance is free: queue the call and it waits at the top of its priority until one is.
+          </Alert>
+        )}
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mt: 3 }}>
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            disabled={submitting || available.length === 0}
+            startIcon={submitting && !queueing ? <CircularProgress size={18} color="inherit" /> : <SendIcon />}
+            sx={{ width: { xs: '100%', sm: 'auto' }, px: 4 }}
+          >
+            {submitting && !queueing ? 'Creating Case...' : 'Dispatch Emergency'}
+          </Button>
+          {/* Primary when nothing is free; otherwise a dispatcher may still hold a call on purpose. */}
+          <Button
+            type="button"
+            variant={noneFree ? 'contained' : 'outlined'}
+            color={noneFree ? 'warning' : 'primary'}
+            size="large"
+            disabled={submitting || loading}
+            onClick={() => submit('queue')}
+            startIcon={queueing ? <CircularProgress size={18} color="inherit" /> : undefined}
+            sx={{ width: { xs: '100%', sm: 'auto' }, px: 4 }}
+          >
+            {queueing ? 'Queueing Call...' : 'Queue call'}
+          </Button>
+        </Box>
       </CardContent>
     </Card>
   );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import { EMPTY_FORM, casePayload, dispatchErrorText, dispatchErrors, firstInvalid, isComplete, shareLinkFor } from './dispatchForm';
 
-const ok = { patientName: 'Ravi', email: 'ravi@example.com', emergencyType: 'Stroke', description: '', ambulanceId: '3' };
+const ok = { patientName: 'Ravi', email: 'ravi@example.com', emergencyType: 'Stroke', description: '', ambulanceId: '3', priority: '' };
 
 describe('dispatch form', () => {
   it('needs every required field, a valid e-mail, and a description only for Other', () => {
@@ -26,9 +26,29 @@ describe('dispatch form', () => {
   });
 
   it('sends the chosen type as description unless Other, and the ambulance id as license_plate', () => {
-    expect(casePayload(ok, 7)).toEqual({ operator_id: 7, to: 'ravi@example.com', status: 'active', patientName: 'Ravi', description: 'Stroke', license_plate: 3, caseType: 'Stroke' });
+    expect(casePayload(ok, 7)).toEqual({ operator_id: 7, to: 'ravi@example.com', status: 'active', patientName: 'Ravi', description: 'Stroke', license_plate: 3, caseType: 'Stroke', priority: 1 });
     expect(casePayload({ ...ok, emergencyType: 'Other', description: ' Fell ' }, undefined)).toMatchObject({ description: 'Fell', caseType: 'Other' });
     expect(casePayload(ok, undefined)).not.toHaveProperty('operator_id');
+  });
+
+  it('sends the priority the form holds: the hand-picked one over the type\'s', () => {
+    expect(casePayload({ ...ok, emergencyType: 'Accident' }, undefined).priority).toBe(2);
+    expect(casePayload({ ...ok, emergencyType: 'Accident', priority: '4' }, undefined).priority).toBe(4);
+    expect(casePayload({ ...ok, emergencyType: 'Other', description: 'Fell' }, undefined).priority).toBe(3);
+  });
+
+  it('sends when the call came in, only when known', () => {
+    expect(casePayload(ok, undefined, { callReceivedAt: '2026-03-01T10:00:00.000Z' }).call_received_at).toBe('2026-03-01T10:00:00.000Z');
+    expect(casePayload(ok, undefined, { callReceivedAt: null })).not.toHaveProperty('call_received_at');
+  });
+
+  it('queues a call as pending with no ambulance, and needs no ambulance to do so', () => {
+    const queued = casePayload({ ...ok, ambulanceId: '' }, undefined, { mode: 'queue' });
+    expect(queued).toMatchObject({ status: 'pending', priority: 1, caseType: 'Stroke' });
+    expect(queued).not.toHaveProperty('license_plate');
+    expect(dispatchErrors({ ...ok, ambulanceId: '' }, 'queue')).toEqual({});
+    expect(dispatchErrors({ ...ok, ambulanceId: '' }, 'dispatch')).toEqual({ ambulanceId: 'Choose an ambulance' });
+    expect(dispatchErrors({ ...EMPTY_FORM }, 'queue')).not.toHaveProperty('ambulanceId');
   });
 
   it('words failures as SPEC §8 does', () => {

@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/client';
+import { formPriority } from './intake';
 
 export const EMERGENCY_TYPES = ['Medical Emergency', 'Accident', 'Heart Attack', 'Stroke', 'Injury', 'Other'] as const;
 
@@ -10,14 +11,19 @@ export interface DispatchValues {
   description: string;
   /** The chosen ambulance's id, as the select holds it. */
   ambulanceId: string;
+  /** The priority the operator picked by hand ('1'–'4'), '' while it follows the type. */
+  priority: string;
 }
 
-export const EMPTY_FORM: DispatchValues = { patientName: '', email: '', emergencyType: '', description: '', ambulanceId: '' };
+export const EMPTY_FORM: DispatchValues = { patientName: '', email: '', emergencyType: '', description: '', ambulanceId: '', priority: '' };
+
+/** Dispatch an ambulance now, or queue the call (pending, no ambulance) until one is free. */
+export type DispatchMode = 'dispatch' | 'queue';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const filled = (v: string) => v.trim() !== '';
 
-export type DispatchField = keyof DispatchValues;
+export type DispatchField = Exclude<keyof DispatchValues, 'priority'>;
 export type DispatchErrors = Partial<Record<DispatchField, string>>;
 
 /** The form's fields in the order they appear (and take focus) on screen. */
@@ -28,13 +34,13 @@ export const FIELD_ORDER: readonly DispatchField[] = ['patientName', 'email', 'e
  * formed. Each problem is worded for the field it belongs to, so the dispatcher sees at the
  * field what to fix (the toast alone says only that something is missing).
  */
-export function dispatchErrors(v: DispatchValues): DispatchErrors {
+export function dispatchErrors(v: DispatchValues, mode: DispatchMode = 'dispatch'): DispatchErrors {
   const errors: DispatchErrors = {};
   if (!filled(v.patientName)) errors.patientName = 'Enter the patient\'s name';
   if (!filled(v.email)) errors.email = 'Enter the patient\'s e-mail address';
   else if (!EMAIL.test(v.email.trim())) errors.email = 'This is not a valid e-mail address (e.g. name@example.com)';
   if (!filled(v.emergencyType)) errors.emergencyType = 'Choose the type of emergency';
-  if (!filled(v.ambulanceId)) errors.ambulanceId = 'Choose an ambulance';
+  if (mode === 'dispatch' && !filled(v.ambulanceId)) errors.ambulanceId = 'Choose an ambulance';
   if (v.emergencyType === 'Other' && !filled(v.description)) errors.description = 'Describe the emergency';
   return errors;
 }
@@ -46,16 +52,27 @@ export function isComplete(v: DispatchValues): boolean {
   return Object.keys(dispatchErrors(v)).length === 0;
 }
 
-/** The case-creation payload of SPEC §3 for POST /live-location (the ambulance id travels as license_plate). */
-export function casePayload(v: DispatchValues, operatorId: number | undefined) {
+/**
+ * The case-creation payload of SPEC §3 for POST /live-location (the ambulance id travels as
+ * license_plate), with the call's priority and when it came in. A queued call is `pending`
+ * and carries no ambulance.
+ */
+export function casePayload(v: DispatchValues, operatorId: number | undefined, { mode = 'dispatch', callReceivedAt = null }: {
+  mode?: DispatchMode;
+  /** ISO, in the server's time; absent, the server takes the creation time. */
+  callReceivedAt?: string | null;
+} = {}) {
+  const priority = formPriority(v.priority, v.emergencyType);
   return {
     ...(operatorId != null ? { operator_id: operatorId } : {}),
     to: v.email.trim(),
-    status: 'active' as const,
+    status: mode === 'queue' ? 'pending' as const : 'active' as const,
     patientName: v.patientName.trim(),
     description: v.emergencyType === 'Other' ? v.description.trim() : v.emergencyType,
-    license_plate: Number(v.ambulanceId),
+    ...(mode === 'dispatch' ? { license_plate: Number(v.ambulanceId) } : {}),
     caseType: v.emergencyType,
+    ...(priority != null ? { priority } : {}),
+    ...(callReceivedAt ? { call_received_at: callReceivedAt } : {}),
   };
 }
 

@@ -1,27 +1,33 @@
 import { mutations } from '../../api/mutations';
 import { useApiMutation } from '../../api/useApiMutation';
 import { useSession } from '../../auth/useSession';
+import { priorityTag } from '../../domain/callLife';
 import { useToast } from '../../layout/toast';
-import { casePayload, dispatchErrorText, shareLinkFor, type DispatchValues } from './dispatchForm';
+import { casePayload, dispatchErrorText, shareLinkFor, type DispatchMode, type DispatchValues } from './dispatchForm';
 
 /**
- * Dispatch: creates the case (mutations.dispatchCase, with the operator looked up by the
- * session's e-mail). `onDispatched` gets the patient's share-location link.
+ * Dispatch or queue: creates the case (mutations.dispatchCase, with the operator looked up by
+ * the session's e-mail). `onDispatched` gets the patient's share-location link (a queued call
+ * has one too: the patient can share while the call waits).
  */
 export function useDispatchCase(onDispatched: (shareLink: string) => void) {
   const email = useSession()?.email;
   const toast = useToast();
 
   const dispatch = useApiMutation(mutations.dispatchCase, {
-    onSuccess: ({ caseId, locationLink }) => {
-      toast('Emergency case created and ambulance assigned successfully!', 'success');
+    onSuccess: ({ caseId, case: created, locationLink }) => {
+      toast(created.status === 'pending'
+        ? `Call queued — ${priorityTag(created.priority)}, waiting for an ambulance`
+        : 'Emergency case created and ambulance assigned successfully!', 'success');
       onDispatched(shareLinkFor(caseId, locationLink));
     },
     onError: (error) => toast(dispatchErrorText(error), 'error'),
   });
   return {
     isPending: dispatch.isPending,
-    mutate: (values: DispatchValues, options?: Parameters<typeof dispatch.mutate>[1]) =>
-      dispatch.mutate({ body: casePayload(values, undefined), operatorEmail: email }, options),
+    /** Which submit is running, so only its button shows the spinner. */
+    mode: dispatch.variables?.body.status === 'pending' ? 'queue' as const : 'dispatch' as const,
+    mutate: (values: DispatchValues, how: { mode: DispatchMode; callReceivedAt: string | null }, options?: Parameters<typeof dispatch.mutate>[1]) =>
+      dispatch.mutate({ body: casePayload(values, undefined, how), operatorEmail: email }, options),
   };
 }

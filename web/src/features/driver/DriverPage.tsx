@@ -5,7 +5,9 @@ import type { ConnectionState, LiveSocket } from '../../realtime/socket';
 import { AlertIcon, AmbulanceIcon, CheckIcon, ErrorPanel, PinIcon, PublicHeader, StopIcon, formatClock } from '../public/PublicChrome';
 import { linkGone, useTrackedPosition } from '../public/useTrackedPosition';
 import type { DriverFix } from './positionQueue';
+import { StepPanel } from './StepPanel';
 import { useDriverStream } from './useDriverStream';
+import { useUnitPresses } from './useUnitPresses';
 import { useWakeLock } from './useWakeLock';
 import '../public/public.css';
 import './driver.css';
@@ -16,7 +18,7 @@ const NOT_A_DRIVER_LINK = 'This is a tracking link for watching the ambulance. O
 
 /**
  * /driver/{ambulanceId}?t=TOKEN: the ambulance crew's phone shares the ambulance's position
- * for the case it is on. Plain React and CSS (no MUI, no map): it runs for hours on a phone.
+ * for the case it is on, and reports the unit's steps (en route … clear). Plain React and CSS (no MUI, no map): it runs for hours on a phone.
  */
 export function DriverPage({ ambulanceId, token }: { ambulanceId: string; token: string }) {
   const { query, connection, socket } = useTrackedPosition(ambulanceId, token, 'driver');
@@ -73,7 +75,10 @@ interface ConsoleProps {
 }
 
 function DriverConsole({ ambulanceId, token, data, socket, connection, linkClosed }: ConsoleProps) {
-  const stream = useDriverStream({ ambulanceId, token, caseId: data.case.id, socket, linkClosed });
+  const { press, ...presses } = useUnitPresses({ ambulanceId, token, caseId: data.case.id, socket, linkClosed, live: connection === 'live' });
+  // Clear resolves the case and revokes the link: sharing ends with it.
+  const jobDone = presses.acked?.status === 'cleared';
+  const stream = useDriverStream({ ambulanceId, token, caseId: data.case.id, socket, linkClosed: linkClosed || jobDone });
   const { phase, lastFix, lastSent, pending, problem, noFix } = stream;
   const sharing = phase.kind === 'sharing';
   const closed = phase.kind === 'closed';
@@ -85,6 +90,7 @@ function DriverConsole({ ambulanceId, token, data, socket, connection, linkClose
 
   return (
     <>
+      {data.assignment !== undefined && <StepPanel data={data} presses={presses} press={press} linkClosed={linkClosed || closed} />}
       <section className="ll-card ll-card--left" aria-labelledby="driver-heading">
         <div className="ll-driver-title">
           <AmbulanceIcon className="ll-driver-title-icon" />

@@ -1,11 +1,23 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
+import { trackedAmbulance } from '../../api/queries';
+import { linkGone } from '../public/useTrackedPosition';
+import type { UnitStatusAck } from '../../api/contract';
 import type { DriverFix } from './positionQueue';
+import type { UnitPress } from './unitSteps';
 
 /** The REST fallback: POST /api/ambulances/{id}/position?t=DRIVER_TOKEN (no sign-in; the link is the permission). */
 export const postPosition = (ambulanceId: string, token: string, fix: DriverFix) =>
   apiFetch<{ ok: boolean; latest: boolean }>(
     `/api/ambulances/${encodeURIComponent(ambulanceId)}/position?t=${encodeURIComponent(token)}`,
     { method: 'POST', body: fix, auth: false },
+  );
+
+/** A step press over REST: POST /api/ambulances/{id}/unit-status?t=DRIVER_TOKEN with its press time. */
+export const postUnitStatus = (ambulanceId: string, token: string, press: UnitPress) =>
+  apiFetch<UnitStatusAck>(
+    `/api/ambulances/${encodeURIComponent(ambulanceId)}/unit-status?t=${encodeURIComponent(token)}`,
+    { method: 'POST', body: press, auth: false },
   );
 
 /** High accuracy, a fresh fix every time, 15 s for each. */
@@ -17,5 +29,15 @@ export function pageStorage(): Storage | null {
     return typeof localStorage === 'undefined' ? null : localStorage;
   } catch {
     return null;
+  }
+}
+
+/** Whether the driver link has stopped working, asked afresh (its case is over when the tracking answer is gone). */
+export async function driverLinkClosed(qc: QueryClient, ambulanceId: string, token: string): Promise<boolean> {
+  try {
+    await qc.fetchQuery({ ...trackedAmbulance(ambulanceId, token), staleTime: 0 });
+    return false;
+  } catch (error) {
+    return linkGone(error);
   }
 }

@@ -1,9 +1,10 @@
 /**
- * The driver's outgoing positions, in order. Every fix goes through this queue: it is kept
- * in memory and in storage (so a reload while offline loses nothing), sent oldest first,
- * and removed only once the server has taken it. Pure: no browser APIs beyond the Storage
- * it is given, so it is unit-tested as is.
+ * The driver's outgoing positions, in order: every fix goes through a stored queue
+ * (storedQueue.ts), kept across a reload and sent oldest first.
  */
+import { type FlushResult, type SendOutcome, createStoredQueue, finite } from './storedQueue';
+
+export type { FlushResult, SendOutcome } from './storedQueue';
 
 /** One fix from the device, as the position API takes it (`timestamp`: epoch ms of the fix). */
 export interface DriverFix {
@@ -19,20 +20,6 @@ export interface QueuedFix {
   /** Increases with every push, also across reloads: the entry's identity. */
   seq: number;
   fix: DriverFix;
-}
-
-/**
- * What became of one send: taken by the server (`sent`), not delivered and worth trying
- * again later (`retry`: offline, server busy), refused for good (`drop`: the position
- * itself is invalid; the next ones are still sent), or the link no longer sends (`stop`).
- */
-export type SendOutcome = 'sent' | 'retry' | 'drop' | 'stop';
-
-export interface FlushResult {
-  sent: number;
-  dropped: number;
-  /** Why the flush ended before the queue was empty, if it did. */
-  halted: 'retry' | 'stop' | null;
 }
 
 export interface PositionQueue {
@@ -51,8 +38,6 @@ export interface PositionQueue {
 
 export const QUEUE_LIMIT = 500;
 
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
 function readFix(value: unknown): DriverFix | null {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
@@ -65,94 +50,15 @@ function readFix(value: unknown): DriverFix | null {
   return fix;
 }
 
-/** The stored entries, oldest first; anything unreadable is left out. */
-function load(storage: Storage | null, key: string): QueuedFix[] {
-  if (!storage) return [];
-  try {
-    const raw = storage.getItem(key);
-    if (!raw) return [];
-    const parsed: unknown = JSON.parse(raw);
-    if (!Array.isArray(parsed)) return [];
-    const entries: QueuedFix[] = [];
-    for (const item of parsed) {
-      const seq = (item as { seq?: unknown } | null)?.seq;
-      const fix = readFix((item as { fix?: unknown } | null)?.fix);
-      if (finite(seq) && fix) entries.push({ seq, fix });
-    }
-    return entries.sort((a, b) => a.seq - b.seq);
-  } catch {
-    return [];
-  }
-}
-
 export function createPositionQueue(options: { key: string; storage?: Storage | null; limit?: number }): PositionQueue {
-  const { key, storage = null } = options;
-  const limit = Math.max(1, options.limit ?? QUEUE_LIMIT);
-  let entries = load(storage, key).slice(-limit);
-  let nextSeq = entries.length ? entries[entries.length - 1].seq + 1 : 1;
-  let running: Promise<FlushResult> | null = null;
-  /** Bumped by clear(): a flush that started before stops. */
-  let generation = 0;
-
-  function persist() {
-    if (!storage) return;
-    try {
-      if (entries.length) storage.setItem(key, JSON.stringify(entries));
-      else storage.removeItem(key);
-    } catch {
-      // Storage full or blocked: the memory copy still holds every entry.
-    }
-  }
-
-  async function run(send: (fix: DriverFix) => Promise<SendOutcome>): Promise<FlushResult> {
-    // Let flush() record this run before anything can end it.
-    await Promise.resolve();
-    const startedIn = generation;
-    const result: FlushResult = { sent: 0, dropped: 0, halted: null };
-    for (;;) {
-      // Ends synchronously after the last check, so a fix pushed later starts a new run.
-      if (!entries.length || generation !== startedIn) break;
-      const head = entries[0];
-      let outcome: SendOutcome;
-      try {
-        outcome = await send(head.fix);
-      } catch {
-        outcome = 'retry';
-      }
-      if (generation !== startedIn) break;
-      if (outcome === 'retry' || outcome === 'stop') {
-        result.halted = outcome;
-        break;
-      }
-      // Taken or refused for good: only that entry leaves (more may have been pushed meanwhile).
-      entries = entries.filter((e) => e.seq !== head.seq);
-      persist();
-      if (outcome === 'sent') result.sent += 1;
-      else result.dropped += 1;
-    }
-    running = null;
-    return result;
-  }
-
+  const queue = createStoredQueue<DriverFix>({ key: options.key, storage: options.storage, limit: options.limit ?? QUEUE_LIMIT, read: readFix, field: 'fix' });
   return {
     get size() {
-      return entries.length;
+      return queue.size;
     },
-    entries: () => entries,
-    push(fix) {
-      const entry: QueuedFix = { seq: nextSeq++, fix };
-      entries = [...entries, entry].slice(-limit);
-      persist();
-      return entry;
-    },
-    flush(send) {
-      running ??= run(send);
-      return running;
-    },
-    clear() {
-      generation += 1;
-      entries = [];
-      persist();
-    },
+    entries: () => queue.entries().map((e) => ({ seq: e.seq, fix: e.item })),
+    push: (fix) => ({ seq: queue.push(fix).seq, fix }),
+    flush: (send) => queue.flush(send),
+    clear: () => queue.clear(),
   };
 }

@@ -1,14 +1,12 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { trackedAmbulance } from '../../api/queries';
 import type { LiveSocket } from '../../realtime/socket';
-import { linkGone } from '../public/useTrackedPosition';
-import { DRIVER_GEOLOCATION, pageStorage, postPosition } from './driverApi';
+import { DRIVER_GEOLOCATION, driverLinkClosed, pageStorage, postPosition } from './driverApi';
 import { createDriverStream } from './driverStream';
 import { createPositionQueue } from './positionQueue';
 
 /** A value read outside render (by the stream as it sends), set from an effect. */
-function latest<T>(initial: T) {
+export function latest<T>(initial: T) {
   let value = initial;
   return { get: () => value, set: (next: T) => void (value = next) };
 }
@@ -28,14 +26,7 @@ export function useDriverStream(opts: { ambulanceId: string; token: string; case
       geolocationOptions: DRIVER_GEOLOCATION,
       socket: socketNow.get,
       viaRest: (fix) => postPosition(ambulanceId, token, fix),
-      linkClosed: async () => {
-        try {
-          await qc.fetchQuery({ ...trackedAmbulance(ambulanceId, token), staleTime: 0 });
-          return false;
-        } catch (error) {
-          return linkGone(error);
-        }
-      },
+      linkClosed: () => driverLinkClosed(qc, ambulanceId, token),
     });
     return { stream: driverStream, setSocket: socketNow.set };
   }, [ambulanceId, caseId, token, qc]);

@@ -20,6 +20,8 @@ import { useFleetToast, useSendTracker } from './useSendTracker';
 import { LoadStateBanner } from '../shared/LoadStateBanner';
 import { useLoadState } from '../shared/useLoadState';
 import { useNoticeOnce } from '../shared/useNoticeOnce';
+import { UnitStatusLegend } from './UnitStatusLegend';
+import { unitStatusCounts } from './unitStatus';
 
 /** One toast per failed fetch (a later failure toasts again, a re-render does not). */
 function useFailureToast(failedAt: number, message: string) {
@@ -58,6 +60,7 @@ export function FleetStatusScreen() {
   const rows = useMemo(() => fleetRows(ambulances, activeCases), [ambulances, activeCases]);
   const counts = useMemo(() => fleetCounts(ambulances, activeCases), [ambulances, activeCases]);
   const visible = useMemo(() => applyFilter(rows, filter), [rows, filter]);
+  const unitCounts = useMemo(() => unitStatusCounts(ambulances), [ambulances]);
   const tracker = useSendTracker(ambulances, activeCases);
   const current = FLEET_FILTERS.find((f) => f.key === filter)!;
 
@@ -98,6 +101,10 @@ export function FleetStatusScreen() {
           );
         })}
       </Box>
+
+      <Card sx={{ px: 2, py: 1.5, mb: 2 }}>
+        <UnitStatusLegend counts={ambulancesQuery.data ? unitCounts : null} />
+      </Card>
 
       {load.phase === 'failed' ? null : load.phase === 'loading' ? (
         <Card sx={{ p: 6, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }} role="status">

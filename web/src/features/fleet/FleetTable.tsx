@@ -16,6 +16,7 @@ import type { AmbulanceDto, CaseDto } from '../../api/contract';
 import { formatDateTime, mapLink, patientNameOf } from '../../domain/caseRules';
 import { MailIcon } from '../../layout/icons';
 import { FleetClassBadge } from './FleetClassBadge';
+import { UnitStatusLive } from './UnitStatusChip';
 import { usePlaceName } from '../shared/usePlaceName';
 import { approach } from '../../domain/liveText';
 import { ApproachLines } from '../cases/LiveCaseInfo';
@@ -115,10 +116,12 @@ function TrackerButton({ row, tracker }: { row: FleetRow; tracker: Tracker }) {
   );
 }
 
+/** The spec's class (On Emergency, Available, Busy) and, under it, where the unit is in its call's life. */
 function StatusCell({ row }: { row: FleetRow }) {
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.75, alignItems: 'center' }}>
+    <Box sx={{ display: 'grid', gap: 0.75, justifyItems: 'start' }}>
       <FleetClassBadge fleetClass={row.fleetClass} status={row.ambulance.status} />
+      <UnitStatusLive ambulance={row.ambulance} />
     </Box>
   );
 }

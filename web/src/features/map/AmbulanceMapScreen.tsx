@@ -18,7 +18,7 @@ import { useAmbulanceMap } from './useAmbulanceMap';
  * stand-alone staff page (/ambulance-map): the legend and lists beside the live map.
  */
 export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolean }) {
-  const { load, pending, located, patients, patientsKnown, now, counts, live } = useAmbulanceMap();
+  const { load, pending, located, patients, patientsKnown, now, counts, unitCounts, lateIds, live } = useAmbulanceMap();
   const [focus, setFocus] = useState<MapFocus | null>(null);
   // The selected ambulance draws its trail (a marker click or a list entry selects it).
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -64,15 +64,15 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
 
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: { xs: 'column-reverse', md: 'row' }, gap: 2 }}>
         <Card sx={{ width: { md: 300 }, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0, maxHeight: { xs: 420, md: 'none' } }}>
-          <MapLegend counts={counts} known={loaded} patients={patientsKnown ? patients.length : null} />
-          <AmbulanceList ambulances={located} now={now} selectedId={selectedId} onShow={(id) => show('ambulance', id)} />
+          <MapLegend counts={counts} unitCounts={unitCounts} known={loaded} patients={patientsKnown ? patients.length : null} />
+          <AmbulanceList ambulances={located} now={now} lateIds={lateIds} selectedId={selectedId} onShow={(id) => show('ambulance', id)} />
           <PatientList patients={patients} now={now} onShow={(id) => show('case', id)} />
         </Card>
 
         <Card ref={mapFrame} sx={{ scrollMarginTop: 72, flex: { md: 1 }, minHeight: { xs: 420, md: 0 }, height: { xs: '60vh', md: 'auto' }, overflow: 'hidden', position: 'relative' }}>
           {/* Absolutely filled, so Leaflet always gets a definite height whatever the layout. */}
           <Box sx={{ position: 'absolute', inset: 0 }}>
-            <FleetMap ambulances={located} cases={patients} focus={focus} selectedId={selectedId} onSelect={select} now={now} />
+            <FleetMap ambulances={located} cases={patients} focus={focus} selectedId={selectedId} onSelect={select} now={now} lateIds={lateIds} />
           </Box>
         </Card>
       </Box>

@@ -9,12 +9,14 @@ import { Circle, MapContainer, Marker, Polyline, Popup, useMap, useMapEvents } f
 import type { AmbulanceDto, CaseDto } from '../../api/contract';
 import { ambulanceTrail, queries } from '../../api/queries';
 import { patientNameOf } from '../../domain/caseRules';
-import { averageCentre, markerColor } from '../../domain/fleetRules';
+import { averageCentre } from '../../domain/fleetRules';
 import { ambulanceFix, caseApproach, caseFix } from '../../domain/liveText';
 import { extendTrail, trailLine } from '../../domain/trail';
 import { ApproachLines, PatientFixLine, StaleChip } from '../cases/LiveCaseInfo';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
 import { usePlaceName } from '../shared/usePlaceName';
+import { AmbulanceUnitChip } from '../fleet/UnitStatusChip';
+import { unitColor, unitLabel } from '../fleet/unitStatus';
 import { ConfiguredTileLayer } from './ConfiguredTileLayer';
 import { useEtaSpeedKmh } from './liveHooks';
 import { PATIENT_COLOR, ambulanceIcon, patientIcon } from './markerIcons';
@@ -46,14 +48,16 @@ const markerKey = (kind: MapFocus['kind'], id: number | string) => `${kind}:${id
  * (live events patch the cache) without remounting; the view is centred on the average of
  * the ambulances only once, on the first data, so a user who pans or zooms keeps their view.
  * The selected ambulance draws its recent trail. `now` (ticking every ~15 s) fades stale ones.
+ * Pins take their unit status's colour; one late past turnout (`lateIds`) carries a badge.
  */
-export function FleetMap({ ambulances, cases = [], focus, selectedId = null, onSelect, now }: {
+export function FleetMap({ ambulances, cases = [], focus, selectedId = null, onSelect, now, lateIds }: {
   ambulances: LocatedAmbulance[];
   cases?: LocatedCase[];
   focus: MapFocus | null;
   selectedId?: number | null;
   onSelect?: (id: number | null) => void;
   now: number;
+  lateIds?: ReadonlySet<number>;
 }) {
   const centre = useMemo(() => averageCentre(ambulances.map((a) => a.location)), [ambulances]);
   // Only the first render's view is used by MapContainer.
@@ -85,6 +89,7 @@ export function FleetMap({ ambulances, cases = [], focus, selectedId = null, onS
           key={a.id}
           ambulance={a}
           now={now}
+          late={lateIds?.has(a.id) ?? false}
           selected={a.id === selectedId}
           hasTrail={a.id === selectedId && trail.length >= 2}
           onSelect={onSelect}
@@ -151,9 +156,10 @@ function GlidingMarker({ latitude, longitude, registryKey, markers, children, ..
   return <Marker position={first} ref={ref} {...props}>{children}</Marker>;
 }
 
-function AmbulanceMarker({ ambulance, now, selected, hasTrail, onSelect, markers }: {
+function AmbulanceMarker({ ambulance, now, late, selected, hasTrail, onSelect, markers }: {
   ambulance: LocatedAmbulance;
   now: number;
+  late: boolean;
   selected: boolean;
   hasTrail: boolean;
   onSelect?: (id: number | null) => void;
@@ -169,22 +175,22 @@ function AmbulanceMarker({ ambulance, now, selected, hasTrail, onSelect, markers
       longitude={longitude}
       registryKey={markerKey('ambulance', id)}
       markers={markers}
-      icon={ambulanceIcon(markerColor(ambulance.status))}
+      icon={ambulanceIcon(unitColor(ambulance), late)}
       title={ambulance.license_plate}
-      alt={`Ambulance ${ambulance.license_plate}`}
+      alt={`Ambulance ${ambulance.license_plate}, ${unitLabel(ambulance)}${late ? ', turnout late' : ''}`}
       opacity={stale ? STALE_OPACITY : 1}
       zIndexOffset={selected ? 1000 : 0}
       eventHandlers={eventHandlers}
     >
       <Popup>
-        <AmbulancePopup ambulance={ambulance} stale={stale} selected={selected} hasTrail={hasTrail} />
+        <AmbulancePopup ambulance={ambulance} stale={stale} late={late} selected={selected} hasTrail={hasTrail} />
       </Popup>
     </GlidingMarker>
   );
 }
 
 /** Popup: plate, status, place name, coordinates to 6 decimals, the position's own time, Stale. */
-function AmbulancePopup({ ambulance, stale, selected, hasTrail }: { ambulance: LocatedAmbulance; stale: boolean; selected: boolean; hasTrail: boolean }) {
+function AmbulancePopup({ ambulance, stale, late, selected, hasTrail }: { ambulance: LocatedAmbulance; stale: boolean; late: boolean; selected: boolean; hasTrail: boolean }) {
   const { latitude, longitude, placeName, updated_at } = ambulance.location;
   const place = usePopupPlace(latitude, longitude, placeName);
   return (
@@ -192,6 +198,10 @@ function AmbulancePopup({ ambulance, stale, selected, hasTrail }: { ambulance: L
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
         <Typography sx={{ fontWeight: 800 }}>{ambulance.license_plate}</Typography>
         <AmbulanceStatusBadge status={ambulance.status} />
+      </Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.75 }}>
+        <AmbulanceUnitChip ambulance={ambulance} />
+        {late && <Typography variant="caption" color="error" sx={{ fontWeight: 700 }} data-testid="popup-turnout-late">Turnout late</Typography>}
       </Box>
       <Typography variant="body2">{place}</Typography>
       <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums' }}>

@@ -4,10 +4,10 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import { patientNameOf } from '../../domain/caseRules';
-import { markerColor } from '../../domain/fleetRules';
 import { ambulanceFix, caseFix } from '../../domain/liveText';
 import { StaleChip } from '../cases/LiveCaseInfo';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
+import { unitColor, unitLabel } from '../fleet/unitStatus';
 import { STALE_OPACITY, type LocatedAmbulance, type LocatedCase } from './FleetMap';
 import { PATIENT_COLOR } from './markerIcons';
 
@@ -19,9 +19,11 @@ function Dot({ color, stale }: { color: string; stale: boolean }) {
 }
 
 /** The located ambulances beside the map; choosing one opens it on the map and draws its trail. */
-export function AmbulanceList({ ambulances, now, selectedId, onShow }: {
+export function AmbulanceList({ ambulances, now, lateIds, selectedId, onShow }: {
   ambulances: LocatedAmbulance[];
   now: number;
+  /** Still dispatched past the turnout target: said in words beside the unit status. */
+  lateIds?: ReadonlySet<number>;
   selectedId: number | null;
   onShow: (id: number) => void;
 }) {
@@ -31,6 +33,7 @@ export function AmbulanceList({ ambulances, now, selectedId, onShow }: {
       <List dense sx={{ overflowY: 'auto', flex: 1, minHeight: 0, px: 1 }} aria-label="Ambulances on the map">
         {ambulances.map((a) => {
           const stale = ambulanceFix(a, now)?.stale ?? true;
+          const late = lateIds?.has(a.id) ?? false;
           return (
             <ListItem key={a.id} disablePadding><ListItemButton
               data-testid="map-list-item"
@@ -41,8 +44,14 @@ export function AmbulanceList({ ambulances, now, selectedId, onShow }: {
               sx={itemSx}
             >
               <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-                <Dot color={markerColor(a.status)} stale={stale} />
-                <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{a.license_plate}</Typography>
+                <Dot color={unitColor(a)} stale={stale} />
+                <Box sx={{ minWidth: 0 }}>
+                  <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{a.license_plate}</Typography>
+                  <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="map-unit-status">
+                    {unitLabel(a)}
+                    {late && <Box component="span" sx={{ color: 'error.main', fontWeight: 700 }}> · Turnout late</Box>}
+                  </Typography>
+                </Box>
               </Box>
               <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, flexShrink: 0 }}>
                 {stale && <StaleChip title="No position from this ambulance for more than 2 minutes" />}

@@ -7,11 +7,16 @@ import L from 'leaflet';
  */
 const cache = new Map<string, L.DivIcon>();
 
-function pinSvg(color: string): string {
+/** A red "!" badge on the pin's shoulder: the unit is late (e.g. still dispatched past turnout). */
+const FLAG_SVG = `<circle cx="25" cy="7" r="6" fill="#b71c1c" stroke="#fff" stroke-width="1.5"/>`
+  + `<path d="M24 3.6h2v4.6h-2zM24 9.3h2v2h-2z" fill="#fff"/>`;
+
+function pinSvg(color: string, flagged = false): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 44" width="32" height="44" aria-hidden="true">`
     + `<path d="M16 1.5C8 1.5 1.5 8 1.5 16c0 10.6 14.5 26.5 14.5 26.5S30.5 26.6 30.5 16C30.5 8 24 1.5 16 1.5z" fill="${color}" stroke="#fff" stroke-width="2.5"/>`
     + `<circle cx="16" cy="16" r="9" fill="#fff"/>`
     + `<path d="M14.2 10.5h3.6v3.7h3.7v3.6h-3.7v3.7h-3.6v-3.7h-3.7v-3.6h3.7z" fill="${color}"/>`
+    + (flagged ? FLAG_SVG : '')
     + `</svg>`;
 }
 
@@ -32,18 +37,22 @@ export function markerIcon(color: string): L.DivIcon {
 
 const ambulanceCache = new Map<string, L.DivIcon>();
 
-/** The ambulance map's pin: markerIcon's drawing, with a class that tells ambulances from patients. */
-export function ambulanceIcon(color: string): L.DivIcon {
-  let icon = ambulanceCache.get(color);
+/**
+ * The ambulance map's pin: markerIcon's drawing in the unit status's colour, with a class that
+ * tells ambulances from patients; `flagged` adds the late badge (and a class tests can find).
+ */
+export function ambulanceIcon(color: string, flagged = false): L.DivIcon {
+  const key = `${color}${flagged ? ':late' : ''}`;
+  let icon = ambulanceCache.get(key);
   if (!icon) {
     icon = L.divIcon({
-      html: pinSvg(color),
-      className: 'll-map-pin ll-ambulance-pin',
+      html: pinSvg(color, flagged),
+      className: `ll-map-pin ll-ambulance-pin${flagged ? ' ll-pin-late' : ''}`,
       iconSize: [32, 44],
       iconAnchor: [16, 43],
       popupAnchor: [0, -38],
     });
-    ambulanceCache.set(color, icon);
+    ambulanceCache.set(key, icon);
   }
   return icon;
 }

@@ -8,7 +8,9 @@ import { statusCounts } from '../../domain/fleetRules';
 import { ambulanceFix, pointOf } from '../../domain/liveText';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useLoadState } from '../shared/useLoadState';
-import { useNow } from '../shared/useNow';
+import { useNow, useServerNow } from '../shared/useNow';
+import { turnoutSeconds } from '../../domain/callLife';
+import { unitStatusCounts, unitTurnoutLate } from '../fleet/unitStatus';
 import type { LocatedAmbulance, LocatedCase } from './FleetMap';
 
 const isLocated = (a: { location: LocatedAmbulance['location'] | null }): a is LocatedAmbulance =>
@@ -28,6 +30,14 @@ export function useAmbulanceMap() {
   // "Stale" is re-evaluated every ~15 s by the clock alone: nothing is refetched.
   const now = useNow();
   const counts = useMemo(() => statusCounts(located), [located]);
+  const unitCounts = useMemo(() => unitStatusCounts(located), [located]);
+  // The turnout flag on the server's clock; a 5 s tick is plenty against a 60 s target.
+  const serverNow = useServerNow(5000);
+  const turnoutS = turnoutSeconds(useQuery(queries.config()).data);
+  const lateIds = useMemo(
+    () => new Set(located.filter((a) => unitTurnoutLate(a, serverNow, turnoutS)).map((a) => a.id)) as ReadonlySet<number>,
+    [located, serverNow, turnoutS],
+  );
   const load = useLoadState([{ query, failText: (e) => (e instanceof ApiError ? 'Failed to fetch ambulances' : 'Error fetching ambulances') }]);
 
   return {
@@ -38,6 +48,9 @@ export function useAmbulanceMap() {
     patientsKnown: casesQuery.data !== undefined,
     now,
     counts,
+    unitCounts,
+    /** Ambulances still dispatched past the turnout target (NFPA 1710). */
+    lateIds,
     live: located.filter((a) => !(ambulanceFix(a, now)?.stale ?? true)).length,
   };
 }

@@ -11,6 +11,8 @@ import { AppShell } from '../../layout/AppShell';
 import { FullPageLoading } from '../../layout/FullPageMessage';
 import { DarkModeIcon, LightModeIcon } from '../../layout/icons';
 import { createAppTheme } from '../../layout/theme';
+import { AlertControls } from '../alerts/AlertControls';
+import { CallAlerts } from '../alerts/CallAlerts';
 import { operatorBottomNav, operatorNav } from './operatorNav';
 import { useDarkMode } from './useDarkMode';
 
@@ -20,6 +22,7 @@ export function OperatorShell() {
   const { dark, toggle } = useDarkMode();
   const theme = useMemo(() => createAppTheme(dark ? 'dark' : 'light'), [dark]);
   const profile = useQuery({ ...queries.profile(), enabled: Boolean(session) });
+  const userId = profile.data?.user.id;
 
   const darkToggle = (
     <Tooltip title={dark ? 'Switch to light mode' : 'Switch to dark mode'}>
@@ -41,8 +44,14 @@ export function OperatorShell() {
           headerTitle="Emergency Response Center"
           nav={operatorNav}
           bottomNav={operatorBottomNav}
-          headerActions={darkToggle}
+          headerActions={(
+            <>
+              {darkToggle}
+              {userId != null && <AlertControls userId={userId} />}
+            </>
+          )}
         >
+          {userId != null && <CallAlerts userId={userId} />}
           <Outlet />
         </AppShell>
       )}

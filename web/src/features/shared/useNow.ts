@@ -1,4 +1,7 @@
 import { useSyncExternalStore } from 'react';
+import { serverNow } from '../../api/serverClock';
+
+const serverOffset = () => serverNow() - Date.now();
 
 /** How often live screens re-evaluate "Stale" (no refetch: only the clock moves). */
 export const STALENESS_TICK_MS = 15_000;
@@ -57,4 +60,9 @@ function subscribe(clock: Clock, everyMs: number, listener: () => void) {
 export function useNow(everyMs = STALENESS_TICK_MS): number {
   const clock = clockOf(everyMs);
   return useSyncExternalStore(clock.subscribe, clock.read, clock.read);
+}
+
+/** The server's current time (api/serverClock.ts), re-rendering every `everyMs`: for the call clocks on the boards. */
+export function useServerNow(everyMs = 1000): number {
+  return useNow(everyMs) + serverOffset();
 }

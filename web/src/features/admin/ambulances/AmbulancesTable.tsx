@@ -4,6 +4,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { AmbulanceDto } from '../../../api/contract';
 import { AmbulanceStatusBadge } from '../../shared/StatusBadges';
+import { UnitStatusLive } from '../../fleet/UnitStatusChip';
 import { RowActions } from '../shared/RowActions';
 import { ScrollTable } from '../shared/ScrollTable';
 import { StateRow } from '../shared/StateRow';
@@ -18,24 +19,26 @@ export function AmbulancesTable({ ambulances, loading, canDelete, deletingId, on
   onDelete: (a: AmbulanceDto) => void;
 }) {
   return (
-    <ScrollTable label="Ambulances" minWidth={640}>
+    <ScrollTable label="Ambulances" minWidth={780}>
       <TableHead>
         <TableRow>
           <TableCell>ID</TableCell>
           <TableCell>License Plate</TableCell>
           <TableCell>Status</TableCell>
+          <TableCell>Unit Status</TableCell>
           <TableCell>Location</TableCell>
           <TableCell>Actions</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
-        {loading && <StateRow colSpan={5} text="Loading..." loading />}
-        {!loading && ambulances.length === 0 && <StateRow colSpan={5} text="No ambulances found" />}
+        {loading && <StateRow colSpan={6} text="Loading..." loading />}
+        {!loading && ambulances.length === 0 && <StateRow colSpan={6} text="No ambulances found" />}
         {ambulances.map((a) => (
           <TableRow key={a.id} hover>
             <TableCell>{a.id}</TableCell>
             <TableCell sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>{a.license_plate}</TableCell>
             <TableCell><AmbulanceStatusBadge status={a.status} /></TableCell>
+            <TableCell sx={{ minWidth: 150 }}><UnitStatusLive ambulance={a} /></TableCell>
             <TableCell sx={{ minWidth: 200 }}><AmbulanceLocation location={a.location} /></TableCell>
             <TableCell>
               <RowActions

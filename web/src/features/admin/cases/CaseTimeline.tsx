@@ -11,7 +11,9 @@ import { useState } from 'react';
 import { queries } from '../../../api/queries';
 import { formatDateTime } from '../../../domain/caseRules';
 import { ExpandMoreIcon } from '../../../layout/icons';
-import { actionText, actorText, changesOf } from './timelineText';
+import { stepTimeText } from '../../shared/callLifeText';
+import { useNow } from '../../shared/useNow';
+import { actionText, actorText, changesOf, entrySummary } from './timelineText';
 
 /** The case's history (admins only), collapsed until opened; loaded on first opening. */
 export function CaseTimeline({ caseId }: { caseId: string }) {
@@ -21,6 +23,8 @@ export function CaseTimeline({ caseId }: { caseId: string }) {
   const operators = useQuery({ ...queries.operators(), enabled: expanded });
   const profile = useQuery({ ...queries.profile(), enabled: expanded });
 
+  const now = useNow();
+  const timeOf = (iso: string) => stepTimeText(iso, now);
   const plateOf = (id: number) => ambulances.data?.find((a) => a.id === id)?.license_plate;
   const nameOf = (id: number) =>
     profile.data?.user.id === id ? profile.data.user.name : operators.data?.find((u) => u.id === id)?.name;
@@ -37,13 +41,16 @@ export function CaseTimeline({ caseId }: { caseId: string }) {
         {timeline.isError && <Typography variant="body2" color="error">Could not load the timeline</Typography>}
         {timeline.data?.length === 0 && <Typography variant="body2" color="text.secondary">No history yet</Typography>}
         <Stack component="ol" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }} aria-label="Case timeline entries">
-          {timeline.data?.map((e) => (
-            <Box component="li" key={e.id} sx={{ borderLeft: 3, borderColor: 'primary.light', pl: 1.5 }}>
+          {timeline.data?.map((e) => {
+            const summary = entrySummary(e, nameOf, timeOf);
+            return (
+            <Box component="li" key={e.id} data-action={e.action} sx={{ borderLeft: 3, borderColor: 'primary.light', pl: 1.5 }}>
               <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
                 <Chip size="small" label={actionText(e.action)} sx={{ fontWeight: 600 }} />
                 <Typography variant="body2" sx={{ fontWeight: 600 }}>{actorText(e, nameOf)}</Typography>
                 <Typography variant="caption" color="text.secondary">{formatDateTime(e.created_at)}</Typography>
               </Stack>
+              {summary && <Typography variant="body2" sx={{ mt: 0.5, wordBreak: 'break-word' }} data-testid="timeline-summary">{summary}</Typography>}
               {changesOf(e, plateOf).map((c) => (
                 <Typography key={c.field} variant="body2" sx={{ mt: 0.5, wordBreak: 'break-word' }}>
                   <Box component="span" sx={{ color: 'text.secondary' }}>{c.field}: </Box>
@@ -53,7 +60,8 @@ export function CaseTimeline({ caseId }: { caseId: string }) {
                 </Typography>
               ))}
             </Box>
-          ))}
+            );
+          })}
         </Stack>
       </AccordionDetails>
     </Accordion>

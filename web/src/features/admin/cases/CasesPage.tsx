@@ -1,15 +1,16 @@
 import Button from '@mui/material/Button';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactElement } from 'react';
 import type { CaseDto } from '../../../api/contract';
 import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
 import { useApiMutation } from '../../../api/useApiMutation';
 import { sortByCreated } from '../../../domain/caseRules';
+import { casesTableOrder } from '../../shared/callLifeText';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { withServerReason } from '../shared/errors';
-import { ArrowDownIcon, ArrowUpIcon } from '../../../layout/icons';
+import { ArrowDownIcon, ArrowUpIcon, WarningIcon } from '../../../layout/icons';
 import { CasesTable } from './CasesTable';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
 import { useLoadState } from '../../shared/useLoadState';
@@ -17,15 +18,24 @@ import { EditCaseDialog } from './EditCaseDialog';
 
 interface DialogState { key: number; open: boolean; caseRow: CaseDto | null }
 
-/** /admin-dashboard/cases: every case, newest first by default, with edit and delete. */
+type Order = 'urgent' | 'desc' | 'asc';
+const NEXT_ORDER: Record<Order, Order> = { urgent: 'desc', desc: 'asc', asc: 'urgent' };
+const ORDER_TEXT: Record<Order, string> = { urgent: 'Most urgent first', desc: 'Newest first', asc: 'Oldest first' };
+const ORDER_ICON: Record<Order, ReactElement> = { urgent: <WarningIcon />, desc: <ArrowDownIcon />, asc: <ArrowUpIcon /> };
+
+/**
+ * /admin-dashboard/cases: every case with edit and delete. By default the open calls come first
+ * in the boards' order (priority, waiting first, oldest first), the others after, newest first;
+ * the button turns to creation date, newest or oldest first.
+ */
 export function CasesPage() {
   const toast = useToast();
   const cases = useQuery(queries.cases());
   // SPEC §8 ignores this screen's failures silently; an empty table would then read as "no cases", so it says so.
   const load = useLoadState([{ query: cases, failText: () => 'Could not load cases' }]);
-  const [order, setOrder] = useState<'asc' | 'desc'>('desc');
+  const [order, setOrder] = useState<Order>('urgent');
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, caseRow: null });
-  const sorted = useMemo(() => sortByCreated(cases.data ?? [], order), [cases.data, order]);
+  const sorted = useMemo(() => (order === 'urgent' ? casesTableOrder(cases.data ?? []) : sortByCreated(cases.data ?? [], order)), [cases.data, order]);
 
   const remove = useApiMutation(mutations.deleteCase, {
     onError: (error) => toast(withServerReason(error, 'Failed to delete case'), 'error'),
@@ -44,11 +54,11 @@ export function CasesPage() {
         actions={(
           <Button
             variant="outlined"
-            onClick={() => setOrder((o) => (o === 'desc' ? 'asc' : 'desc'))}
-            endIcon={order === 'desc' ? <ArrowDownIcon /> : <ArrowUpIcon />}
-            aria-label={`Sort by creation date, ${order === 'desc' ? 'newest first' : 'oldest first'}`}
+            onClick={() => setOrder((o) => NEXT_ORDER[o])}
+            endIcon={ORDER_ICON[order]}
+            aria-label={`Order: ${ORDER_TEXT[order].toLowerCase()} (press for ${ORDER_TEXT[NEXT_ORDER[order]].toLowerCase()})`}
           >
-            {order === 'desc' ? 'Newest first' : 'Oldest first'}
+            {ORDER_TEXT[order]}
           </Button>
         )}
       />

@@ -6,13 +6,17 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { CaseDto } from '../../../api/contract';
 import { formatDateTime, patientNameOf } from '../../../domain/caseRules';
+import { isOpenCall } from '../../../domain/callLife';
+import { CallClock } from '../../shared/CallClock';
+import { PriorityChip } from '../../shared/PriorityChip';
 import { CaseStatusBadge } from '../../shared/StatusBadges';
+import { UnitStatusChip } from '../../shared/UnitStatusChip';
 import { RowActions } from '../shared/RowActions';
 import { ScrollTable } from '../shared/ScrollTable';
 import { EmailText } from '../shared/EmailText';
 import { StateRow } from '../shared/StateRow';
 
-const COLUMNS = ['ID', 'Description', 'Patient Name', 'Email', 'Status', 'Created At', 'Updated At', 'Actions'];
+const COLUMNS = ['ID', 'Priority', 'Description', 'Patient Name', 'Email', 'Status', 'Call', 'Created At', 'Updated At', 'Actions'];
 
 export function CasesTable({ cases, loading, deletingId, onEdit, onDelete }: {
   cases: CaseDto[];
@@ -22,7 +26,7 @@ export function CasesTable({ cases, loading, deletingId, onEdit, onDelete }: {
   onDelete: (c: CaseDto) => void;
 }) {
   return (
-    <ScrollTable label="All cases" minWidth={900}>
+    <ScrollTable label="All cases" minWidth={1180}>
       <TableHead>
         <TableRow>{COLUMNS.map((c) => <TableCell key={c}>{c}</TableCell>)}</TableRow>
       </TableHead>
@@ -32,12 +36,13 @@ export function CasesTable({ cases, loading, deletingId, onEdit, onDelete }: {
         {cases.map((c) => {
           const patient = patientNameOf(c);
           return (
-            <TableRow key={c.id} hover data-case-id={c.id}>
+            <TableRow key={c.id} hover data-case-id={c.id} data-testid="admin-case-row">
               <TableCell>
                 <Tooltip title={c.id}>
                   <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>{c.id.slice(0, 8)}</Typography>
                 </Tooltip>
               </TableCell>
+              <TableCell><PriorityChip priority={c.priority} short /></TableCell>
               <TableCell sx={{ minWidth: 130, maxWidth: 220 }}>
                 <Typography variant="body2" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
                   {c.description || '—'}
@@ -46,6 +51,14 @@ export function CasesTable({ cases, loading, deletingId, onEdit, onDelete }: {
               <TableCell sx={{ fontWeight: 600 }}>{patient}</TableCell>
               <TableCell sx={{ minWidth: 120 }}><EmailText email={c.email || c.patient_email} /></TableCell>
               <TableCell><CaseStatusBadge status={c.status} /></TableCell>
+              <TableCell sx={{ minWidth: 200 }}>
+                {isOpenCall(c) && <CallClock item={c} />}
+                {c.assignment && (
+                  <Typography variant="body2" component="div" sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.5 }}>
+                    {c.assignment.license_plate}<UnitStatusChip status={c.assignment.status} />
+                  </Typography>
+                )}
+              </TableCell>
               <TableCell sx={{ minWidth: 120, maxWidth: 140 }}>{formatDateTime(c.created_at)}</TableCell>
               <TableCell sx={{ minWidth: 120, maxWidth: 140 }}>{formatDateTime(c.updated_at)}</TableCell>
               <TableCell>

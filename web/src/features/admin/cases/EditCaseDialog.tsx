@@ -18,6 +18,7 @@ import { useApiMutation } from '../../../api/useApiMutation';
 import { pointOf } from '../../../domain/liveText';
 import { serverErrorOr } from '../shared/errors';
 import { CloseIcon } from '../../../layout/icons';
+import { CallTimes } from '../../shared/CallTimes';
 import { CaseTimeline } from './CaseTimeline';
 import { EditCaseFields } from './EditCaseFields';
 import { UpdateCasePanel } from './UpdateCasePanel';
@@ -102,6 +103,9 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
                 </Alert>
               )}
               {save.isError && <Alert ref={errorRef} severity="error" role="alert">{serverErrorOr(save.error, 'Failed to update case')}</Alert>}
+              <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 2, p: 2 }}>
+                <CallTimes caseId={caseRow.id} />
+              </Box>
               <CaseTimeline caseId={caseRow.id} />
             </Stack>
           </DialogContent>

@@ -1,10 +1,13 @@
 import Grid from '@mui/material/Grid';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import type { AmbulanceDto, LatLon } from '../../../api/contract';
+import { useQuery } from '@tanstack/react-query';
+import { PRIORITIES, type AmbulanceDto, type LatLon } from '../../../api/contract';
+import { queries } from '../../../api/queries';
+import { priorityInfo, priorityTag } from '../../../domain/callLife';
 import { STATUS_OPTIONS, ambulanceOptions, type EditCaseForm } from './editCaseForm';
 
-/** The five fields of the Edit Case dialog. */
+/** The fields of the Edit Case dialog: SPEC's five and the call's priority. */
 export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId, currentPlate, near = null, disabled }: {
   form: EditCaseForm;
   onChange: (key: keyof EditCaseForm, value: string) => void;
@@ -18,6 +21,7 @@ export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId,
   const set = (key: keyof EditCaseForm) => (e: { target: { value: string } }) => onChange(key, e.target.value);
   const selectedId = form.ambulance_id === '' ? null : Number(form.ambulance_id);
   const options = ambulanceOptions(ambulances, currentAmbulanceId, currentPlate, near, selectedId);
+  const config = useQuery(queries.config());
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, sm: 6 }}>
@@ -29,9 +33,14 @@ export function EditCaseFields({ form, onChange, ambulances, currentAmbulanceId,
       <Grid size={12}>
         <TextField label="Description" placeholder="Emergency description" value={form.description} onChange={set('description')} fullWidth multiline minRows={2} disabled={disabled} />
       </Grid>
-      <Grid size={12}>
+      <Grid size={{ xs: 12, sm: 6 }}>
         <TextField select label="Case Status" value={form.status || 'active'} onChange={set('status')} required fullWidth disabled={disabled}>
           {STATUS_OPTIONS.map((o) => <MenuItem key={o.value} value={o.value}>{o.label}</MenuItem>)}
+        </TextField>
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <TextField select label="Priority" value={form.priority ?? ''} onChange={set('priority')} required fullWidth disabled={disabled}>
+          {PRIORITIES.map((p) => <MenuItem key={p} value={String(p)}>{`${priorityTag(p)} ${priorityInfo(config.data, p).label}`}</MenuItem>)}
         </TextField>
       </Grid>
       {/* A whole row, and the chosen label wraps rather than being cut: 'TS09 EA 1003 — 1.2 km (Currently assigned)' is read in full. */}

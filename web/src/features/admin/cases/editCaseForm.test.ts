@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AmbulanceDto } from '../../../api/contract';
-import { ambulanceOptions } from './editCaseForm';
+import type { AmbulanceDto, CaseDto } from '../../../api/contract';
+import { ambulanceOptions, editCaseBody, formFromCase } from './editCaseForm';
 
 const amb = (id: number, status: AmbulanceDto['status'], at?: [number, number]): AmbulanceDto => ({
-  id, license_plate: `TS09 EA 100${id}`, status, email: null, created_at: '', updated_at: '', version: 1,
+  id, license_plate: `TS09 EA 100${id}`, status, email: null, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version: 1,
   location: at ? { placeName: null, latitude: at[0], longitude: at[1], updated_at: null } : null,
 });
 const PATIENT = { latitude: 17.385, longitude: 78.4867 };
@@ -38,5 +38,14 @@ describe('Assigned Ambulance options', () => {
 
   it('keeps a current ambulance the fleet list no longer has', () => {
     expect(ambulanceOptions(fleet, 9, 'GONE 1', PATIENT)[0]).toEqual({ value: '9', label: 'GONE 1 (Currently assigned)' });
+  });
+});
+
+describe('the priority on the Edit Case form', () => {
+  it("starts at the case's priority and is sent as a number; a form without one leaves it as it is", () => {
+    const form = formFromCase({ priority: 2, status: 'active', description: 'x', ambulance_id: null } as unknown as CaseDto);
+    expect(form.priority).toBe('2');
+    expect(editCaseBody({ ...form, priority: '1' }).priority).toBe(1);
+    expect('priority' in editCaseBody({ ...form, priority: undefined })).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { CASE_STATUSES, type AmbulanceDto, type CaseDto, type LatLon } from '../../../api/contract';
+import { CASE_STATUSES, type AmbulanceDto, type CaseDto, type LatLon, type Priority } from '../../../api/contract';
 import { isAvailable } from '../../../domain/fleetRules';
 import { availableByDistance, plateWithDistance } from '../../../domain/nearest';
 
@@ -8,6 +8,8 @@ export interface EditCaseForm {
   email: string;
   description: string;
   status: string;
+  /** '1'–'4' (a select's value); absent, the case keeps its priority. */
+  priority?: string;
   ambulance_id: string;
 }
 
@@ -20,6 +22,7 @@ export function formFromCase(c: CaseDto): EditCaseForm {
     email: c.email || c.patient_email || '',
     description: c.description ?? '',
     status: c.status || 'active',
+    priority: String(c.priority ?? 3),
     ambulance_id: c.ambulance_id == null ? '' : String(c.ambulance_id),
   };
 }
@@ -31,6 +34,7 @@ export function editCaseBody(f: EditCaseForm) {
     email: f.email.trim(),
     description: f.description.trim(),
     status: f.status,
+    ...(f.priority ? { priority: Number(f.priority) as Priority } : {}),
     ambulance_id: f.ambulance_id === '' ? null : Number(f.ambulance_id),
   };
 }

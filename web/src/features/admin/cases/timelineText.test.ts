@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineEntryDto } from '../../../api/contract';
-import { actionText, changesOf } from './timelineText';
+import { actionText, changesOf, entrySummary } from './timelineText';
 
 const entry = (action: string, before: object | null, after: object | null): TimelineEntryDto => ({
   id: 1, case_id: 'c', action, actor_type: 'user', actor_id: 1, created_at: '2026-01-01T10:00:00.000Z',
@@ -14,7 +14,7 @@ describe('the case timeline in words', () => {
     const sent = entry('tracking', null, { ambulance_id: 7, patient_email: 'pat@example.com', driver_email: 'driver7@lifeline.test' });
     expect(lines(sent)).toEqual(['Ambulance: TS09 EA 1007', 'Patient e-mail: pat@example.com', 'Driver e-mail: driver7@lifeline.test']);
     expect(lines(entry('updated', { dispatched_at: null }, { dispatched_at: 'x' }))[0]).toMatch(/^Dispatched at: /);
-    for (const action of ['created', 'updated', 'tracking', 'location', 'deleted', 'location.viewed']) {
+    for (const action of ['created', 'updated', 'tracking', 'location', 'deleted', 'location.viewed', 'unit.status', 'unit.corrected']) {
       expect(actionText(action)).toMatch(/^[A-Z][a-z]+( [a-z-]+)*$/);
     }
     expect(actionText('tracking')).toBe('Tracking links sent');
@@ -28,5 +28,32 @@ describe('the case timeline in words', () => {
   it('shows the whole new position of a share that changed only part of it', () => {
     const share = entry('location', { accuracy: 20 }, { latitude: 17.4, longitude: 78.45, accuracy: 12 });
     expect(lines(share)).toEqual(['Latitude: 17.4', 'Longitude: 78.45', 'Accuracy: 20 → 12']);
+  });
+});
+
+describe("the call's life on the timeline", () => {
+  const nameOf = (id: number) => (id === 1 ? 'Dana Dispatcher' : undefined);
+  const timeOf = (iso: string) => iso.slice(11, 19);
+  const step = (actor: 'user' | 'driver') => ({
+    ...entry('unit.status', { status: 'dispatched' }, { status: 'en_route', at: '2026-01-01T10:02:13.000Z', assignment_id: 3, ambulance_id: 7, license_plate: 'TS09 EA 1007' }),
+    actor_type: actor, actor_id: actor === 'user' ? 1 : null,
+  });
+
+  it("says who set a unit's step and when: the driver's link or the staff member by name", () => {
+    expect(entrySummary(step('driver'), nameOf, timeOf)).toBe('TS09 EA 1007 En route — by driver link at 10:02:13');
+    expect(entrySummary(step('user'), nameOf, timeOf)).toBe('TS09 EA 1007 En route — by Dana Dispatcher at 10:02:13');
+    expect(changesOf(step('user'), plateOf)).toEqual([]);
+  });
+
+  it('says which time was corrected, from what to what, and why', () => {
+    const fix = entry('unit.corrected', { on_scene_at: '2026-01-01T10:40:00.000Z' }, { on_scene_at: '2026-01-01T10:38:30.000Z', reason: 'crew radioed first', assignment_id: 3 });
+    expect(entrySummary(fix, nameOf, timeOf)).toBe('On scene time corrected from 10:40:00 to 10:38:30 — crew radioed first');
+    expect(changesOf(fix, plateOf)).toEqual([]);
+  });
+
+  it('shows priority and unit status changes of an update in words', () => {
+    const upd = entry('updated', { priority: 3, unit_status: 'on_scene', status: 'active' }, { priority: 1, unit_status: 'cleared', status: 'resolved' });
+    expect(lines(upd)).toEqual(['Priority: 3 → 1', 'Unit status: On scene → Cleared', 'Status: active → resolved']);
+    expect(entrySummary(upd, nameOf, timeOf)).toBeNull();
   });
 });

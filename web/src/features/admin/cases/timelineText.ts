@@ -1,10 +1,12 @@
-import { type TimelineEntryDto, timelineFields } from '../../../api/contract';
+import { type AssignmentStatus, type TimelineEntryDto, TIMED_STEPS, stepTimeKey, timelineFields } from '../../../api/contract';
+import { UNIT_STATUS_LABELS } from '../../../domain/callLife';
 import { formatDateTime } from '../../../domain/caseRules';
 
 const FIELD_LABELS: Record<string, string> = {
   status: 'Status', patient_name: 'Patient', patient_email: 'Patient e-mail', driver_email: 'Driver e-mail', description: 'Description',
   case_type: 'Type', ambulance_id: 'Ambulance', closed_at: 'Closed at', latitude: 'Latitude',
   longitude: 'Longitude', accuracy: 'Accuracy', location_updated_at: 'Position shared', reason: 'Reason', redacted: 'Redacted',
+  priority: 'Priority', unit_status: 'Unit status', call_received_at: 'Call received',
 };
 
 /** A key no label names yet, in words all the same ('dispatched_at' → 'Dispatched at'). */
@@ -23,6 +25,8 @@ const ACTION_LABELS: Record<string, string> = {
   tracking: 'Tracking links sent',
   'location.viewed': 'Location viewed',
   'location.redacted': 'Location deleted',
+  'unit.status': 'Unit status',
+  'unit.corrected': 'Time corrected',
 };
 export const actionText = (action: string) => ACTION_LABELS[action] ?? words(action);
 
@@ -36,12 +40,14 @@ export interface Change { field: string; before?: string; after?: string }
 export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string | undefined): Change[] {
   const before = timelineFields(e.before);
   const after = timelineFields(e.after);
-  if (e.action === 'deleted') return [];
+  // A deletion's copy of the case is for the record; a unit's step and a correction are said in one sentence (entrySummary).
+  if (e.action === 'deleted' || e.action === 'unit.status' || e.action === 'unit.corrected') return [];
   const show = (key: string, v: unknown): string => {
     if (v === null || v === undefined || v === '') return '—';
     if (key === 'ambulance_id' && typeof v === 'number') return plateOf(v) ?? `#${v}`;
     if (typeof v === 'number') return String(Math.round(v * 1e6) / 1e6);
-    if (key === 'location_updated_at' && typeof v === 'string') return formatDateTime(v);
+    if ((key === 'location_updated_at' || key === 'call_received_at') && typeof v === 'string') return formatDateTime(v);
+    if (key === 'unit_status' && typeof v === 'string') return UNIT_STATUS_LABELS[v as AssignmentStatus] ?? v;
     const text = typeof v === 'string' ? v : JSON.stringify(v);
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
   };
@@ -68,4 +74,31 @@ export function actorText(e: TimelineEntryDto, nameOf: (id: number) => string | 
     case 'system': return 'System';
     default: return e.actor_type;
   }
+}
+
+const statusText = (v: unknown) => (typeof v === 'string' ? UNIT_STATUS_LABELS[v as AssignmentStatus] ?? v : '—');
+
+/**
+ * One sentence for a unit's step or a correction: "TS09 EA 1003 En route — by driver link at
+ * 10:42:13", "On scene time corrected from 10:40:00 to 10:38:30 — crew radioed first"; null for
+ * other entries (their changes are listed field by field).
+ */
+export function entrySummary(e: TimelineEntryDto, nameOf: (id: number) => string | undefined, timeOf: (iso: string) => string): string | null {
+  const before = timelineFields(e.before) ?? {};
+  const after = timelineFields(e.after) ?? {};
+  const time = (v: unknown) => (typeof v === 'string' && v ? timeOf(v) : '—');
+  if (e.action === 'unit.status') {
+    const who = e.actor_type === 'driver' ? 'driver link' : actorText(e, nameOf);
+    const plate = typeof after.license_plate === 'string' && after.license_plate ? `${after.license_plate} ` : '';
+    const at = typeof after.at === 'string' ? ` at ${time(after.at)}` : '';
+    return `${plate}${statusText(after.status)} — by ${who}${at}`;
+  }
+  if (e.action === 'unit.corrected') {
+    const step = TIMED_STEPS.find((s) => stepTimeKey(s) in after);
+    if (!step) return 'Time corrected';
+    const key = stepTimeKey(step);
+    const reason = typeof after.reason === 'string' && after.reason ? ` — ${after.reason}` : '';
+    return `${UNIT_STATUS_LABELS[step]} time corrected from ${time(before[key])} to ${time(after[key])}${reason}`;
+  }
+  return null;
 }

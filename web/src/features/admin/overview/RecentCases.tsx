@@ -8,12 +8,13 @@ import Typography from '@mui/material/Typography';
 import { Fragment } from 'react';
 import type { CaseDto } from '../../../api/contract';
 import { CaseStatusBadge } from '../../shared/StatusBadges';
+import { PriorityChip } from '../../shared/PriorityChip';
 import { ButtonLink } from '../../../layout/links';
 
 /** SPEC §2: patientName or patient_name, else Unknown Patient. */
 const nameOf = (c: CaseDto) => c.patientName || c.patient_name || 'Unknown Patient';
 
-/** The first five cases with patient, description and status; `cases` null when they could not be loaded. */
+/** The first five cases with patient, description, priority and status; `cases` null when they could not be loaded. */
 export function RecentCases({ cases, loading }: { cases: CaseDto[] | null; loading: boolean }) {
   return (
     <Card sx={{ p: 2.5, height: '100%' }}>
@@ -31,7 +32,12 @@ export function RecentCases({ cases, loading }: { cases: CaseDto[] | null; loadi
         <List disablePadding aria-label="Recent cases">
           {cases.map((c, i) => (
             <Fragment key={c.id}>
-              <ListItem divider={i < cases.length - 1} disableGutters secondaryAction={<CaseStatusBadge status={c.status} />} sx={{ pr: 12 }}>
+              <ListItem
+                divider={i < cases.length - 1}
+                disableGutters
+                secondaryAction={<Box sx={{ display: 'flex', gap: 0.5 }}><PriorityChip priority={c.priority} short /><CaseStatusBadge status={c.status} /></Box>}
+                sx={{ pr: 17 }}
+              >
                 <ListItemText
                   primary={nameOf(c)}
                   secondary={c.description || 'Emergency'}

@@ -1,0 +1,96 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import { useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../api/client';
+import type { AmbulanceDto, CaseDto } from '../../api/contract';
+import { mutations } from '../../api/mutations';
+import { queries } from '../../api/queries';
+import { useApiMutation } from '../../api/useApiMutation';
+import { priorityTag } from '../../domain/callLife';
+import { useToast } from '../../layout/toast';
+import { type CallAlert, assignLabel, callToAssign } from './alertRules';
+import { CloseIcon } from './icons';
+import { useCallAlerts } from './useCallAlerts';
+
+const severity = (a: CallAlert) => (a.reason === 'unit-free' ? 'info' : a.priority === 1 ? 'error' : 'warning');
+
+/**
+ * "TS09 EA 1003 is free — 2 calls waiting, oldest P1 6 min" with its one action: the ambulance to
+ * the most urgent, oldest waiting call, chosen again at the press from the live list (someone may
+ * have assigned that call meanwhile). Its words are those of the moment it alerted (a live region
+ * must not re-announce a ticking wait); once the unit is taken or no call waits, the notice is gone.
+ */
+function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
+  alert: CallAlert; ambulance: AmbulanceDto; cases: CaseDto[]; onDone: () => void;
+}) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const assign = useApiMutation(mutations.updateCase, {
+    onSuccess: ({ case: c }) => {
+      toast(`${ambulance.license_plate} assigned to the ${priorityTag(c.priority)} call of ${c.patient_name}`, 'success');
+      onDone();
+    },
+  });
+  const target = callToAssign(cases);
+  if (!target) return null;
+
+  const press = () => {
+    const live = callToAssign(qc.getQueryData<CaseDto[]>(queries.cases().queryKey) ?? cases);
+    if (live) assign.mutate({ id: live.id, body: { ambulance_id: ambulance.id, status: 'active' } });
+  };
+  return (
+    <Alert
+      severity={severity(alert)}
+      action={(
+        // MUI's Alert drops its close button when given an action: the same one is put back beside it.
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          <Button color="inherit" variant="outlined" size="small" onClick={press} disabled={assign.isPending} sx={{ whiteSpace: 'nowrap' }}>
+            {assignLabel(ambulance.license_plate, target.priority)}
+          </Button>
+          <IconButton color="inherit" size="small" aria-label="Close" title="Close" onClick={onDone}>
+            <CloseIcon fontSize="small" />
+          </IconButton>
+        </Stack>
+      )}
+      data-testid="unit-free-alert"
+    >
+      {alert.text}
+      {assign.isError && (
+        <div>{assign.error instanceof ApiError && assign.error.serverError ? assign.error.serverError : 'Could not assign the ambulance'}</div>
+      )}
+    </Alert>
+  );
+}
+
+/**
+ * The alerts' notices, at the top of the screen below the header (in the flow, so they never
+ * cover a control; sticky, so a scrolled board still shows them). Each is a role="alert" with
+ * its own close button.
+ */
+export function CallAlerts({ userId }: { userId: number }) {
+  const { notices, dismiss, cases, ambulances } = useCallAlerts(userId);
+  if (!notices.length) return null;
+  return (
+    <Stack
+      spacing={1}
+      aria-label="Alerts"
+      component="section"
+      sx={(t) => ({ position: 'sticky', top: { xs: 64, sm: 72 }, zIndex: t.zIndex.appBar - 1, mb: 2 })}
+    >
+      {notices.map((n) => {
+        if (n.reason === 'unit-free') {
+          const ambulance = ambulances?.find((a) => a.id === n.ambulanceId);
+          if (!ambulance || ambulance.unit_status !== 'available' || !cases) return null;
+          return <FreeUnitNotice key={n.key} alert={n} ambulance={ambulance} cases={cases} onDone={() => dismiss(n.key)} />;
+        }
+        return (
+          <Alert key={n.key} severity={severity(n)} onClose={() => dismiss(n.key)} data-testid="call-alert">
+            {n.text}
+          </Alert>
+        );
+      })}
+    </Stack>
+  );
+}

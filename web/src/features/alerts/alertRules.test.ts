@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import type { AmbulanceDto, CaseDto, UnitStatus } from '../../api/contract';
+import {
+  type WatchInput, type WatchState, ambulanceFreedBy, assignLabel, callToAssign, freeUnitSummary, initialWatch, waitWords, watchStep,
+} from './alertRules';
+
+const T0 = Date.parse('2026-11-24T10:00:00Z');
+const ago = (s: number) => new Date(T0 - s * 1000).toISOString();
+const ME = 7;
+const OTHER = 1;
+
+const kase = (id: string, over: Partial<CaseDto> = {}): CaseDto => ({
+  id, description: 'Heart Attack', status: 'active', caseType: null, patientName: `Patient ${id}`, patient_name: `Patient ${id}`, email: 'p@x.test',
+  priority: 1, call_received_at: ago(10), assignment: null, patient_email: 'p@x.test', operator_id: OTHER, ambulance_id: null,
+  license_plate: null, latitude: null, longitude: null, location_accuracy: null, location_updated_at: null, wkb: null,
+  created_at: ago(10), updated_at: ago(10), closed_at: null, version: 1, ...over,
+});
+const amb = (id: number, unit_status: UnitStatus, version = 1): AmbulanceDto => ({
+  id, license_plate: `TS09 EA 100${id}`, status: unit_status === 'available' || unit_status === 'maintenance' ? unit_status : 'busy',
+  unit_status, unit_status_since: null, email: null, location: null, created_at: '', updated_at: '', version,
+});
+
+/** Runs the watch over a series of snapshots; answers each step's alerts. */
+function run(steps: Partial<WatchInput>[]): { alerts: ReturnType<typeof watchStep>['alerts'][]; state: WatchState } {
+  let state = initialWatch();
+  const alerts = [];
+  for (const s of steps) {
+    const r = watchStep(state, { cases: [], ambulances: [], meId: ME, nowMs: T0, ...s });
+    state = r.state;
+    alerts.push(r.alerts);
+  }
+  return { alerts, state };
+}
+
+describe('new calls', () => {
+  it('alerts a call created by someone else, once, and never for the calls there at load', () => {
+    const old = kase('old');
+    const fresh = kase('new', { description: 'Stroke', priority: 2, status: 'active' });
+    const { alerts } = run([{ cases: [old] }, { cases: [fresh, old] }, { cases: [fresh, old] }]);
+    expect(alerts[0]).toEqual([]);
+    expect(alerts[1]).toHaveLength(1);
+    expect(alerts[1][0]).toMatchObject({ key: 'new:new', reason: 'new-call', priority: 2, caseId: 'new', title: 'New P2 call' });
+    expect(alerts[1][0].text).toBe('New P2 call (Emergency): Stroke — Patient new');
+    expect(alerts[2]).toEqual([]);
+  });
+
+  it('does not alert the user\'s own call', () => {
+    const { alerts } = run([{ cases: [] }, { cases: [kase('mine', { operator_id: ME })] }]);
+    expect(alerts[1]).toEqual([]);
+  });
+
+  it('waits for both lists before taking the baseline', () => {
+    const c = kase('a');
+    const { alerts } = run([{ cases: undefined }, { cases: [c], ambulances: undefined }, { cases: [c] }, { cases: [c] }]);
+    expect(alerts.flat()).toEqual([]);
+  });
+
+  it('says when a new call waits for an ambulance, and does not add a second notice for its wait', () => {
+    const c = kase('q', { status: 'pending', call_received_at: ago(400) });
+    const { alerts } = run([{ cases: [] }, { cases: [c] }, { cases: [c], nowMs: T0 + 5000 }]);
+    expect(alerts[1].map((a) => a.key)).toEqual(['new:q']);
+    expect(alerts[1][0].text).toBe('New P1 call (Life-threatening), waiting for an ambulance 6 min: Heart Attack — Patient q');
+    expect(alerts[2]).toEqual([]);
+  });
+
+  it('ignores a call that arrives already closed', () => {
+    const { alerts } = run([{ cases: [] }, { cases: [kase('x', { status: 'closed' })] }]);
+    expect(alerts[1]).toEqual([]);
+  });
+
+  it('cuts a long description to one line', () => {
+    const c = kase('long', { description: `${'word '.repeat(40)}\n\nmore` });
+    const [, [a]] = run([{ cases: [] }, { cases: [c] }]).alerts;
+    expect(a.text.length).toBeLessThan(140);
+    expect(a.text).toContain('… — Patient long');
+  });
+});
+
+describe('calls waiting past their threshold', () => {
+  const config = { priorities: [
+    { priority: 1 as const, label: 'Life-threatening', target_s: 900, mean_target_s: 420, queue_alert_s: 60 },
+    { priority: 3 as const, label: 'Urgent', target_s: 7200, mean_target_s: null, queue_alert_s: 300 },
+  ] };
+
+  it('alerts once when a pending call crosses its priority\'s threshold (from call_received_at)', () => {
+    const mine = kase('p', { status: 'pending', operator_id: ME, call_received_at: ago(30) });
+    const { alerts } = run([
+      { cases: [], config },
+      { cases: [mine], config, nowMs: T0 },
+      { cases: [mine], config, nowMs: T0 + 29_000 },
+      { cases: [mine], config, nowMs: T0 + 30_000 },
+      { cases: [mine], config, nowMs: T0 + 31_000 },
+    ]);
+    expect(alerts[1]).toEqual([]); // my own new call: no new-call alert
+    expect(alerts[2]).toEqual([]);
+    expect(alerts[3]).toHaveLength(1);
+    expect(alerts[3][0]).toMatchObject({ key: 'wait:p', reason: 'queue-wait', priority: 1, title: 'P1 call waiting' });
+    expect(alerts[3][0].text).toBe('P1 call waiting 1 min with no ambulance: Heart Attack — Patient p');
+    expect(alerts[4]).toEqual([]);
+  });
+
+  it('uses the configured threshold of the call\'s priority', () => {
+    const p3 = kase('p3', { status: 'pending', priority: 3, call_received_at: ago(0) });
+    const { alerts } = run([
+      { cases: [p3], config },
+      { cases: [p3], config, nowMs: T0 + 299_000 },
+      { cases: [p3], config, nowMs: T0 + 300_000 },
+    ]);
+    expect(alerts[1]).toEqual([]);
+    expect(alerts[2].map((a) => a.key)).toEqual(['wait:p3']);
+  });
+
+  it('does not alert on load for a call already past its threshold, nor for a running call', () => {
+    const late = kase('late', { status: 'pending', call_received_at: ago(3600) });
+    const running = kase('run', { status: 'active', call_received_at: ago(3600) });
+    const { alerts } = run([{ cases: [late, running] }, { cases: [late, running], nowMs: T0 + 1000 }]);
+    expect(alerts.flat()).toEqual([]);
+  });
+});
+
+describe('an ambulance becoming free while calls wait', () => {
+  const waiting = [
+    kase('p2old', { status: 'pending', priority: 2, call_received_at: ago(900) }),
+    kase('p1new', { status: 'pending', priority: 1, call_received_at: ago(120) }),
+    kase('p1old', { status: 'pending', priority: 1, call_received_at: ago(370) }),
+    kase('busy', { status: 'active', priority: 1, call_received_at: ago(2000) }),
+  ];
+
+  it('summarises the queue: count, and the most urgent call\'s priority and wait', () => {
+    expect(freeUnitSummary('TS09 EA 1003', waiting, T0)).toBe('TS09 EA 1003 is free — 3 calls waiting, oldest P1 6 min');
+    expect(freeUnitSummary('X', [waiting[1]], T0)).toBe('X is free — 1 call waiting, oldest P1 2 min');
+    expect(freeUnitSummary('X', [kase('n', { status: 'pending', call_received_at: ago(20) })], T0)).toBe('X is free — 1 call waiting, oldest P1 under 1 min');
+    expect(freeUnitSummary('X', [waiting[3]], T0)).toBeNull();
+  });
+
+  it('chooses the most urgent, then oldest, waiting call', () => {
+    expect(callToAssign(waiting)?.id).toBe('p1old');
+    expect(callToAssign([waiting[0], waiting[3]])?.id).toBe('p2old');
+    expect(callToAssign([waiting[3]])).toBeUndefined();
+    expect(assignLabel('TS09 EA 1003', 1)).toBe('Assign TS09 EA 1003 to oldest P1 call');
+  });
+
+  it('alerts when a unit turns available and calls wait, once per freeing', () => {
+    const { alerts } = run([
+      { cases: waiting, ambulances: [amb(3, 'on_scene', 4)] },
+      { cases: waiting, ambulances: [amb(3, 'available', 5)] },
+      { cases: waiting, ambulances: [amb(3, 'available', 5)] },
+      { cases: waiting, ambulances: [amb(3, 'dispatched', 6)] },
+      { cases: waiting, ambulances: [amb(3, 'available', 7)] },
+    ]);
+    expect(alerts[0]).toEqual([]);
+    expect(alerts[1]).toEqual([{
+      key: 'free:3:5', reason: 'unit-free', priority: 1, ambulanceId: 3, title: 'TS09 EA 1003 is free',
+      text: 'TS09 EA 1003 is free — 3 calls waiting, oldest P1 6 min', quiet: undefined,
+    }]);
+    expect(alerts[2]).toEqual([]);
+    expect(alerts[3]).toEqual([]);
+    expect(alerts[4].map((a) => a.key)).toEqual(['free:3:7']);
+  });
+
+  it('stays silent when no call waits, for units available from the start, and for new units', () => {
+    const none = [waiting[3]];
+    const { alerts } = run([
+      { cases: none, ambulances: [amb(1, 'transporting'), amb(2, 'available')] },
+      { cases: none, ambulances: [amb(1, 'available', 2), amb(2, 'available')] },
+      { cases: waiting, ambulances: [amb(1, 'available', 2), amb(2, 'available'), amb(9, 'available')] },
+    ]);
+    expect(alerts.flat().filter((a) => a.reason === 'unit-free')).toEqual([]);
+  });
+
+  it('marks a unit freed by the user\'s own write as quiet', () => {
+    const { alerts } = run([
+      { cases: waiting, ambulances: [amb(3, 'at_hospital', 1)] },
+      { cases: waiting, ambulances: [amb(3, 'available', 2)], ownFreed: new Set([3]) },
+    ]);
+    expect(alerts[1][0]).toMatchObject({ key: 'free:3:2', quiet: true });
+  });
+});
+
+describe('which of the user\'s writes free an ambulance', () => {
+  const cases = [kase('held', { ambulance_id: 4 }), kase('done', { status: 'resolved', ambulance_id: 5 })];
+  it('reads a clear, a closing edit and a delete; nothing else', () => {
+    expect(ambulanceFreedBy({ ambulanceId: 3, body: { status: 'cleared' } }, cases)).toBe(3);
+    expect(ambulanceFreedBy({ ambulanceId: 3, body: { status: 'on_scene' } }, cases)).toBeNull();
+    expect(ambulanceFreedBy({ id: 'held', body: { status: 'closed' } }, cases)).toBe(4);
+    expect(ambulanceFreedBy({ id: 'held', body: { status: 'pending' } }, cases)).toBe(4);
+    expect(ambulanceFreedBy({ id: 'done', body: { status: 'closed' } }, cases)).toBeNull();
+    expect(ambulanceFreedBy({ id: 'held', body: { ambulance_id: 2, status: 'active' } }, cases)).toBe(4);
+    expect(ambulanceFreedBy({ id: 'held', body: { ambulance_id: 4 } }, cases)).toBeNull();
+    expect(ambulanceFreedBy({ id: 'held', body: { description: 'x' } }, cases)).toBeNull();
+    expect(ambulanceFreedBy({ id: 'queued', body: { ambulance_id: 2, status: 'active' } }, [kase('queued', { status: 'pending' })])).toBeNull();
+    expect(ambulanceFreedBy('held', cases)).toBe(4);
+    expect(ambulanceFreedBy('unknown', cases)).toBeNull();
+    expect(ambulanceFreedBy(undefined, cases)).toBeNull();
+  });
+});
+
+it('words a wait as a dispatcher says it', () => {
+  expect(waitWords(59_999)).toBe('under 1 min');
+  expect(waitWords(60_000)).toBe('1 min');
+  expect(waitWords(6.5 * 60_000)).toBe('6 min');
+});

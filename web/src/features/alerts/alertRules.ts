@@ -1,0 +1,176 @@
+import type { AmbulanceDto, CaseDto, ConfigResponse, Priority, UnitStatus } from '../../api/contract';
+import { boardOrder, priorityInfo, priorityTag } from '../../domain/callLife';
+
+/**
+ * Which changes of the live lists alert a dispatcher, and with what words. Pure: the hook feeds it
+ * the cached cases and ambulances on every change and every clock tick, and plays what it answers.
+ */
+
+export type AlertReason = 'new-call' | 'queue-wait' | 'unit-free';
+
+export interface CallAlert {
+  /** One per call (or per freeing of a unit) and reason: a key alerts once. */
+  key: string;
+  reason: AlertReason;
+  /** Decides the sound: priority 1 has its own. For a free unit, the most urgent waiting call's. */
+  priority: Priority;
+  /** Short, for the tab title and the desktop notification's title. */
+  title: string;
+  text: string;
+  caseId?: string;
+  ambulanceId?: number;
+  /** The dispatcher's own action caused it: shown, but no sound, no title, no notification. */
+  quiet?: boolean;
+}
+
+type CaseView = Pick<CaseDto, 'id' | 'status' | 'priority' | 'call_received_at' | 'operator_id' | 'description' | 'patient_name'>;
+type AmbulanceView = Pick<AmbulanceDto, 'id' | 'license_plate' | 'unit_status' | 'version'>;
+
+export interface WatchState {
+  /** False until both lists have loaded once: what is there at that moment never alerts. */
+  primed: boolean;
+  caseIds: ReadonlySet<string>;
+  units: ReadonlyMap<number, UnitStatus>;
+  alerted: ReadonlySet<string>;
+}
+
+export interface WatchInput {
+  cases: readonly CaseView[] | undefined;
+  ambulances: readonly AmbulanceView[] | undefined;
+  /** The signed-in user's id: the calls they created are their own action. */
+  meId: number;
+  nowMs: number;
+  config?: Pick<ConfigResponse, 'priorities'>;
+  /** Ambulances this tab's own writes just freed (cleared, or their case closed). */
+  ownFreed?: ReadonlySet<number>;
+}
+
+export const initialWatch = (): WatchState => ({ primed: false, caseIds: new Set(), units: new Map(), alerted: new Set() });
+
+const waitingMs = (c: Pick<CaseDto, 'call_received_at'>, nowMs: number) => Math.max(0, nowMs - Date.parse(c.call_received_at));
+
+/** "6 min", "under 1 min": waits as a dispatcher says them. */
+export function waitWords(ms: number): string {
+  const min = Math.floor(ms / 60_000);
+  return min < 1 ? 'under 1 min' : `${min} min`;
+}
+
+const MAX_WHAT = 80;
+/** What the call is about, cut to one line (the description is free text). */
+function what(c: Pick<CaseDto, 'description' | 'patient_name'>): string {
+  const d = c.description.trim().replace(/\s+/g, ' ');
+  const short = d.length > MAX_WHAT ? `${d.slice(0, MAX_WHAT - 1)}…` : d;
+  return c.patient_name ? `${short} — ${c.patient_name}` : short;
+}
+
+const overdue = (c: CaseView, input: Pick<WatchInput, 'nowMs' | 'config'>) =>
+  c.status === 'pending' && waitingMs(c, input.nowMs) >= priorityInfo(input.config, c.priority).queue_alert_s * 1000;
+
+/** The waiting call a free ambulance should take: the most urgent, then the oldest. */
+export function callToAssign<T extends Pick<CaseDto, 'status' | 'priority' | 'call_received_at'>>(cases: readonly T[]): T | undefined {
+  return boardOrder(cases.filter((c) => c.status === 'pending'))[0];
+}
+
+/** "TS09 EA 1003 is free — 2 calls waiting, oldest P1 6 min" (null when no call waits). */
+export function freeUnitSummary(plate: string, cases: readonly Pick<CaseDto, 'status' | 'priority' | 'call_received_at'>[], nowMs: number): string | null {
+  const waiting = cases.filter((c) => c.status === 'pending');
+  const first = callToAssign(waiting);
+  if (!first) return null;
+  const count = waiting.length === 1 ? '1 call waiting' : `${waiting.length} calls waiting`;
+  return `${plate} is free — ${count}, oldest ${priorityTag(first.priority)} ${waitWords(waitingMs(first, nowMs))}`;
+}
+
+/** The one action of a free-unit notice. */
+export const assignLabel = (plate: string, p: Priority) => `Assign ${plate} to oldest ${priorityTag(p)} call`;
+
+function newCallAlert(c: CaseView, input: WatchInput): CallAlert {
+  const tag = priorityTag(c.priority);
+  const waiting = c.status === 'pending' ? `, waiting for an ambulance ${waitWords(waitingMs(c, input.nowMs))}` : '';
+  return {
+    key: `new:${c.id}`, reason: 'new-call', priority: c.priority, caseId: c.id,
+    title: `New ${tag} call`,
+    text: `New ${tag} call (${priorityInfo(input.config, c.priority).label})${waiting}: ${what(c)}`,
+  };
+}
+
+function waitAlert(c: CaseView, input: WatchInput): CallAlert {
+  const tag = priorityTag(c.priority);
+  return {
+    key: `wait:${c.id}`, reason: 'queue-wait', priority: c.priority, caseId: c.id,
+    title: `${tag} call waiting`,
+    text: `${tag} call waiting ${waitWords(waitingMs(c, input.nowMs))} with no ambulance: ${what(c)}`,
+  };
+}
+
+/**
+ * One step of the watch: the alerts the lists' change (or the clock's) calls for, and the state
+ * after it. Each key alerts once; the first complete lists are the baseline and alert nothing
+ * (calls already waiting past their threshold then included: the board already shows them red).
+ */
+export function watchStep(state: WatchState, input: WatchInput): { state: WatchState; alerts: CallAlert[] } {
+  const { cases, ambulances } = input;
+  if (!cases || !ambulances) return { state, alerts: [] };
+  const units = new Map(ambulances.map((a) => [a.id, a.unit_status] as const));
+  const caseIds = new Set(state.caseIds);
+  for (const c of cases) caseIds.add(c.id);
+  const alerted = new Set(state.alerted);
+
+  if (!state.primed) {
+    for (const c of cases) if (overdue(c, input)) alerted.add(`wait:${c.id}`);
+    return { state: { primed: true, caseIds, units, alerted }, alerts: [] };
+  }
+
+  const alerts: CallAlert[] = [];
+  const raise = (a: CallAlert) => {
+    if (alerted.has(a.key)) return;
+    alerted.add(a.key);
+    alerts.push(a);
+  };
+
+  for (const c of cases) {
+    if (state.caseIds.has(c.id) || c.status === 'closed' || c.status === 'resolved') continue;
+    if (c.operator_id === input.meId) continue;
+    raise(newCallAlert(c, input));
+    // Its notice already says how long it waits: no second one for the same call now.
+    if (overdue(c, input)) alerted.add(`wait:${c.id}`);
+  }
+  for (const c of cases) if (overdue(c, input)) raise(waitAlert(c, input));
+
+  for (const a of ambulances) {
+    const before = state.units.get(a.id);
+    if (before === undefined || before === 'available' || a.unit_status !== 'available') continue;
+    const text = freeUnitSummary(a.license_plate, cases, input.nowMs);
+    const first = callToAssign(cases);
+    if (!text || !first) continue;
+    raise({
+      key: `free:${a.id}:${a.version}`, reason: 'unit-free', priority: first.priority, ambulanceId: a.id,
+      title: `${a.license_plate} is free`, text, quiet: input.ownFreed?.has(a.id) || undefined,
+    });
+  }
+
+  return { state: { primed: true, caseIds, units, alerted }, alerts };
+}
+
+/**
+ * The ambulance one of this tab's writes is about to free, from the write's variables: a unit
+ * cleared (`setUnitStatus`), or a case closed, resolved, put back to pending or given another
+ * ambulance (`updateCase`), or deleted (`deleteCase`), while holding one. Read when the write starts: the socket's event may
+ * come before the write's answer.
+ */
+export function ambulanceFreedBy(variables: unknown, cases: readonly Pick<CaseDto, 'id' | 'status' | 'ambulance_id'>[] | undefined): number | null {
+  // Only an active case holds its ambulance (a closed one's last assignment names one long gone).
+  const holder = (id: string) => {
+    const c = cases?.find((x) => x.id === id);
+    return c?.status === 'active' ? c.ambulance_id : null;
+  };
+  if (typeof variables === 'string') return holder(variables);
+  if (!variables || typeof variables !== 'object') return null;
+  const v = variables as { ambulanceId?: unknown; id?: unknown; body?: { status?: unknown; ambulance_id?: unknown } };
+  const body = v.body && typeof v.body === 'object' ? v.body : {};
+  if (typeof v.ambulanceId === 'number' && body.status === 'cleared') return v.ambulanceId;
+  if (typeof v.id !== 'string') return null;
+  const held = holder(v.id);
+  if (body.status === 'closed' || body.status === 'resolved' || body.status === 'pending') return held;
+  // A reassignment frees the ambulance the case held.
+  return 'ambulance_id' in body && body.ambulance_id !== held ? held : null;
+}
