@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PRIORITIES, type PriorityInfo } from './contract/callLife';
+import { DEFAULT_STALE_AFTER_S, POSITION_SOURCES, type PositionSourceName, type StaleThresholds } from './contract/location';
 
 /** Every environment variable Lifeline reads (README lists them). */
 const envSchema = z.object({
@@ -14,7 +15,9 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Lifeline Dispatch <dispatch@lifeline.local>'),
   PUBLIC_URL: z.string().optional(),
-  GEOCODER_URL: z.string().default('https://nominatim.openstreetmap.org/reverse'),
+  GEOCODER_URL: z.string().default('https://nominatim.openstreetmap.org'),
+  CENTRE_LOCATION: z.string().default('17.385,78.4867'),
+  STALE_AFTER: z.string().default(''),
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   SEED: z.enum(['demo', 'none']).default('demo'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -56,7 +59,12 @@ export type Config = {
   publicUrl: string;
   /** Whether PUBLIC_URL was given (otherwise `publicUrl` is derived from HOST and PORT). */
   publicUrlGiven: boolean;
+  /** The Nominatim-compatible geocoder's base URL (its /search and /reverse); null when GEOCODER_URL=off. */
   geocoderUrl: string | null;
+  /** The dispatch centre: address searches are biased to its area, short plus codes are recovered from it. */
+  centre: { latitude: number; longitude: number };
+  /** Seconds after which a fix from each position source is stale (DOMAIN.md §4; STALE_AFTER overrides). */
+  staleAfterS: StaleThresholds;
   tileUrl: string;
   seed: 'demo' | 'none';
   logLevel: string;
@@ -112,7 +120,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlGiven: Boolean(e.PUBLIC_URL),
-    geocoderUrl: e.GEOCODER_URL === 'off' ? null : e.GEOCODER_URL,
+    geocoderUrl: geocoderBase(e.GEOCODER_URL),
+    centre: centreConfig(e.CENTRE_LOCATION),
+    staleAfterS: staleConfig(e.STALE_AFTER),
     tileUrl: e.TILE_URL,
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,
@@ -162,6 +172,37 @@ function priorityConfig(e: z.infer<typeof envSchema>): PriorityInfo[] {
     if (queueAlert == null) throw new Error('Invalid environment: QUEUE_ALERT_AFTER: every priority needs a threshold');
     return { priority, label: labels[i], target_s: target, mean_target_s: duration('PRIORITY_MEAN_TARGETS', means[i]), queue_alert_s: queueAlert };
   });
+}
+
+/** GEOCODER_URL is the base; an older setting naming its /reverse endpoint still works. */
+function geocoderBase(v: string): string | null {
+  if (v === 'off') return null;
+  if (!URL.canParse(v)) throw new Error(`Invalid environment: GEOCODER_URL: "${v}" is not a URL (or off)`);
+  return v.replace(/\/+$/, '').replace(/\/(reverse|search)(\.php)?$/, '');
+}
+
+/** "lat,lon" in decimal degrees. */
+function centreConfig(v: string) {
+  const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(v);
+  const latitude = Number(m?.[1]);
+  const longitude = Number(m?.[2]);
+  if (!m || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) throw new Error(`Invalid environment: CENTRE_LOCATION: "${v}" is not "latitude,longitude" in decimal degrees`);
+  return { latitude, longitude };
+}
+
+/** `osmand=600s,driver=45s`: per-source overrides of DEFAULT_STALE_AFTER_S. */
+function staleConfig(v: string): StaleThresholds {
+  const out = { ...DEFAULT_STALE_AFTER_S };
+  for (const part of list(v)) {
+    const [source, value = ''] = part.split('=').map((x) => x.trim());
+    if (!(POSITION_SOURCES as readonly string[]).includes(source)) {
+      throw new Error(`Invalid environment: STALE_AFTER: "${source}" is not a position source (${POSITION_SOURCES.join(', ')})`);
+    }
+    const s = duration('STALE_AFTER', value);
+    if (s == null) throw new Error(`Invalid environment: STALE_AFTER: ${source} needs a duration`);
+    out[source as PositionSourceName] = s;
+  }
+  return out;
 }
 
 /** The names of this deployment's Redis keys, streams and channels. */

@@ -39,7 +39,7 @@ export interface AmbulanceFields {
 
 export interface LatestPosition {
   latitude: number; longitude: number; accuracy: number | null; heading: number | null; speed: number | null;
-  position_at: string; place_name: string | null;
+  position_at: string; place_name: string | null; position_source: string; battery: number | null;
 }
 
 /** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */

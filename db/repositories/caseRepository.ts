@@ -6,6 +6,10 @@ const ENDED = ['closed', 'resolved'];
 
 export interface CaseFields {
   description?: string;
+  intake_latitude?: number | null;
+  intake_longitude?: number | null;
+  intake_address?: string | null;
+  intake_source?: string | null;
   status?: string;
   case_type?: string | null;
   patient_name?: string;

@@ -41,11 +41,11 @@ function prepare(conn: BetterSqlite3.Database): Prepared {
       ambulance: conn.prepare('select id from ambulances where id = ?'),
       caseOf: conn.prepare('select status, ambulance_id from cases where id = ?'),
       reporting: conn.prepare(`select 1 from ambulance_positions where ambulance_id = ? and recorded_at >= ? and source <> 'staff' limit 1`),
-      insert: conn.prepare(`insert into ambulance_positions (ambulance_id, latitude, longitude, accuracy, heading, speed, recorded_at, received_at, source)
-        values (@ambulance_id, @latitude, @longitude, @accuracy, @heading, @speed, @recorded_at, @received_at, @source)`),
+      insert: conn.prepare(`insert into ambulance_positions (ambulance_id, latitude, longitude, accuracy, heading, speed, recorded_at, received_at, source, battery)
+        values (@ambulance_id, @latitude, @longitude, @accuracy, @heading, @speed, @recorded_at, @received_at, @source, @battery)`),
       // The same conditional update as ambulanceRepository.setLatestPosition.
       latest: conn.prepare(`update ambulances set latitude = @latitude, longitude = @longitude, accuracy = @accuracy, heading = @heading,
-        speed = @speed, position_at = @position_at, place_name = @place_name, updated_at = @updated_at, version = version + 1
+        speed = @speed, position_at = @position_at, place_name = @place_name, position_source = @position_source, battery = @battery, updated_at = @updated_at, version = version + 1
         where id = @id and (position_at is null or position_at <= @position_at)`),
     };
     preparedBy.set(conn, p);

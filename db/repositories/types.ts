@@ -24,6 +24,10 @@ export interface AmbulanceRow {
   latitude: number | null; longitude: number | null; accuracy: number | null; heading: number | null;
   speed: number | null; position_at: string | null; place_name: string | null; version: number;
   created_at: string; updated_at: string;
+  /** The latest fix's source (contract POSITION_SOURCES) and battery level in percent, when it reported one. */
+  position_source: string | null; battery: number | null;
+  /** SHA-256 of the device secret a GPS app or tracker reports with, and when it was issued. */
+  device_hash: string | null; device_issued_at: string | null;
   /** Joined: the open assignment's step and since when (null when the ambulance has none). */
   unit_step?: string | null; unit_step_at?: string | null;
 }
@@ -32,6 +36,8 @@ export interface CaseRow {
   patient_email: string; operator_id: number | null; ambulance_id: number | null;
   latitude: number | string | null; longitude: number | string | null; location_accuracy: number | null;
   location_at: string | null; version: number; created_at: string; updated_at: string; closed_at: string | null;
+  /** The location taken on the phone (contract IntakeLocationDto), apart from the patient's shared fix above. */
+  intake_latitude: number | null; intake_longitude: number | null; intake_address: string | null; intake_source: string | null;
   /** SHA-256 of the patient's location-link token. */
   location_token_hash: string | null;
   /** When the case took its current ambulance. */
@@ -53,6 +59,8 @@ export interface AssignmentRow {
   id: number; case_id: string; ambulance_id: number | null; license_plate: string; status: string;
   dispatched_at: string; en_route_at: string | null; on_scene_at: string | null; transporting_at: string | null;
   at_hospital_at: string | null; cleared_at: string | null; cancelled_at: string | null;
+  /** Recorded at on_scene: metres driven since en_route (the fixes' path) and the straight line from the en-route fix to the scene. */
+  travel_distance_m?: number | null; travel_straight_m?: number | null;
 }
 export interface CaseEventRow {
   id: number; case_id: string; action: string; actor_type: string; actor_id: number | null;
@@ -72,6 +80,8 @@ export interface OutboxRow {
 export interface PositionRow {
   id: number; ambulance_id: number; latitude: number; longitude: number; accuracy: number | null;
   heading: number | null; speed: number | null; recorded_at: string; received_at: string; source: string;
+  /** Percent, when the device reported it. */
+  battery: number | null;
 }
 export interface TrackTokenRow {
   id: number; token_hash: string; kind: 'viewer' | 'driver'; case_id: string; ambulance_id: number;

@@ -3,6 +3,7 @@ import { email, latitude, longitude } from './common';
 import { MAX_ACCURACY_M, MAX_SPEED_MPS } from './geo';
 import type { AmbulanceStatus } from './enums';
 import type { UnitStatus } from './callLife';
+import type { PositionSourceName } from './location';
 
 // Invisible letters (a Hangul filler is a letter to Unicode) would make a plate that reads like another.
 const plate = z.string().trim().min(1, 'required').max(20)
@@ -37,6 +38,8 @@ export const positionSchema = z.object({
   heading: z.number().finite().min(0).max(360).optional(),
   /** Metres per second, as the Geolocation API reports it. */
   speed: z.number().finite().min(0).max(MAX_SPEED_MPS, { error: `must be at most ${MAX_SPEED_MPS} m/s` }).optional(),
+  /** The device's battery level in percent, when it reports one. */
+  battery: z.number().finite().min(0).max(100).optional(),
   /** When the device took the fix: ISO text or epoch milliseconds; the receive time if absent. */
   timestamp: z.union([z.number().int().positive(), z.iso.datetime({ offset: true })]).optional(),
 });
@@ -47,6 +50,10 @@ export interface AmbulanceLocationDto {
   latitude: number;
   longitude: number;
   updated_at: string | null;
+  /** Where the fix came from; its stale threshold is /api/config's stale_after_s[source]. */
+  source: PositionSourceName | null;
+  /** Percent, when the device reported its battery. */
+  battery: number | null;
 }
 
 export interface AmbulanceDto {
@@ -72,4 +79,6 @@ export interface PositionDto {
   heading: number | null;
   speed: number | null;
   recorded_at: string;
+  source: PositionSourceName;
+  battery: number | null;
 }

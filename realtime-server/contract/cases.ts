@@ -4,6 +4,8 @@ import { CASE_STATUSES, type CaseStatus } from './enums';
 import { MAX_ACCURACY_M } from './geo';
 import { type AssignmentDto, type Priority, CALL_RECEIVED_MAX_AGE_MS, CLOCK_SKEW_MS, priorityForType, typeFromDescription } from './callLife';
 import { priority } from './callLifeSchemas';
+import type { IntakeLocationDto, LocationSource, PatientLocationDto } from './location';
+import { intakeLocationSchema } from './locationSchemas';
 
 const caseType = text().trim().max(40).nullish().transform((v) => v || null);
 const description = text().trim().max(2000);
@@ -34,6 +36,8 @@ export const caseCreateSchema = z.object({
   caseType,
   license_plate: intId().optional(),
   ambulance_id: intId().optional(),
+  /** Where the call is, as taken on the phone (optional: a call without a known location can still be dispatched). */
+  intake_location: intakeLocationSchema.nullish(),
 }).transform((v, ctx) => {
   const patientEmail = v.to ?? v.email ?? v.patient_email;
   if (!patientEmail) ctx.addIssue({ code: 'custom', path: ['to'], message: 'required' });
@@ -50,6 +54,7 @@ export const caseCreateSchema = z.object({
     description: v.description,
     caseType: v.caseType,
     ambulanceId,
+    intake: v.intake_location ?? null,
   };
 });
 export type CaseCreateInput = z.infer<typeof caseCreateSchema>;
@@ -65,6 +70,8 @@ export const caseUpdateSchema = z.object({
   caseType: caseType.optional(),
   priority: priority().optional(),
   ambulance_id: z.union([z.literal(''), z.null(), intId()]).transform((v) => (v === '' ? null : v)).optional(),
+  /** A new intake location, or null to forget it. */
+  intake_location: intakeLocationSchema.nullable().optional(),
 }).transform((v) => ({
   patientName: v.patientName ?? v.patient_name,
   patientEmail: v.email ?? v.patient_email,
@@ -73,6 +80,7 @@ export const caseUpdateSchema = z.object({
   caseType: v.caseType,
   priority: v.priority,
   ambulanceId: v.ambulance_id,
+  intake: v.intake_location,
 }));
 export type CaseUpdateInput = z.infer<typeof caseUpdateSchema>;
 
@@ -102,11 +110,21 @@ export interface CaseDto {
   operator_id: number | null;
   ambulance_id: number | null;
   license_plate: string | null;
+  /** The best known location (contract bestLocation): the patient's fix when it is accurate, else the intake one. */
   latitude: number | null;
   longitude: number | null;
+  /** Which one `latitude`/`longitude` are; null without either. */
+  location_source: LocationSource | null;
+  /** The patient's shared fix's accuracy and time (null until the patient shares), whichever location is best. */
   location_accuracy: number | null;
   location_updated_at: string | null;
-  /** Hex EWKB point (SRID 4326) of the shared location, when there is one. */
+  /** The location taken on the phone. */
+  intake_location: IntakeLocationDto | null;
+  /** The patient's shared GPS fix. */
+  patient_location: PatientLocationDto | null;
+  /** Metres between intake and patient locations when they lie more than LOCATION_MISMATCH_M apart; else null. */
+  location_mismatch_m: number | null;
+  /** Hex EWKB point (SRID 4326) of the best known location, when there is one. */
   wkb: string | null;
   created_at: string;
   updated_at: string;
@@ -139,11 +157,15 @@ export interface LocationLinkState { active: true }
 /** POST /live-location: the created case, its id (SPEC §7) and the patient's location link. */
 export interface LiveLocationResponse extends CaseCreated { caseId: string }
 
+/** case.location: the patient shared a fix; the case's location fields as they now are. */
 export interface CaseLocationEvent {
   id: string;
   latitude: number;
   longitude: number;
+  location_source: LocationSource;
   location_accuracy: number | null;
   location_updated_at: string;
+  patient_location: PatientLocationDto;
+  location_mismatch_m: number | null;
   version: number;
 }

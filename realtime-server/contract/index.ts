@@ -7,6 +7,8 @@ export * from './users';
 export * from './ambulances';
 export * from './callLife';
 export * from './callLifeSchemas';
+export * from './location';
+export * from './locationSchemas';
 export * from './cases';
 export * from './trail';
 export * from './tracking';

@@ -1,4 +1,6 @@
 import type { AssignmentDto, Priority, PriorityInfo } from './callLife';
+import type { LatLon } from './geo';
+import type { StaleThresholds } from './location';
 import { z } from 'zod';
 import { email, intId } from './common';
 import type { TrailPoint } from './trail';
@@ -59,6 +61,10 @@ export interface ConfigResponse {
   priorities: PriorityInfo[];
   /** NFPA 1710 turnout: an assignment still dispatched after this many seconds is flagged. */
   turnout_s: number;
+  /** Seconds after which a fix from each position source is stale. */
+  stale_after_s: StaleThresholds;
+  /** The dispatch centre (the intake map starts there; short plus codes are read from it). */
+  centre: LatLon;
 }
 
 export interface GeocodeResponse { displayName: string; cached: boolean }

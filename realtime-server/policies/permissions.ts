@@ -32,6 +32,8 @@ export const permissions = {
   'tracking.initiate': { roles: STAFF, denied: 'Only staff can send tracking links' },
   'outbox.read': { roles: ADMIN, denied: 'Only admins can read the outbox' },
   'geocode.read': { roles: STAFF, denied: 'Only staff can look up place names' },
+  'dispatch.suggest': { roles: STAFF, denied: 'Only staff can ask which ambulance is nearest' },
+  'ambulance.device': { roles: ADMIN, denied: 'Only admins can give an ambulance a device identity' },
   'live.connect': { roles: STAFF, denied: 'Only staff can follow every live event' },
   'metrics.read': { roles: ADMIN, denied: 'Only admins (or the METRICS_TOKEN scraper) can read metrics' },
 } as const satisfies Record<string, { roles: readonly Role[]; denied: string }>;
@@ -116,6 +118,17 @@ export const access = {
   /** Prometheus text: admins, or `Authorization: Bearer <METRICS_TOKEN>` when that is configured. */
   'GET /api/metrics': { permission: 'metrics.read', scraper: true },
   'GET /api/geocode/reverse': { permission: 'geocode.read' },
+  /** An address, plus code or "lat, lon" typed at intake; addresses go to the geocoder. */
+  'GET /api/geocode/search': { permission: 'geocode.read' },
+  /** Free ambulances ranked by estimated arrival at a point. */
+  'GET /api/dispatch/suggestions': { permission: 'dispatch.suggest' },
+  /** A new device secret for the ambulance's GPS app or tracker (answered once; replaces the earlier one). */
+  'POST /api/ambulances/:id/device': { permission: 'ambulance.device' },
+
+  /** GPS apps and trackers: the device secret (`id`, or HTTP Basic's password for OwnTracks) is the credential, checked by the handler. */
+  'GET /api/devices/osmand': { anyone: true },
+  'POST /api/devices/osmand': { anyone: true },
+  'POST /api/devices/owntracks': { anyone: true },
 
   /** The patient's share link: its own `?t=` token (the case id alone is not enough); only while the case is active (410 after). */
   'POST /api/location/:caseId': { anyone: true },

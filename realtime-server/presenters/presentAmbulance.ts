@@ -1,4 +1,4 @@
-import type { AmbulanceDto, AmbulanceStatus, PositionDto, UnitStatus } from '../contract';
+import type { AmbulanceDto, AmbulanceStatus, PositionDto, PositionSourceName, UnitStatus } from '../contract';
 import type { AmbulanceRow, PositionRow } from '../../db/repositories/types';
 
 export const presentAmbulance = (a: AmbulanceRow): AmbulanceDto => ({
@@ -11,13 +11,16 @@ export const presentAmbulance = (a: AmbulanceRow): AmbulanceDto => ({
   location:
     a.latitude == null || a.longitude == null
       ? null
-      : { placeName: a.place_name, latitude: Number(a.latitude), longitude: Number(a.longitude), updated_at: a.position_at },
+      : {
+        placeName: a.place_name, latitude: Number(a.latitude), longitude: Number(a.longitude), updated_at: a.position_at,
+        source: (a.position_source ?? null) as PositionSourceName | null, battery: a.battery ?? null,
+      },
   created_at: a.created_at,
   updated_at: a.updated_at,
   version: a.version,
 });
 
-export const presentPosition = (p: Pick<PositionRow, 'ambulance_id' | 'latitude' | 'longitude' | 'accuracy' | 'heading' | 'speed' | 'recorded_at'>): PositionDto => ({
+export const presentPosition = (p: Pick<PositionRow, 'ambulance_id' | 'latitude' | 'longitude' | 'accuracy' | 'heading' | 'speed' | 'recorded_at' | 'source' | 'battery'>): PositionDto => ({
   ambulanceId: p.ambulance_id,
   latitude: p.latitude,
   longitude: p.longitude,
@@ -25,4 +28,6 @@ export const presentPosition = (p: Pick<PositionRow, 'ambulance_id' | 'latitude'
   heading: p.heading,
   speed: p.speed,
   recorded_at: p.recorded_at,
+  source: p.source as PositionSourceName,
+  battery: p.battery ?? null,
 });

@@ -1,12 +1,35 @@
-import { type CaseDto, type CaseLocationEvent, type CaseStatus, type Priority, pointWkb } from '../contract';
+import { type CaseDto, type CaseLocationEvent, type CaseStatus, type IntakeSource, type Priority, bestLocation, locationMismatchM, pointWkb } from '../contract';
 import { presentJoinedAssignment } from './presentAssignment';
 import type { CaseRow } from '../../db/repositories/types';
 
-const num = (v: number | string | null) => (v == null ? null : Number(v));
+const num = (v: number | string | null | undefined) => (v == null ? null : Number(v));
+
+type Locations = Pick<CaseDto, 'latitude' | 'longitude' | 'location_source' | 'intake_location' | 'patient_location' | 'location_mismatch_m'>;
+
+/** The case's two locations and the best known one (contract bestLocation). */
+function locations(c: CaseRow): Locations {
+  const pLat = num(c.latitude);
+  const pLon = num(c.longitude);
+  const patient = pLat != null && pLon != null && c.location_at
+    ? { latitude: pLat, longitude: pLon, accuracy: c.location_accuracy, updated_at: c.location_at } : null;
+  const iLat = num(c.intake_latitude);
+  const iLon = num(c.intake_longitude);
+  const intake = iLat != null && iLon != null
+    ? { latitude: iLat, longitude: iLon, address: c.intake_address ?? `${iLat}, ${iLon}`, source: (c.intake_source ?? 'coordinates') as IntakeSource } : null;
+  const best = bestLocation(intake, patient);
+  return {
+    latitude: best?.latitude ?? null,
+    longitude: best?.longitude ?? null,
+    location_source: best?.source ?? null,
+    intake_location: intake,
+    patient_location: patient,
+    location_mismatch_m: locationMismatchM(intake, patient),
+  };
+}
 
 export const presentCase = (c: CaseRow): CaseDto => {
-  const latitude = num(c.latitude);
-  const longitude = num(c.longitude);
+  const where = locations(c);
+  const { latitude, longitude } = where;
   return {
     id: c.id,
     description: c.description,
@@ -24,8 +47,12 @@ export const presentCase = (c: CaseRow): CaseDto => {
     license_plate: c.license_plate ?? null,
     latitude,
     longitude,
+    location_source: where.location_source,
     location_accuracy: c.location_accuracy,
     location_updated_at: c.location_at,
+    intake_location: where.intake_location,
+    patient_location: where.patient_location,
+    location_mismatch_m: where.location_mismatch_m,
     wkb: latitude != null && longitude != null ? pointWkb(latitude, longitude) : null,
     created_at: c.created_at,
     updated_at: c.updated_at,
@@ -34,11 +61,18 @@ export const presentCase = (c: CaseRow): CaseDto => {
   };
 };
 
-export const presentCaseLocation = (c: CaseRow): CaseLocationEvent => ({
-  id: c.id,
-  latitude: Number(c.latitude),
-  longitude: Number(c.longitude),
-  location_accuracy: c.location_accuracy,
-  location_updated_at: c.location_at!,
-  version: c.version,
-});
+/** After a patient's share: the row holds a patient fix, so every location field is known. */
+export const presentCaseLocation = (c: CaseRow): CaseLocationEvent => {
+  const where = locations(c);
+  return {
+    id: c.id,
+    latitude: where.latitude!,
+    longitude: where.longitude!,
+    location_source: where.location_source!,
+    location_accuracy: c.location_accuracy,
+    location_updated_at: c.location_at!,
+    patient_location: where.patient_location!,
+    location_mismatch_m: where.location_mismatch_m,
+    version: c.version,
+  };
+};

@@ -201,8 +201,11 @@ describe('events after a write', () => {
       id: caseId,
       latitude: 17.12345679,
       longitude: 78.98765432,
+      location_source: 'patient',
       location_accuracy: 12,
       location_updated_at: res.body.updated_at,
+      patient_location: { latitude: 17.12345679, longitude: 78.98765432, accuracy: 12, updated_at: res.body.updated_at },
+      location_mismatch_m: null,
       version: row.version,
     });
     expect(row.version).toBe(3);
@@ -350,7 +353,7 @@ describe('tracking viewers and drivers', () => {
     const own = nextEvent(viewer, 'ambulance.position', 1000);
     await postPosition(2, { latitude: 17.401, longitude: 78.451, timestamp: ts });
     expect(await own).toEqual({
-      positions: [{ ambulanceId: 2, latitude: 17.401, longitude: 78.451, accuracy: null, heading: null, speed: null, recorded_at: new Date(ts).toISOString() }],
+      positions: [{ ambulanceId: 2, latitude: 17.401, longitude: 78.451, accuracy: null, heading: null, speed: null, recorded_at: new Date(ts).toISOString(), source: 'staff', battery: null }],
     });
     // Another ambulance's position: not for this viewer.
     await postPosition(3, { latitude: 17.5, longitude: 78.5, timestamp: Date.now() });
@@ -376,7 +379,7 @@ describe('tracking viewers and drivers', () => {
       recorded_at: new Date(ts).toISOString(), source: 'driver',
     });
     expect(await heard).toEqual({
-      positions: [{ ambulanceId: 2, latitude: 17.41, longitude: 78.46, accuracy: 8, heading: 90, speed: 12.5, recorded_at: new Date(ts).toISOString() }],
+      positions: [{ ambulanceId: 2, latitude: 17.41, longitude: 78.46, accuracy: 8, heading: 90, speed: 12.5, recorded_at: new Date(ts).toISOString(), source: 'driver', battery: null }],
     });
     const amb = await s.ctx.db('ambulances').where({ id: 2 }).first();
     expect(amb).toMatchObject({ latitude: 17.41, longitude: 78.46, position_at: new Date(ts).toISOString() });
@@ -451,7 +454,7 @@ describe('position coalescing', () => {
     const sent = Array.from({ length: 100 }, (_, i) => ({ latitude: 17.3 + i / 1000, longitude: 78.4 + i / 1000, timestamp: base + i }));
     for (const p of sent) expect(await postPosition(4, p)).toEqual({ ok: true, latest: true });
     const burstMs = Date.now() - base;
-    const wanted = sent.map((p) => ({ ambulanceId: 4, latitude: p.latitude, longitude: p.longitude, accuracy: null, heading: null, speed: null, recorded_at: new Date(p.timestamp).toISOString() }));
+    const wanted = sent.map((p) => ({ ambulanceId: 4, latitude: p.latitude, longitude: p.longitude, accuracy: null, heading: null, speed: null, recorded_at: new Date(p.timestamp).toISOString(), source: 'staff', battery: null }));
 
     // The staff room is flushed once a second: the newest position arrives within one flush.
     const newest = wanted.at(-1)!;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type AmbulanceCreateInput, type AmbulanceUpdateInput, type PositionInput, TRAIL_MAX_POINTS, TRAIL_WINDOW_MS } from '../contract';
+import { type AmbulanceCreateInput, type AmbulanceUpdateInput, type PositionInput, type PositionSourceName, TRAIL_MAX_POINTS, TRAIL_WINDOW_MS } from '../contract';
 import { ambulanceRepository, type AmbulanceFields, PlateTakenError } from '../../db/repositories/ambulanceRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
@@ -49,8 +49,14 @@ async function writePlate<T>(trx: Knex.Transaction, plate: string, selfId: numbe
   }
 }
 
-/** Staff (any ambulance) or a driver link, which holds for one case's ambulance while the case is active. */
-export type PositionSource = { type: 'staff' } | { type: 'driver'; caseId: string };
+/**
+ * Staff (any ambulance), a driver link (which holds for one case's ambulance while the case is
+ * active), or the ambulance's own GPS device reporting over the OsmAnd or OwnTracks protocol.
+ */
+export type PositionSource = { type: 'staff' } | { type: 'driver'; caseId: string } | { type: 'device'; protocol: 'osmand' | 'owntracks' };
+
+/** The `source` a position from `from` is recorded with (contract POSITION_SOURCES). */
+export const sourceName = (from: PositionSource): PositionSourceName => (from.type === 'device' ? from.protocol : from.type);
 
 const onActiveCase = async (db: Db, id: number) => (await caseRepository.activeForAmbulance(db, id)).length > 0;
 

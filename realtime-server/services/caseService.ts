@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { CaseCreated, CaseCreateInput, CaseUpdateInput, LocationLinkState, ShareLocationInput, TimelineEntryDto } from '../contract';
+import type { CaseCreated, CaseCreateInput, CaseUpdateInput, IntakeLocationInput, LocationLinkState, ShareLocationInput, TimelineEntryDto } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { assignmentRepository } from '../../db/repositories/assignmentRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
@@ -24,6 +24,13 @@ import { hashToken, newToken, sameHash } from './tokens';
 type Record = (e: DomainEvent) => void;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const round8 = (v: number) => Math.round(v * 1e8) / 1e8;
+/** The case columns of an intake location (all null to forget it). */
+const intakeFields = (l: IntakeLocationInput | null) => ({
+  intake_latitude: l ? round8(l.latitude) : null,
+  intake_longitude: l ? round8(l.longitude) : null,
+  intake_address: l?.address ?? null,
+  intake_source: l?.source ?? null,
+});
 const timelineActor = (a: Actor) => (a.type === 'user' ? { type: a.type, id: a.id } : { type: a.type });
 
 async function findCase(trx: Db, id: string): Promise<CaseRow> {
@@ -162,6 +169,7 @@ export const caseService = {
         ambulance_id: ambulance?.id ?? null,
         location_token_hash: hashToken(locationToken),
         dispatched_at: ambulance ? now : null,
+        ...intakeFields(input.intake),
       });
       const created = (await caseRepository.findById(trx, id))!;
       await caseEventRepository.insert(trx, {
@@ -169,6 +177,7 @@ export const caseService = {
         after: {
           status: created.status, priority: created.priority, call_received_at: created.call_received_at, patient_name: created.patient_name,
           patient_email: created.patient_email, description: created.description, case_type: created.case_type, ambulance_id: created.ambulance_id,
+          ...(input.intake ? intakeFields(input.intake) : {}),
         },
       });
       if (ambulance) {
@@ -234,6 +243,7 @@ export const caseService = {
         status,
         ambulance_id: ambulanceId,
         closed_at: status === 'closed' || status === 'resolved' ? (before.closed_at ?? now) : null,
+        ...(input.intake === undefined ? {} : intakeFields(input.intake)),
       };
       const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => String(next[k] ?? '') !== String(before[k as keyof CaseRow] ?? ''));
       if (changed.length === 0) return presentCase(before);

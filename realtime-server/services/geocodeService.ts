@@ -45,7 +45,7 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
     const timeout = new AbortController();
     const cancelTimeout = clock.after(UPSTREAM_TIMEOUT_MS, () => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
     try {
-      const q = new URL(url);
+      const q = new URL(`${url}/reverse`);
       q.searchParams.set('format', 'jsonv2');
       q.searchParams.set('lat', String(lat));
       q.searchParams.set('lon', String(lon));

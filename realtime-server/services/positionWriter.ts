@@ -5,7 +5,7 @@ import { type NewPosition, type PositionStore, positionRepository } from '../../
 import { presentPosition } from '../presenters/presentAmbulance';
 import { linkPolicy } from '../policies/links';
 import type { DomainEvent } from './events';
-import type { PositionSource } from './ambulanceService';
+import { type PositionSource, sourceName } from './ambulanceService';
 import type { ServiceContext } from './context';
 import { DomainError, badRequest, conflict, forbidden, notFound } from './errors';
 
@@ -69,12 +69,13 @@ async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent)
     speed: input.speed ?? null,
     recorded_at: new Date(at).toISOString(),
     received_at: new Date(now).toISOString(),
-    source: from.type,
+    source: sourceName(from),
+    battery: input.battery ?? null,
   };
   await store.insert(row);
   const latest = (await store.setLatest(id, {
     latitude: row.latitude, longitude: row.longitude, accuracy: row.accuracy, heading: row.heading,
-    speed: row.speed, position_at: row.recorded_at, place_name: null,
+    speed: row.speed, position_at: row.recorded_at, place_name: null, position_source: row.source, battery: row.battery,
   })) > 0;
   if (latest) record({ type: 'ambulance.position', position: presentPosition(row) });
   return { ok: true, latest };

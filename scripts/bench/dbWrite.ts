@@ -20,10 +20,10 @@ const ambId = await ambulanceRepository.insert(knex, { license_plate: 'DB BENCH'
 let seq = Date.now();
 const row = (): NewPosition => {
   const t = new Date(seq++).toISOString();
-  return { ambulance_id: ambId, latitude: 17.38, longitude: 78.48, accuracy: 5, heading: null, speed: null, recorded_at: t, received_at: t, source: 'driver' };
+  return { ambulance_id: ambId, latitude: 17.38, longitude: 78.48, accuracy: 5, heading: null, speed: null, recorded_at: t, received_at: t, source: 'driver', battery: null };
 };
 
-const latest = (r: NewPosition) => ({ latitude: r.latitude, longitude: r.longitude, accuracy: r.accuracy, heading: null, speed: null, position_at: r.recorded_at, place_name: null });
+const latest = (r: NewPosition) => ({ latitude: r.latitude, longitude: r.longitude, accuracy: r.accuracy, heading: null, speed: null, position_at: r.recorded_at, place_name: null, position_source: r.source, battery: null });
 
 /** The statements recordPosition runs for one fix. */
 async function writeOne(store: PositionStore, r: NewPosition) {

@@ -14,7 +14,7 @@ describe('GET /api/ambulances', () => {
     expect(res.body.ambulances.map((a: any) => a.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     for (const a of res.body.ambulances) {
       expect(a).toMatchObject({ license_plate: plateOf(a.id), status: 'available', email: driverOf(a.id) });
-      expect(Object.keys(a.location).sort()).toEqual(['latitude', 'longitude', 'placeName', 'updated_at']);
+      expect(Object.keys(a.location).sort()).toEqual(['battery', 'latitude', 'longitude', 'placeName', 'source', 'updated_at']);
     }
     expect(res.body.ambulances[0].location).toMatchObject({ placeName: 'Banjara Hills, Hyderabad', latitude: 17.4126, longitude: 78.4482 });
   });

@@ -16,7 +16,7 @@ const NOT_FOUND = 'Ambulance details not found';
 export const NOT_A_DRIVER_LINK = 'This link is not valid for sending positions';
 
 /** Staff (bearer) or the holder of this ambulance's driver token (`?t=`). */
-async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: number): Promise<PositionSource> {
+async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: number): Promise<Exclude<PositionSource, { type: 'device' }>> {
   if ((ctx.state as AppState).principal) return { type: 'staff' };
   const token = typeof ctx.query.t === 'string' ? ctx.query.t : '';
   if (!token) throw sessionRequired(ctx);

@@ -21,7 +21,11 @@ export const removeById = <T extends { id: string | number }>(list: T[] | undefi
 export function patchCaseLocation(list: CaseDto[] | undefined, l: CaseLocationEvent): CaseDto[] | undefined {
   return list?.map((c) =>
     c.id === l.id && c.version < l.version
-      ? { ...c, latitude: l.latitude, longitude: l.longitude, wkb: pointWkb(l.latitude, l.longitude), location_accuracy: l.location_accuracy, location_updated_at: l.location_updated_at, version: l.version }
+      ? {
+        ...c, latitude: l.latitude, longitude: l.longitude, wkb: pointWkb(l.latitude, l.longitude), location_source: l.location_source,
+        location_accuracy: l.location_accuracy, location_updated_at: l.location_updated_at, patient_location: l.patient_location,
+        location_mismatch_m: l.location_mismatch_m, version: l.version,
+      }
       : c,
   );
 }
@@ -35,6 +39,6 @@ export function patchPositions(list: AmbulanceDto[] | undefined, positions: Posi
     if (!p) return a;
     const held = a.location?.updated_at;
     if (held && held > p.recorded_at) return a;
-    return { ...a, location: { placeName: null, latitude: p.latitude, longitude: p.longitude, updated_at: p.recorded_at } };
+    return { ...a, location: { placeName: null, latitude: p.latitude, longitude: p.longitude, updated_at: p.recorded_at, source: p.source, battery: p.battery } };
   });
 }

@@ -37,7 +37,7 @@ describe('live positions on the tracking page', () => {
     trail: [], case: { id: 'c', status: 'active', patientName: 'P', description: 'Stroke' }, patient: null, etaSpeedKmh: 30, role: 'viewer',
   };
   const at = (ambulanceId: number, latitude: number, recorded_at: string) =>
-    ({ ambulanceId, latitude, longitude: 78.5, accuracy: null, heading: null, speed: null, recorded_at });
+    ({ ambulanceId, latitude, longitude: 78.5, accuracy: null, heading: null, speed: null, recorded_at, source: 'driver' as const, battery: null });
 
   it('takes the newest position of this ambulance only, and extends the trail in time order', () => {
     const next = applyPositions(held, '6', { positions: [at(6, 17.5, '2026-01-01T00:00:30.000Z'), at(6, 17.4, '2026-01-01T00:00:20.000Z'), at(7, 1, '2026-01-01T00:00:40.000Z')] });
@@ -73,7 +73,10 @@ describe('the patient\'s location on a tracking link', () => {
     patient: { latitude: 17.4, longitude: 78.4, accuracy: 20, updated_at: '2026-01-01T00:00:10.000Z' }, etaSpeedKmh: 30, role: 'viewer',
   };
   const ev = (id: string, latitude: number, at: string) =>
-    ({ id, latitude, longitude: 78.41, location_accuracy: 12, location_updated_at: at, version: 3 });
+    ({
+      id, latitude, longitude: 78.41, location_source: 'patient' as const, location_accuracy: 12, location_updated_at: at,
+      patient_location: { latitude, longitude: 78.41, accuracy: 12, updated_at: at }, location_mismatch_m: null, version: 3,
+    });
 
   it('moves with a newer fix of this case', () => {
     expect(applyCaseLocation(held, ev('c1', 17.41, '2026-01-01T00:00:20.000Z'))!.patient)

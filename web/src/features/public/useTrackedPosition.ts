@@ -33,11 +33,8 @@ export function applyPositions(held: TrackResponse | undefined, ambulanceId: str
 /** Applies the patient's new shared location for this link's case (never an older fix over a newer one). */
 export function applyCaseLocation(held: TrackResponse | undefined, event: CaseLocationEvent): TrackResponse | undefined {
   if (!held || event.id !== held.case.id) return held;
-  if (held.patient && held.patient.updated_at > event.location_updated_at) return held;
-  return {
-    ...held,
-    patient: { latitude: event.latitude, longitude: event.longitude, accuracy: event.location_accuracy, updated_at: event.location_updated_at },
-  };
+  if (held.patient && held.patient.updated_at > event.patient_location.updated_at) return held;
+  return { ...held, patient: event.patient_location };
 }
 
 /** True when the tracking link answered that it is not (or no longer) valid. */

@@ -4,7 +4,7 @@ import { ambulanceOptions, editCaseBody, formFromCase } from './editCaseForm';
 
 const amb = (id: number, status: AmbulanceDto['status'], at?: [number, number]): AmbulanceDto => ({
   id, license_plate: `TS09 EA 100${id}`, status, email: null, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version: 1,
-  location: at ? { placeName: null, latitude: at[0], longitude: at[1], updated_at: null } : null,
+  location: at ? { placeName: null, latitude: at[0], longitude: at[1], updated_at: null, source: 'driver', battery: null } : null,
 });
 const PATIENT = { latitude: 17.385, longitude: 78.4867 };
 const fleet = [
