@@ -1,4 +1,4 @@
-import type { Db } from './types';
+import type { Db, PositionRow } from './types';
 
 /** A free ambulance with a known position: what a dispatch suggestion ranks. */
 export interface CandidateRow {
@@ -16,15 +16,15 @@ const num = (v: unknown) => Number(v);
 export const arrivalRepository = {
   /** Available ambulances with a position (one without is left out: nothing to estimate from). */
   async freeWithPosition(db: Db): Promise<CandidateRow[]> {
-    const rows = await db('ambulances')
-      .where({ status: 'available' }).whereNotNull('latitude').whereNotNull('longitude').whereNotNull('position_at')
+    const rows = await db<CandidateRow>('ambulances')
+      .where('status', 'available').whereNotNull('latitude').whereNotNull('longitude').whereNotNull('position_at')
       .orderBy('id').select('id', 'license_plate', 'latitude', 'longitude', 'position_at', 'position_source');
     return rows.map((r) => ({ ...r, latitude: num(r.latitude), longitude: num(r.longitude) }));
   },
 
   /** Trips that reached the scene since `sinceIso` with both distances recorded, the newest first, at most `limit`. */
   async recentTrips(db: Db, sinceIso: string, limit: number): Promise<TripRow[]> {
-    const rows = await db('assignments')
+    const rows = await db<TripRow>('assignments')
       .whereNotNull('en_route_at').where('on_scene_at', '>=', sinceIso)
       .whereNotNull('travel_distance_m').whereNotNull('travel_straight_m')
       .orderBy('on_scene_at', 'desc').orderBy('id', 'desc').limit(limit)
@@ -34,8 +34,8 @@ export const arrivalRepository = {
 
   /** An ambulance's fixes taken from `fromIso` to `toIso` (both included), oldest first. */
   async fixesBetween(db: Db, ambulanceId: number, fromIso: string, toIso: string) {
-    const rows = await db('ambulance_positions')
-      .where({ ambulance_id: ambulanceId }).where('recorded_at', '>=', fromIso).where('recorded_at', '<=', toIso)
+    const rows = await db<PositionRow>('ambulance_positions')
+      .where('ambulance_id', ambulanceId).where('recorded_at', '>=', fromIso).where('recorded_at', '<=', toIso)
       .orderBy('recorded_at').orderBy('id').select('latitude', 'longitude');
     return rows.map((r) => ({ latitude: num(r.latitude), longitude: num(r.longitude) }));
   },
