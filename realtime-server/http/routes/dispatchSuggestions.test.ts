@@ -127,10 +127,13 @@ describe('calibration from the centre\'s trips', () => {
 
   it('calibrates from 20 or more trips, read again once the cached model is a minute old', async () => {
     await s.ctx.db('assignments').where({ license_plate: 'TS09 EA 1001', status: 'cleared' }).whereNull('ambulance_id').delete();
+    const t0 = Date.now();
+    forgetEtaModel(s.ctx);
+    expect(await etaModel(s.ctx, t0)).toMatchObject({ calibrated: false, trips: 0 });
     await insertTrips(21);
-    // This node read the model just now: still the cached one.
-    expect(await model()).toMatchObject({ calibrated: false });
-    expect(await etaModel(s.ctx, Date.now() + MODEL_CACHE_MS + 1000)).toEqual({ road_factor: 1.4, speed_kmh: 35, calibrated: true, trips: 21 });
+    // The node's model was read at t0: kept for a minute, then read again.
+    expect(await etaModel(s.ctx, t0 + MODEL_CACHE_MS - 1)).toMatchObject({ calibrated: false, trips: 0 });
+    expect(await etaModel(s.ctx, t0 + MODEL_CACHE_MS)).toEqual({ road_factor: 1.4, speed_kmh: 35, calibrated: true, trips: 21 });
     forgetEtaModel(s.ctx);
     expect(await model()).toEqual({ road_factor: 1.4, speed_kmh: 35, calibrated: true, trips: 21 });
     await placeFleet(s, { 1: { km: 1 } });
