@@ -1,8 +1,14 @@
 // What the intake location box understands without any network (issue 16): "lat, lon" and plus codes.
 // Zod-free, so the web parses the same way the server does while the operator types.
-import { decode, expand } from 'pluscodes';
+import * as pluscodesModule from 'pluscodes';
 import type { LatLon } from './geo';
 import type { GeocodeSearchResult } from './location';
+
+type PlusCodes = typeof pluscodesModule;
+// pluscodes is CommonJS flagged __esModule: Node's ESM loader offers it only as `default`
+// (module.exports), while bundlers and vitest offer its named exports. Take whichever holds them.
+const interop = pluscodesModule as PlusCodes & { default?: PlusCodes };
+const { decode, expand } = typeof interop.decode === 'function' ? interop : interop.default!;
 
 /** Longer text is an address for the geocoder, never coordinates or a code. */
 const MAX_LOCAL_TEXT = 200;
