@@ -11,7 +11,7 @@ import { DEMO_AMBULANCES, DEMO_USERS, seedDemo } from './seeds/demo';
 
 const MIGRATIONS = fs.readdirSync(path.join(import.meta.dirname, 'migrations')).filter((f) => /^\d{14}_\w+\.ts$/.test(f));
 const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
-const APP_TABLES = ['ambulance_positions', 'ambulances', 'assignments', 'case_events', 'cases', 'geocode_cache', 'health_probe', 'idempotency_keys', 'job_runs', 'outbox', 'sessions', 'signin_codes', 'track_tokens', 'users'];
+const APP_TABLES = ['ambulance_positions', 'ambulances', 'assignments', 'case_events', 'cases', 'geocode_cache', 'geocode_searches', 'health_probe', 'idempotency_keys', 'job_runs', 'outbox', 'sessions', 'signin_codes', 'track_tokens', 'users'];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-migrations-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { type CaseEventRow, type Db, nowIso } from './types';
 
 /** What a redacted 'location' entry keeps: that a share happened, and when (its row's time). */
@@ -15,6 +16,14 @@ export interface TimelineEntry {
   /** When it happened; now when absent. */
   at?: string;
 }
+
+/** The timeline keys of an intake location's place (its `intake_source` says only how it was found). */
+export const INTAKE_PLACE_KEYS = ['intake_latitude', 'intake_longitude', 'intake_address'] as const;
+/** Entries that wrote an intake location: a creation or an edit whose sides still name its place. */
+export const holdingIntake = (q: Knex.QueryBuilder, table = 'case_events') =>
+  q.whereIn(`${table}.action`, ['created', 'updated']).where((w) => {
+    for (const k of INTAKE_PLACE_KEYS) w.orWhere(`${table}.before`, 'like', `%"${k}"%`).orWhere(`${table}.after`, 'like', `%"${k}"%`);
+  });
 
 export const caseEventRepository = {
   insert: (db: Db, e: TimelineEntry) =>
@@ -49,6 +58,9 @@ export const caseEventRepository = {
       .where({ case_id: caseId, action: 'location' })
       .where((q) => q.whereNot('after', REDACTED_JSON).orWhereNull('after').orWhere((b) => b.whereNotNull('before').whereNot('before', REDACTED_JSON)))
       .limit(limit).select('id', 'before', 'after'),
+  /** Up to `limit` of a case's creation and edit entries that still hold the place of an intake location. */
+  intakeEntriesToRedact: (db: Db, caseId: string, limit: number): Promise<EntryText[]> =>
+    holdingIntake(db('case_events').where({ case_id: caseId })).orderBy('id').limit(limit).select('id', 'before', 'after'),
   /**
    * Rewrites an entry's `before`/`after` only while they still hold what was read (compare-and-set:
    * of several nodes at once, one rewrites it): 1 when it did, 0 otherwise.
@@ -67,6 +79,12 @@ export const caseEventRepository = {
     db('case_events as e')
       .where('e.action', 'location')
       .where((q) => q.whereNot('e.after', REDACTED_JSON).orWhereNull('e.after'))
+      .whereNotExists(db('cases').whereRaw('cases.id = e.case_id'))
+      .whereExists(db('case_events as d').whereRaw('d.case_id = e.case_id').where('d.action', 'deleted').where('d.created_at', '<', cutoffIso))
+      .distinct('e.case_id').pluck('e.case_id'),
+  /** Deleted cases (deleted before `cutoffIso`) whose creation or edit entries still hold an intake location's place. */
+  deletedBeforeHoldingIntake: (db: Db, cutoffIso: string): Promise<string[]> =>
+    holdingIntake(db('case_events as e'), 'e')
       .whereNotExists(db('cases').whereRaw('cases.id = e.case_id'))
       .whereExists(db('case_events as d').whereRaw('d.case_id = e.case_id').where('d.action', 'deleted').where('d.created_at', '<', cutoffIso))
       .distinct('e.case_id').pluck('e.case_id'),

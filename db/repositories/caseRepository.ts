@@ -1,4 +1,4 @@
-import { REDACTED_JSON } from './caseEventRepository';
+import { REDACTED_JSON, holdingIntake } from './caseEventRepository';
 import { type CaseRow, type Db, nowIso, rowLocks } from './types';
 
 /** The statuses a case ends in (its `closed_at` says when). */
@@ -86,20 +86,30 @@ export const caseRepository = {
   /** A new version of the row for a change that lives beside it (its assignment's times), so clients take the event. */
   touch: (db: Db, id: string) => db('cases').where({ id }).update({ updated_at: nowIso(), version: db.raw('version + 1') }),
 
-  /** Cases closed or resolved before `cutoffIso` that still hold a patient position, or whose timeline still holds one. */
+  /**
+   * Cases closed or resolved before `cutoffIso` that still hold a patient position or an intake location,
+   * or whose timeline still holds one.
+   */
   endedBeforeHoldingLocation: (db: Db, cutoffIso: string): Promise<string[]> =>
     db('cases')
       .whereIn('status', ENDED).where('closed_at', '<', cutoffIso)
       .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
-        .orWhereExists(db('case_events').whereRaw('case_events.case_id = cases.id').where({ action: 'location' }).whereNot('after', REDACTED_JSON)))
+        .orWhereNotNull('intake_latitude').orWhereNotNull('intake_longitude').orWhereNotNull('intake_address')
+        .orWhereExists(db('case_events').whereRaw('case_events.case_id = cases.id').where({ action: 'location' }).whereNot('after', REDACTED_JSON))
+        .orWhereExists(holdingIntake(db('case_events').whereRaw('case_events.case_id = cases.id'))))
       .pluck('id'),
   /**
-   * Clears the patient position of a case closed or resolved before `cutoffIso`, only while it still holds one
-   * (so that of several nodes running this at once, one clears it): 1 when it did, 0 otherwise.
+   * Clears the patient position and the intake location of a case closed or resolved before `cutoffIso`,
+   * only while it still holds one (so that of several nodes running this at once, one clears it): 1 when it did, 0 otherwise.
    */
   clearLocationEndedBefore: (db: Db, id: string, cutoffIso: string): Promise<number> =>
     db('cases')
       .where({ id }).whereIn('status', ENDED).where('closed_at', '<', cutoffIso)
-      .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude'))
-      .update({ latitude: null, longitude: null, location_accuracy: null, location_at: null, updated_at: nowIso(), version: db.raw('version + 1') }),
+      .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
+        .orWhereNotNull('intake_latitude').orWhereNotNull('intake_longitude').orWhereNotNull('intake_address'))
+      .update({
+        latitude: null, longitude: null, location_accuracy: null, location_at: null,
+        intake_latitude: null, intake_longitude: null, intake_address: null, intake_source: null,
+        updated_at: nowIso(), version: db.raw('version + 1'),
+      }),
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timelineFields } from './timeline';
+import { INTAKE_TIMELINE_LABELS, timelineFields } from './timeline';
 
 describe('timelineFields', () => {
   it("reads an entry's JSON side as its fields", () => {
@@ -8,5 +8,12 @@ describe('timelineFields', () => {
 
   it('is null for no side, and for text that is not an object of fields', () => {
     for (const json of [null, '', 'null', '42', '"text"', '{oops']) expect(timelineFields(json)).toBeNull();
+  });
+});
+
+describe('INTAKE_TIMELINE_LABELS', () => {
+  it('names every intake column a case entry may hold', () => {
+    expect(Object.keys(INTAKE_TIMELINE_LABELS).sort()).toEqual(['intake_address', 'intake_latitude', 'intake_longitude', 'intake_source']);
+    expect(INTAKE_TIMELINE_LABELS.intake_address).toBe('Location');
   });
 });

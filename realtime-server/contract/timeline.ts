@@ -30,3 +30,14 @@ export function timelineFields(json: string | null): Record<string, unknown> | n
     return null;
   }
 }
+
+/**
+ * How a timeline names the intake location's fields ('created' and 'updated' entries hold
+ * them as the case's columns): "Location: Charminar, Hyderabad" rather than "Intake address".
+ */
+export const INTAKE_TIMELINE_LABELS: Readonly<Record<string, string>> = {
+  intake_address: 'Location',
+  intake_latitude: 'Location latitude',
+  intake_longitude: 'Location longitude',
+  intake_source: 'Location found by',
+};

@@ -1,6 +1,6 @@
 import type { AssignmentDto, Priority, PriorityInfo } from './callLife';
 import type { LatLon } from './geo';
-import type { StaleThresholds } from './location';
+import type { LocationSource, StaleThresholds } from './location';
 import { z } from 'zod';
 import { email, intId } from './common';
 import type { TrailPoint } from './trail';
@@ -51,7 +51,16 @@ export interface TrackResponse {
   priority?: Priority;
   /** This ambulance's current (or last) assignment to the case, for its next-step button: the driver's link only. */
   assignment?: AssignmentDto | null;
+  /**
+   * Where to drive, the driver's link only: the case's best known location (contract bestLocation),
+   * the patient's fix when it is accurate, else the location taken at intake (with its place text),
+   * so a crew has a destination before the patient shares anything. Null when neither is known.
+   */
+  destination?: TrackDestination | null;
 }
+
+/** The driver's destination: a point, whose it is, and the intake's place text when it is the intake's. */
+export interface TrackDestination { latitude: number; longitude: number; source: LocationSource; address: string | null }
 
 /** GET /api/config: what the web app needs of the server's settings. */
 export interface ConfigResponse {

@@ -94,7 +94,7 @@ describe('runRetention', () => {
     // The patients' queued e-mails of the cases that are no longer active lose their link tokens (the outbox describe below).
     const deadLinks = Number((await s.ctx.db('outbox').whereNotNull('body_redacted').whereNot('case_id', c.activeOld).count({ n: '*' }).first())!.n);
     const result = await runRetention(s.ctx);
-    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 3, placesDeleted: 1, outboxRedacted: deadLinks, outboxDeleted: 0 });
+    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 3, placesDeleted: 1, searchesDeleted: 0, outboxRedacted: deadLinks, outboxDeleted: 0 });
     for (const id of [c.closedLong, c.resolvedLong]) {
       const row = await caseRow(id);
       expect(row).toMatchObject({ latitude: null, longitude: null, location_accuracy: null, location_at: null });
@@ -143,7 +143,7 @@ describe('runRetention', () => {
 
   it('is idempotent: a second pass changes nothing', async () => {
     const before = await dbSnapshot(s.ctx.db);
-    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 });
+    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 });
     expect(await dbSnapshot(s.ctx.db)).toEqual(before);
   });
 

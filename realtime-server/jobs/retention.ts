@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import { timelineFields } from '../contract';
 import { type ServiceContext, inTransaction } from '../services/context';
 import { presentCase } from '../presenters/presentCase';
-import { REDACTED_JSON, REDACTED_LOCATION, caseEventRepository } from '../../db/repositories/caseEventRepository';
+import { INTAKE_PLACE_KEYS, REDACTED_JSON, REDACTED_LOCATION, caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
 import { geocodeCacheRepository } from '../../db/repositories/geocodeCacheRepository';
+import { geocodeSearchRepository } from '../../db/repositories/geocodeSearchRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
 import { runJobExclusive } from './jobLock';
@@ -17,14 +18,16 @@ const DAY_MS = 24 * 3600_000;
 export const REDACTED = REDACTED_LOCATION;
 
 export interface RetentionResult {
-  /** Cases whose patient position was cleared. */
+  /** Cases whose patient position or intake location was cleared. */
   casesCleared: number;
-  /** Timeline entries whose coordinates were redacted ('location' entries, and the copy kept by 'deleted'). */
+  /** Timeline entries whose coordinates were redacted ('location' entries, the intake location in 'created' and 'updated', and the copy kept by 'deleted'). */
   entriesRedacted: number;
   /** Ambulance position history rows deleted. */
   positionsDeleted: number;
   /** Reverse-geocoding cache entries (coordinates → place names) deleted. */
   placesDeleted: number;
+  /** Address searches (typed at intake) deleted from their cache. */
+  searchesDeleted: number;
   /** Queued e-mails whose secrets no longer work (an expired sign-in code, the links of a case no longer active) that lost them. */
   outboxRedacted: number;
   /** E-mails sent or failed before the cutoff, deleted. */
@@ -37,14 +40,16 @@ const isRedacted = (v: string | null) => v == null || timelineFields(v)?.redacte
  * Deletes patient positions and ambulance position history older than the retention:
  * `config.retentionDays` after a case was closed or resolved (or deleted).
  *
- * - The case's shared position (latitude, longitude, accuracy, time) is cleared, its version
+ * - The case's shared position (latitude, longitude, accuracy, time) and its intake location
+ *   (the address or point taken on the phone) are cleared, its version
  *   moves on, a 'location.redacted' entry by the system says so on its timeline, and staff hear
  *   `case.updated` (all in one transaction per case, the event after its commit).
  * - The coordinates in its 'location' timeline entries become `REDACTED` (the entries stay:
- *   a share happened, and when); so do the coordinates in the copy a 'deleted' entry keeps.
+ *   a share happened, and when); its 'created' and 'updated' entries lose the intake
+ *   location's place (`redacted: true` says so); so do the locations in the copy a 'deleted' entry keeps.
  * - Ambulance position rows older than the retention are deleted, except those recorded
  *   while a case of that ambulance was open that has not been closed that long.
- * - Reverse-geocoding cache entries (place names keyed by coordinates) that old are deleted.
+ * - Reverse-geocoding cache entries (place names keyed by coordinates) and address searches that old are deleted.
  * - E-mails sent or failed that long ago are deleted; a queued one whose secrets no longer
  *   work (a sign-in code past its expiry, the links of a case no longer active) loses them.
  *
@@ -55,9 +60,9 @@ const isRedacted = (v: string | null) => v == null || timelineFields(v)?.redacte
 export async function runRetention(ctx: ServiceContext, now = new Date()): Promise<RetentionResult> {
   const { db } = ctx;
   const cutoff = new Date(now.getTime() - ctx.config.retentionDays * DAY_MS).toISOString();
-  const result: RetentionResult = { casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 };
+  const result: RetentionResult = { casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 };
 
-  // 1. Cases closed or resolved before the cutoff that still hold a patient position, or whose timeline still holds one.
+  // 1. Cases closed or resolved before the cutoff that still hold a patient position or an intake location, or whose timeline still holds one.
   for (const id of await caseRepository.endedBeforeHoldingLocation(db, cutoff)) {
     const { cleared, redacted } = await inTransaction(ctx, async (trx, record) => {
       const cleared = await caseRepository.clearLocationEndedBefore(trx, id, cutoff);
@@ -69,7 +74,7 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
         const row = await caseRepository.findById(trx, id);
         if (row) record({ type: 'case.updated', case: presentCase(row) });
       }
-      return { cleared, redacted: await redactLocationEntries(trx, id) };
+      return { cleared, redacted: await redactLocationEntries(trx, id) + await redactIntakeEntries(trx, id) };
     });
     if (cleared > 0) result.casesCleared += 1;
     result.entriesRedacted += redacted;
@@ -78,6 +83,9 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
   // 2. Deleted cases (the deletion is their close): their 'location' entries, and the copy of the case the 'deleted' entry keeps.
   for (const caseId of await caseEventRepository.deletedBeforeHoldingLocation(db, cutoff)) {
     result.entriesRedacted += await inTransaction(ctx, (trx) => redactLocationEntries(trx, caseId));
+  }
+  for (const caseId of await caseEventRepository.deletedBeforeHoldingIntake(db, cutoff)) {
+    result.entriesRedacted += await inTransaction(ctx, (trx) => redactIntakeEntries(trx, caseId));
   }
   for (const d of await caseEventRepository.deletedCopiesBefore(db, cutoff)) {
     const copy = timelineFields(d.before);
@@ -93,8 +101,9 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
     if (n < 1000) break;
   }
 
-  // 4. Place names looked up for coordinates (patients' among them): a cache, refilled on demand.
+  // 4. Place names looked up for coordinates and places found for typed addresses (patients' among them): caches, refilled on demand.
   result.placesDeleted = await geocodeCacheRepository.deleteBefore(db, cutoff);
+  result.searchesDeleted = await geocodeSearchRepository.deleteBefore(db, cutoff);
 
   // 5. E-mails: a queued one whose secrets no longer work keeps no copy of them; sent and failed ones that old go.
   result.outboxRedacted = await outboxRepository.redactDeadSecrets(db, now.toISOString());
@@ -107,7 +116,10 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
 }
 
 /** Every location field a case or its presented copy carries. */
-const LOCATION_KEYS = ['latitude', 'longitude', 'location_accuracy', 'location_at', 'location_updated_at', 'wkb'];
+const LOCATION_KEYS = [
+  'latitude', 'longitude', 'location_accuracy', 'location_at', 'location_updated_at', 'wkb',
+  'location_source', 'patient_location', 'intake_location', 'location_mismatch_m',
+];
 
 /** Redacts the coordinates of a case's 'location' entries; answers how many it rewrote. */
 async function redactLocationEntries(trx: Knex.Transaction, caseId: string): Promise<number> {
@@ -120,6 +132,32 @@ async function redactLocationEntries(trx: Knex.Transaction, caseId: string): Pro
       n += await caseEventRepository.rewrite(trx, e, e.before == null ? { after: REDACTED_JSON } : { after: REDACTED_JSON, before: REDACTED_JSON });
     }
     if (entries.length < BATCH) return n;
+  }
+}
+
+/** One side of an entry without the intake location's place; null when it holds none. */
+function withoutIntakePlace(json: string | null): string | null {
+  const fields = timelineFields(json);
+  if (!fields || !INTAKE_PLACE_KEYS.some((k) => k in fields)) return null;
+  for (const k of INTAKE_PLACE_KEYS) delete fields[k];
+  return JSON.stringify({ ...fields, redacted: true });
+}
+
+/** Takes the intake location's place out of a case's 'created' and 'updated' entries; answers how many it rewrote. */
+async function redactIntakeEntries(trx: Knex.Transaction, caseId: string): Promise<number> {
+  let n = 0;
+  for (;;) {
+    const entries = await caseEventRepository.intakeEntriesToRedact(trx, caseId, BATCH);
+    let rewritten = 0;
+    for (const e of entries) {
+      const before = withoutIntakePlace(e.before);
+      const after = withoutIntakePlace(e.after);
+      if (before == null && after == null) continue;
+      rewritten += await caseEventRepository.rewrite(trx, e, { ...(before == null ? {} : { before }), ...(after == null ? {} : { after }) });
+    }
+    n += rewritten;
+    // What the query matched but held no place (the pattern is loose) is left: stop when nothing more changes.
+    if (entries.length < BATCH || rewritten === 0) return n;
   }
 }
 

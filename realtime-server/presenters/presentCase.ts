@@ -7,7 +7,7 @@ const num = (v: number | string | null | undefined) => (v == null ? null : Numbe
 type Locations = Pick<CaseDto, 'latitude' | 'longitude' | 'location_source' | 'intake_location' | 'patient_location' | 'location_mismatch_m'>;
 
 /** The case's two locations and the best known one (contract bestLocation). */
-function locations(c: CaseRow): Locations {
+export function caseLocations(c: CaseRow): Locations {
   const pLat = num(c.latitude);
   const pLon = num(c.longitude);
   const patient = pLat != null && pLon != null && c.location_at
@@ -28,7 +28,7 @@ function locations(c: CaseRow): Locations {
 }
 
 export const presentCase = (c: CaseRow): CaseDto => {
-  const where = locations(c);
+  const where = caseLocations(c);
   const { latitude, longitude } = where;
   return {
     id: c.id,
@@ -63,7 +63,7 @@ export const presentCase = (c: CaseRow): CaseDto => {
 
 /** After a patient's share: the row holds a patient fix, so every location field is known. */
 export const presentCaseLocation = (c: CaseRow): CaseLocationEvent => {
-  const where = locations(c);
+  const where = caseLocations(c);
   return {
     id: c.id,
     latitude: where.latitude!,

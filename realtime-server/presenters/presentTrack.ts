@@ -1,8 +1,9 @@
-import type { LinkRole, Priority, SharedPosition, TrackResponse, TrailPoint } from '../contract';
+import type { LinkRole, Priority, SharedPosition, TrackDestination, TrackResponse, TrailPoint } from '../contract';
 import { presentJoinedAssignment } from './presentAssignment';
+import { caseLocations } from './presentCase';
 import type { AmbulanceRow, CaseRow } from '../../db/repositories/types';
 
-/** What a tracking or driver link may see: where the ambulance is and has been, its case, and the patient's shared position. */
+/** What a tracking or driver link may see: where the ambulance is and has been, its case, and the patient's shared position (and, for the driver, where to go). */
 export interface TrackView {
   ambulance: AmbulanceRow;
   case: CaseRow;
@@ -15,6 +16,14 @@ const patientOf = (c: CaseRow): SharedPosition | null =>
   c.latitude != null && c.longitude != null && c.location_at
     ? { latitude: Number(c.latitude), longitude: Number(c.longitude), accuracy: c.location_accuracy, updated_at: c.location_at }
     : null;
+
+/** The best known location: with no patient fix yet, the crew still drives to the address taken on the phone. */
+function destinationOf(c: CaseRow): TrackDestination | null {
+  const where = caseLocations(c);
+  if (where.latitude == null || where.longitude == null || !where.location_source) return null;
+  const address = where.location_source === 'intake' ? where.intake_location?.address ?? null : null;
+  return { latitude: where.latitude, longitude: where.longitude, source: where.location_source, address };
+}
 
 /** The case's assignment when it is this ambulance's (a reassigned case's new crew is none of this link's business). */
 const assignmentOf = (a: AmbulanceRow, c: CaseRow) => {
@@ -34,5 +43,5 @@ export const presentTrack = ({ ambulance: a, case: c, trail, role, etaSpeedKmh }
   etaSpeedKmh,
   role,
   // The crew's step button needs these; the patient's tracking link gets nothing new.
-  ...(role === 'driver' ? { priority: c.priority as Priority, assignment: assignmentOf(a, c) } : {}),
+  ...(role === 'driver' ? { priority: c.priority as Priority, assignment: assignmentOf(a, c), destination: destinationOf(c) } : {}),
 });

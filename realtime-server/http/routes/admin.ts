@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { latitude, longitude } from '../../contract';
+import { geocodeSearchQuerySchema, latitude, longitude } from '../../contract';
 import { outboxService } from '../../services/outboxService';
 import { validate } from '../validate';
 import type { Mount } from './types';
@@ -15,5 +15,9 @@ export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
   router.get('/api/geocode/reverse', async (ctx) => {
     const { lat, lon } = validate(coords, ctx.query);
     ctx.body = await geocoder.reverse(lat, lon);
+  });
+  router.get('/api/geocode/search', async (ctx) => {
+    const { q } = validate(geocodeSearchQuerySchema, ctx.query);
+    ctx.body = await geocoder.search(q);
   });
 };
