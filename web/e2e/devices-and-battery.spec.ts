@@ -52,6 +52,12 @@ test('an admin issues a device id, a tracker reports a low battery, the fleet ta
     expect(sent.status(), await sent.text()).toBe(200);
 
     await signIn(page, 'operator');
+    // Operators never see the action.
+    await page.goto('/manage-ambulances');
+    await expect(page.getByRole('row').filter({ hasText: plate })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Device identity for ambulance/ })).toHaveCount(0);
+
+    await page.goto('/dashboard');
     await page.getByRole('link', { name: 'Ambulance Tracking', exact: true }).click();
     const fleetRow = page.getByTestId(`fleet-row-${ambulanceId}`);
     const battery = fleetRow.getByTestId('ambulance-battery');
