@@ -2,7 +2,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiFetch, newIdempotencyKey } from './client';
 import type {
-  AmbulanceDto, CaseDto, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
+  AmbulanceDto, CaseDto, DeviceIdentityResponse, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
   SignOutEverywhereResponse, TrackingInitiateResponse, UserDto,
   ambulanceCreateSchema, ambulanceUpdateSchema, caseCreateSchema, caseUpdateSchema, trackingInitiateSchema, userWriteSchema,
   AssignmentDto, UnitStatusAck, UnitStatusInput, timeCorrectionSchema,
@@ -113,6 +113,14 @@ export const mutations = {
   deleteAmbulance: write({
     request: (id: number) => apiFetch(`/api/ambulances/${id}`, { method: 'DELETE' }),
     invalidates: [lists.ambulances],
+  }),
+  /**
+   * POST /api/ambulances/{id}/device (admin): a new device identity, answered once; the earlier
+   * one stops working. No Idempotency-Key: a retry must not replay a secret already shown.
+   */
+  issueDevice: write({
+    request: (ambulanceId: number) => apiFetch<DeviceIdentityResponse>(`/api/ambulances/${ambulanceId}/device`, { method: 'POST' }),
+    invalidates: [],
   }),
 
   /** POST /api/users or PUT /api/users/{id}. */

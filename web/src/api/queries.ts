@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
 import type {
-  AmbulanceDto, CaseDetail, CaseDto, ConfigResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, TimelineEntryDto, UserDto,
+  AmbulanceDto, CaseDetail, CaseDto, ConfigResponse, DispatchSuggestionsResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, TimelineEntryDto, UserDto,
 } from './contract';
 
 /** queryOptions factories: the single source of query keys. */
@@ -53,6 +53,13 @@ export const queries = {
           .catch(() => `${latitude}, ${longitude}`),
       staleTime: Infinity,
       gcTime: 30 * 60_000,
+    }),
+  /** Free ambulances ranked by estimated arrival at a point, stale positions last (GET /api/dispatch/suggestions). */
+  dispatchSuggestions: (latitude: number, longitude: number) =>
+    queryOptions({
+      queryKey: ['dispatch-suggestions', latitude, longitude] as const,
+      queryFn: ({ signal }) =>
+        apiFetch<DispatchSuggestionsResponse>(`/api/dispatch/suggestions?latitude=${latitude}&longitude=${longitude}`, { signal }),
     }),
   /** Server settings the web needs (map tiles). */
   config: () =>

@@ -52,13 +52,33 @@ describe('points, accuracy and fix times', () => {
   });
 
   it("marks a case's fix stale after two minutes, with its accuracy", () => {
-    const located = { latitude: 17.4, longitude: 78.5, location_accuracy: 20 };
-    expect(caseFix(kase({ ...located, location_updated_at: '2026-01-01T10:04:00.000Z' }), NOW)).toMatchObject({ stale: false, accuracy: '±20 m' });
-    expect(caseFix(kase({ ...located, location_updated_at: '2026-01-01T10:02:59.000Z' }), NOW)).toMatchObject({ stale: true });
+    const fix = (updated_at: string) => kase({ latitude: 17.4, longitude: 78.5, patient_location: { latitude: 17.4, longitude: 78.5, accuracy: 20, updated_at } });
+    expect(caseFix(fix('2026-01-01T10:04:00.000Z'), NOW)).toMatchObject({ stale: false, accuracy: '±20 m' });
+    expect(caseFix(fix('2026-01-01T10:02:59.000Z'), NOW)).toMatchObject({ stale: true });
     expect(caseFix(kase({ latitude: null, longitude: null }), NOW)).toBeNull();
   });
 
-  it('marks an ambulance stale when its position is older than two minutes or of unknown time', () => {
+  it('has no patient fix for a call known only by its intake address', () => {
+    const intake = { latitude: 17.4, longitude: 78.5, address: '12 High Street', source: 'address' as const };
+    expect(caseFix(kase({ latitude: 17.4, longitude: 78.5, location_source: 'intake', intake_location: intake }), NOW)).toBeNull();
+  });
+
+  it("marks an ambulance stale after its own source's threshold", () => {
+    const at = (source: 'driver' | 'osmand', updated_at: string) => {
+      const a = amb(1, { at: north(0) });
+      a.location = { ...a.location!, source, updated_at };
+      return a;
+    };
+    const ninetySecondsOld = '2026-01-01T10:03:30.000Z';
+    expect(ambulanceFix(at('driver', ninetySecondsOld), NOW)).toMatchObject({ stale: true }); // a browser: 60 s
+    expect(ambulanceFix(at('osmand', ninetySecondsOld), NOW)).toMatchObject({ stale: false }); // an app: 120 s
+    const tracker = { driver: 60, staff: 120, osmand: 600, owntracks: 120 };
+    const fiveMinutesOld = '2026-01-01T10:00:00.000Z';
+    expect(ambulanceFix(at('osmand', fiveMinutesOld), NOW)).toMatchObject({ stale: true });
+    expect(ambulanceFix(at('osmand', fiveMinutesOld), NOW, tracker)).toMatchObject({ stale: false });
+  });
+
+  it('marks an ambulance stale when its position is older than its threshold or of unknown time', () => {
     const fresh = amb(1, { at: north(0) });
     fresh.location!.updated_at = '2026-01-01T10:04:00.000Z';
     expect(ambulanceFix(fresh, NOW)).toMatchObject({ stale: false, accuracy: null });

@@ -1,12 +1,13 @@
 import {
-  type AmbulanceDto, type CaseDto, type LatLon,
-  distanceMeters, etaMinutes, formatDistance, formatEta, isStale,
+  type AmbulanceDto, type CaseDto, type LatLon, type StaleThresholds,
+  DEFAULT_STALE_AFTER_S, STALE_AFTER_MS, distanceMeters, etaMinutes, formatDistance, formatEta, staleAfterMs,
 } from '../api/contract';
 
 /**
- * The words every staff screen uses for live positions: the time of a fix, 'Stale' after
- * two minutes, its accuracy, and an ambulance's straight-line distance and estimated
- * arrival at its patient. Pure: `now` and the ETA speed come from the caller.
+ * The words every staff screen uses for live positions: the time of a fix, 'Stale' after its
+ * threshold (an ambulance's per source, from /api/config; a patient's two minutes), its
+ * accuracy, and an ambulance's straight-line distance and estimated arrival at its patient.
+ * Pure: `now`, the thresholds and the ETA speed come from the caller.
  */
 
 export const STALE_TEXT = 'Stale';
@@ -45,27 +46,36 @@ export function fixTimeText(iso: string | null | undefined, now = Date.now(), lo
 export interface FixText {
   /** fixTimeText of the fix. */
   time: string;
-  /** Older than two minutes, or of unknown time. */
+  /** Older than its threshold, or of unknown time. */
   stale: boolean;
   /** accuracyText, when known. */
   accuracy: string | null;
 }
 
-/** A position's time, staleness and accuracy. */
-export function fixText(iso: string | null | undefined, accuracyM: number | null | undefined, now = Date.now()): FixText {
-  return { time: fixTimeText(iso, now), stale: isStale(iso, now), accuracy: accuracyText(accuracyM) };
+/** A position's time, staleness (older than `staleMs`, or of unknown time) and accuracy. */
+export function fixText(iso: string | null | undefined, accuracyM: number | null | undefined, now = Date.now(), staleMs = STALE_AFTER_MS): FixText {
+  const at = iso ? Date.parse(iso) : NaN;
+  return { time: fixTimeText(iso, now), stale: !Number.isFinite(at) || now - at > staleMs, accuracy: accuracyText(accuracyM) };
 }
 
-/** The patient's shared position on a case: null while the patient has shared none. */
-export function caseFix(c: Pick<CaseDto, 'latitude' | 'longitude' | 'location_accuracy' | 'location_updated_at'>, now = Date.now()): FixText | null {
-  if (!pointOf(c)) return null;
-  return fixText(c.location_updated_at, c.location_accuracy, now);
+/**
+ * The patient's shared position on a case (two minutes to stale): null while the patient has
+ * shared none, even when the case has an intake location.
+ */
+export function caseFix(c: Pick<CaseDto, 'patient_location'>, now = Date.now()): FixText | null {
+  const p = c.patient_location;
+  if (!p || !pointOf(p)) return null;
+  return fixText(p.updated_at, p.accuracy, now);
 }
 
-/** An ambulance's last position: null without one (accuracy is not kept for ambulances). */
-export function ambulanceFix(a: Pick<AmbulanceDto, 'location'>, now = Date.now()): FixText | null {
+/**
+ * An ambulance's last position, stale after its source's threshold (`thresholds` from
+ * /api/config's stale_after_s; the defaults until it loads): null without one (accuracy is
+ * not kept for ambulances).
+ */
+export function ambulanceFix(a: Pick<AmbulanceDto, 'location'>, now = Date.now(), thresholds: StaleThresholds = DEFAULT_STALE_AFTER_S): FixText | null {
   if (!pointOf(a.location)) return null;
-  return fixText(a.location!.updated_at, null, now);
+  return fixText(a.location!.updated_at, null, now, staleAfterMs(a.location!.source, thresholds));
 }
 
 export interface Approach {

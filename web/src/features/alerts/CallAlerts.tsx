@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
 import type { AmbulanceDto, CaseDto } from '../../api/contract';
 import { mutations } from '../../api/mutations';
@@ -10,9 +10,18 @@ import { queries } from '../../api/queries';
 import { useApiMutation } from '../../api/useApiMutation';
 import { priorityTag } from '../../domain/callLife';
 import { useToast } from '../../layout/toast';
-import { type CallAlert, assignLabel, callToAssign } from './alertRules';
+import { type CallAlert, assignLabel, callToAssign, freeUnitRankText } from './alertRules';
 import { CloseIcon } from './icons';
 import { useCallAlerts } from './useCallAlerts';
+
+/** The freed unit's distance and ETA to the call it would take, by the dispatch ranking; null while unknown or without a location. */
+function useFreeUnitRank(ambulanceId: number, target: Pick<CaseDto, 'latitude' | 'longitude'> | undefined): string | null {
+  const lat = target?.latitude;
+  const lon = target?.longitude;
+  const located = lat != null && lon != null;
+  const ranking = useQuery({ ...queries.dispatchSuggestions(lat ?? 0, lon ?? 0), enabled: located });
+  return located && ranking.data ? freeUnitRankText(ambulanceId, ranking.data.suggestions) : null;
+}
 
 const severity = (a: CallAlert) => (a.reason === 'unit-free' ? 'info' : a.priority === 1 ? 'error' : 'warning');
 
@@ -34,6 +43,7 @@ function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
     },
   });
   const target = callToAssign(cases);
+  const rank = useFreeUnitRank(ambulance.id, target);
   if (!target) return null;
 
   const press = () => {
@@ -57,6 +67,7 @@ function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
       data-testid="unit-free-alert"
     >
       {alert.text}
+      {rank && <div data-testid="unit-free-eta">{rank}</div>}
       {assign.isError && (
         <div>{assign.error instanceof ApiError && assign.error.serverError ? assign.error.serverError : 'Could not assign the ambulance'}</div>
       )}

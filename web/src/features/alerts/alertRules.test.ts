@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AmbulanceDto, CaseDto, UnitStatus } from '../../api/contract';
 import {
+  freeUnitRankText,
   type WatchInput, type WatchState, ambulanceFreedBy, assignLabel, callToAssign, freeUnitSummary, initialWatch, waitWords, watchStep,
 } from './alertRules';
 
@@ -199,4 +200,27 @@ it('words a wait as a dispatcher says it', () => {
   expect(waitWords(59_999)).toBe('under 1 min');
   expect(waitWords(60_000)).toBe('1 min');
   expect(waitWords(6.5 * 60_000)).toBe('6 min');
+});
+
+describe("the freed unit's place in the dispatch ranking", () => {
+  const s = (ambulance_id: number, eta_s: number, distance_m: number, stale = false) =>
+    ({ ambulance_id, license_plate: `TS09 EA 100${ambulance_id}`, distance_m, eta_s, position_age_s: 10, stale });
+
+  it('gives its distance and ETA to the call, as an estimate', () => {
+    expect(freeUnitRankText(3, [s(3, 290, 2100)])).toBe('Estimate: 2.1 km, about 5 min to that call');
+  });
+
+  it('names the unit the ranking puts first when that one is sooner', () => {
+    expect(freeUnitRankText(3, [s(1, 150, 900), s(3, 290, 2100)]))
+      .toBe('Estimate: 2.1 km, about 5 min to that call. TS09 EA 1001 would be there sooner: about 3 min');
+  });
+
+  it('says when its own position is stale', () => {
+    expect(freeUnitRankText(3, [s(1, 600, 5000), s(3, 60, 400, true)])).toBe('Estimate: 400 m, about 1 min to that call (last position stale)');
+  });
+
+  it('says nothing when the ranking does not list it', () => {
+    expect(freeUnitRankText(3, [s(1, 150, 900)])).toBeNull();
+    expect(freeUnitRankText(3, [])).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import type { AmbulanceDto, CaseDto, ConfigResponse, Priority, UnitStatus } from '../../api/contract';
+import { type AmbulanceDto, type CaseDto, type ConfigResponse, type DispatchSuggestion, type Priority, type UnitStatus, formatDistance } from '../../api/contract';
 import { boardOrder, priorityInfo, priorityTag } from '../../domain/callLife';
 
 /**
@@ -78,6 +78,26 @@ export function freeUnitSummary(plate: string, cases: readonly Pick<CaseDto, 'st
   if (!first) return null;
   const count = waiting.length === 1 ? '1 call waiting' : `${waiting.length} calls waiting`;
   return `${plate} is free — ${count}, oldest ${priorityTag(first.priority)} ${waitWords(waitingMs(first, nowMs))}`;
+}
+
+const etaMin = (s: Pick<DispatchSuggestion, 'eta_s'>) => Math.max(1, Math.ceil(s.eta_s / 60));
+
+/**
+ * The freed unit's place in the dispatch ranking for the call it would take: "2.1 km, about 5 min
+ * to that call", with "(last position stale)" when its fix is old, and the unit the ranking puts
+ * first when that is another ("TS09 EA 1001 would be there sooner: about 3 min"). Null when the
+ * ranking does not list it (no position, or no longer free).
+ * Every figure is an estimate, and says so.
+ */
+export function freeUnitRankText(ambulanceId: number, suggestions: readonly DispatchSuggestion[]): string | null {
+  const own = suggestions.find((s) => s.ambulance_id === ambulanceId);
+  if (!own) return null;
+  const words = [`Estimate: ${formatDistance(own.distance_m)}, about ${etaMin(own)} min to that call${own.stale ? ' (last position stale)' : ''}`];
+  const first = suggestions[0];
+  if (first && first.ambulance_id !== ambulanceId && first.eta_s < own.eta_s) {
+    words.push(`${first.license_plate} would be there sooner: about ${etaMin(first)} min`);
+  }
+  return words.join('. ');
 }
 
 /** The one action of a free-unit notice. */

@@ -16,6 +16,7 @@ import { UnitStepControl } from '../shared/UnitStepControl';
 import { movableAssignment } from '../shared/callLifeText';
 import { AmbulanceIcon, ClockIcon, PlaceIcon } from '../../layout/icons';
 import { ApproachLines, PatientFixLine, useCaseLive } from './LiveCaseInfo';
+import { CaseLocationNotes } from './CaseLocationNotes';
 
 function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode; label: string }) {
   return (
@@ -59,6 +60,7 @@ export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place
         <Line icon={<MailIcon />} label="Patient email">{item.email}</Line>
         <Line icon={<PlaceIcon />} label="Location">
           <span data-testid="case-location">{place}</span>
+          <CaseLocationNotes item={item} />
           {live.fix && <PatientFixLine fix={live.fix} />}
         </Line>
         {live.approach && (

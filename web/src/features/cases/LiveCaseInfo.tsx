@@ -11,6 +11,7 @@ import {
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useEtaSpeedKmh } from '../map/liveHooks';
 import { useNow } from '../shared/useNow';
+import { CaseLocationNotes } from './CaseLocationNotes';
 
 /**
  * A case's live position words: the patient's last fix (time, accuracy, 'Stale' after two
@@ -91,12 +92,14 @@ export function ApproachLines({ approach, plate, dense = false }: { approach: Ap
   );
 }
 
-/** The fix and approach lines of one case, compact (All Cases table and its phone list). */
+/** The address given, a location mismatch, the fix and approach lines of one case, compact (All Cases table and its phone list). */
 export function CaseLiveLines({ item }: { item: CaseDto }) {
   const live = useCaseLive(item);
-  if (!live.fix && !live.approach) return null;
+  const notes = item.intake_location != null || item.location_mismatch_m != null;
+  if (!live.fix && !live.approach && !notes) return null;
   return (
     <Box sx={{ display: 'grid', gap: 0.5, mt: 0.25 }}>
+      <CaseLocationNotes item={item} dense />
       {live.fix && <PatientFixLine fix={live.fix} />}
       {live.approach && <ApproachLines approach={live.approach} plate={live.approach.ambulance.license_plate} dense />}
     </Box>

@@ -15,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import type { AmbulanceDto, CaseDto } from '../../api/contract';
 import { formatDateTime, mapLink, patientNameOf } from '../../domain/caseRules';
 import { MailIcon } from '../../layout/icons';
+import { AmbulanceFixLines } from './AmbulanceFixLines';
 import { FleetClassBadge } from './FleetClassBadge';
 import { UnitStatusLive } from './UnitStatusChip';
 import { usePlaceName } from '../shared/usePlaceName';
@@ -137,6 +138,7 @@ function LocationCell({ ambulance }: { ambulance: AmbulanceDto }) {
       <Typography variant="caption" color="text.secondary" component="div" sx={{ fontVariantNumeric: 'tabular-nums' }}>
         {loc.latitude.toFixed(4)}, {loc.longitude.toFixed(4)}
       </Typography>
+      <AmbulanceFixLines ambulance={ambulance} />
       {link && (
         <Link href={link} target="_blank" rel="noopener noreferrer" variant="body2" sx={{ fontWeight: 600 }}>
           View on Map

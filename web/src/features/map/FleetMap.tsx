@@ -11,6 +11,8 @@ import { ambulanceTrail, queries } from '../../api/queries';
 import { patientNameOf } from '../../domain/caseRules';
 import { averageCentre } from '../../domain/fleetRules';
 import { ambulanceFix, caseApproach, caseFix } from '../../domain/liveText';
+import { batteryText, sourceText, staleHint } from '../../domain/positionText';
+import { CaseLocationNotes } from '../cases/CaseLocationNotes';
 import { extendTrail, trailLine } from '../../domain/trail';
 import { ApproachLines, PatientFixLine, StaleChip } from '../cases/LiveCaseInfo';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
@@ -18,7 +20,7 @@ import { usePlaceName } from '../shared/usePlaceName';
 import { AmbulanceUnitChip } from '../fleet/UnitStatusChip';
 import { unitColor, unitLabel } from '../fleet/unitStatus';
 import { ConfiguredTileLayer } from './ConfiguredTileLayer';
-import { useEtaSpeedKmh } from './liveHooks';
+import { useEtaSpeedKmh, useStaleThresholds } from './liveHooks';
 import { PATIENT_COLOR, ambulanceIcon, patientIcon } from './markerIcons';
 import { formatPositionTime } from './positionTime';
 import { useGlide } from './useGlide';
@@ -167,7 +169,7 @@ function AmbulanceMarker({ ambulance, now, late, selected, hasTrail, onSelect, m
 }) {
   const { latitude, longitude } = ambulance.location;
   const id = ambulance.id;
-  const stale = ambulanceFix(ambulance, now)?.stale ?? true;
+  const stale = ambulanceFix(ambulance, now, useStaleThresholds())?.stale ?? true;
   const eventHandlers = useMemo(() => (onSelect ? { click: () => onSelect(id) } : undefined), [id, onSelect]);
   return (
     <GlidingMarker
@@ -189,10 +191,13 @@ function AmbulanceMarker({ ambulance, now, late, selected, hasTrail, onSelect, m
   );
 }
 
-/** Popup: plate, status, place name, coordinates to 6 decimals, the position's own time, Stale. */
+/** Popup: plate, status, place name, coordinates to 6 decimals, the position's own time and source, Stale, battery. */
 function AmbulancePopup({ ambulance, stale, late, selected, hasTrail }: { ambulance: LocatedAmbulance; stale: boolean; late: boolean; selected: boolean; hasTrail: boolean }) {
   const { latitude, longitude, placeName, updated_at } = ambulance.location;
   const place = usePopupPlace(latitude, longitude, placeName);
+  const thresholds = useStaleThresholds();
+  const source = sourceText(ambulance.location.source);
+  const battery = batteryText(ambulance.location.battery);
   return (
     <Box data-testid="ambulance-popup" data-ambulance-id={ambulance.id} data-stale={stale} sx={{ display: 'grid', gap: 0.5 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
@@ -209,9 +214,16 @@ function AmbulancePopup({ ambulance, stale, late, selected, hasTrail }: { ambula
         Longitude: {longitude.toFixed(6)}
       </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.75 }}>
-        <Typography variant="caption" color="text.secondary">Last updated: {formatPositionTime(updated_at)}</Typography>
-        {stale && <StaleChip title="No position from this ambulance for more than 2 minutes" testId="ambulance-stale" />}
+        <Typography variant="caption" color="text.secondary">
+          Last updated: {formatPositionTime(updated_at)}{source && ` · ${source}`}
+        </Typography>
+        {stale && <StaleChip title={staleHint(ambulance.location.source, thresholds)} testId="ambulance-stale" />}
       </Box>
+      {battery && (
+        <Typography variant="caption" sx={{ color: battery.low ? 'error.main' : 'text.secondary', fontWeight: battery.low ? 700 : 400 }}>
+          {battery.label}{battery.warning && ` · ${battery.warning}`}
+        </Typography>
+      )}
       {selected && (
         <Typography variant="caption" sx={{ color: hasTrail ? TRAIL_COLOR : 'text.secondary', fontWeight: 600 }}>
           {hasTrail ? 'Blue line: its last 30 minutes' : 'No movement in the last 30 minutes'}
@@ -241,7 +253,8 @@ function PatientMarker({ item, ambulances, now, markers }: {
   const accuracy = item.location_accuracy;
   return (
     <>
-      {accuracy != null && accuracy > 0 && (
+      {/* The accuracy is the patient's fix's: drawn only where that fix is the marker. */}
+      {accuracy != null && accuracy > 0 && item.location_source === 'patient' && (
         <AccuracyCircle latitude={item.latitude} longitude={item.longitude} radius={accuracy} stale={!!fix?.stale} />
       )}
       <GlidingMarker
@@ -291,6 +304,7 @@ function PatientPopup({ item, ambulances, now }: { item: LocatedCase; ambulances
         Latitude: {item.latitude.toFixed(6)}<br />
         Longitude: {item.longitude.toFixed(6)}
       </Typography>
+      <CaseLocationNotes item={item} dense />
       {fix && <PatientFixLine fix={fix} />}
       {toPatient && (
         <Box sx={{ mt: 0.5, pt: 0.5, borderTop: 1, borderColor: 'divider' }}>

@@ -10,6 +10,7 @@ import { AmbulanceStatusBadge } from '../shared/StatusBadges';
 import { unitColor, unitLabel } from '../fleet/unitStatus';
 import { STALE_OPACITY, type LocatedAmbulance, type LocatedCase } from './FleetMap';
 import { PATIENT_COLOR } from './markerIcons';
+import { useStaleThresholds } from './liveHooks';
 
 const itemSx = { borderRadius: 1, gap: 1, justifyContent: 'space-between' } as const;
 
@@ -27,12 +28,13 @@ export function AmbulanceList({ ambulances, now, lateIds, selectedId, onShow }: 
   selectedId: number | null;
   onShow: (id: number) => void;
 }) {
+  const thresholds = useStaleThresholds();
   return (
     <>
       <Typography variant="subtitle2" sx={{ fontWeight: 700, px: 2, pt: 1.5 }}>Ambulances on the map</Typography>
       <List dense sx={{ overflowY: 'auto', flex: 1, minHeight: 0, px: 1 }} aria-label="Ambulances on the map">
         {ambulances.map((a) => {
-          const stale = ambulanceFix(a, now)?.stale ?? true;
+          const stale = ambulanceFix(a, now, thresholds)?.stale ?? true;
           const late = lateIds?.has(a.id) ?? false;
           return (
             <ListItem key={a.id} disablePadding><ListItemButton

@@ -6,6 +6,7 @@ import { queries } from '../../api/queries';
 import { isActiveCase } from '../../domain/caseRules';
 import { statusCounts } from '../../domain/fleetRules';
 import { ambulanceFix, pointOf } from '../../domain/liveText';
+import { useStaleThresholds } from './liveHooks';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useLoadState } from '../shared/useLoadState';
 import { useNow, useServerNow } from '../shared/useNow';
@@ -29,6 +30,7 @@ export function useAmbulanceMap() {
   const patients = useMemo(() => (casesQuery.data ?? []).filter(isLocatedActive), [casesQuery.data]);
   // "Stale" is re-evaluated every ~15 s by the clock alone: nothing is refetched.
   const now = useNow();
+  const thresholds = useStaleThresholds();
   const counts = useMemo(() => statusCounts(located), [located]);
   const unitCounts = useMemo(() => unitStatusCounts(located), [located]);
   // The turnout flag on the server's clock; a 5 s tick is plenty against a 60 s target.
@@ -51,6 +53,6 @@ export function useAmbulanceMap() {
     unitCounts,
     /** Ambulances still dispatched past the turnout target (NFPA 1710). */
     lateIds,
-    live: located.filter((a) => !(ambulanceFix(a, now)?.stale ?? true)).length,
+    live: located.filter((a) => !(ambulanceFix(a, now, thresholds)?.stale ?? true)).length,
   };
 }

@@ -2,13 +2,14 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import type { AmbulanceLocationDto } from '../../../api/contract';
 import { queries } from '../../../api/queries';
+import { AmbulanceFixLines } from '../../fleet/AmbulanceFixLines';
 
 const COORDINATES_ONLY = /^\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*$/;
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
  * SPEC §2: the place name (or Unknown Location) with coordinates to 4 decimals, or
- * Coordinates unavailable, or Location not set. A position without a stored name is named
+ * Coordinates unavailable, or Location not set; then the fix's time, source and battery. A position without a stored name is named
  * through the server's cached geocoder; a bare 'lat, lon' answer counts as no name.
  */
 export function AmbulanceLocation({ location }: { location: AmbulanceLocationDto | null }) {
@@ -27,6 +28,7 @@ export function AmbulanceLocation({ location }: { location: AmbulanceLocationDto
       <Typography variant="caption" color="text.secondary">
         {located ? `${location.latitude.toFixed(4)}, ${location.longitude.toFixed(4)}` : 'Coordinates unavailable'}
       </Typography>
+      <AmbulanceFixLines ambulance={{ location }} />
     </>
   );
 }

@@ -1,3 +1,5 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -9,17 +11,20 @@ import { RowActions } from '../shared/RowActions';
 import { ScrollTable } from '../shared/ScrollTable';
 import { StateRow } from '../shared/StateRow';
 import { AmbulanceLocation } from './AmbulanceLocation';
+import { GpsIcon } from '../../../layout/icons';
 
-export function AmbulancesTable({ ambulances, loading, canDelete, deletingId, onEdit, onDelete }: {
+export function AmbulancesTable({ ambulances, loading, canDelete, deletingId, onEdit, onDelete, onDevice }: {
   ambulances: AmbulanceDto[];
   loading: boolean;
   canDelete: boolean;
   deletingId: number | null;
   onEdit: (a: AmbulanceDto) => void;
   onDelete: (a: AmbulanceDto) => void;
+  /** Admins only: issue the ambulance a device identity. */
+  onDevice?: (a: AmbulanceDto) => void;
 }) {
   return (
-    <ScrollTable label="Ambulances" minWidth={780}>
+    <ScrollTable label="Ambulances" minWidth={880}>
       <TableHead>
         <TableRow>
           <TableCell>ID</TableCell>
@@ -41,12 +46,26 @@ export function AmbulancesTable({ ambulances, loading, canDelete, deletingId, on
             <TableCell sx={{ minWidth: 150 }}><UnitStatusLive ambulance={a} /></TableCell>
             <TableCell sx={{ minWidth: 200 }}><AmbulanceLocation location={a.location} /></TableCell>
             <TableCell>
-              <RowActions
-                what={`ambulance ${a.license_plate}`}
-                onEdit={() => onEdit(a)}
-                onDelete={canDelete ? () => onDelete(a) : undefined}
-                deleting={deletingId === a.id}
-              />
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <RowActions
+                  what={`ambulance ${a.license_plate}`}
+                  onEdit={() => onEdit(a)}
+                  onDelete={canDelete ? () => onDelete(a) : undefined}
+                  deleting={deletingId === a.id}
+                />
+                {onDevice && (
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    startIcon={<GpsIcon />}
+                    onClick={() => onDevice(a)}
+                    aria-label={`Device identity for ambulance ${a.license_plate}`}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    Device
+                  </Button>
+                )}
+              </Stack>
             </TableCell>
           </TableRow>
         ))}

@@ -15,6 +15,7 @@ import { RowActions } from '../shared/RowActions';
 import { ScrollTable } from '../shared/ScrollTable';
 import { EmailText } from '../shared/EmailText';
 import { StateRow } from '../shared/StateRow';
+import { CaseLocationNotes } from '../../cases/CaseLocationNotes';
 
 const COLUMNS = ['ID', 'Priority', 'Description', 'Patient Name', 'Email', 'Status', 'Call', 'Created At', 'Updated At', 'Actions'];
 
@@ -48,7 +49,10 @@ export function CasesTable({ cases, loading, deletingId, onEdit, onDelete }: {
                   {c.description || '—'}
                 </Typography>
               </TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>{patient}</TableCell>
+              <TableCell sx={{ fontWeight: 600, minWidth: 140 }}>
+                {patient}
+                <CaseLocationNotes item={c} dense />
+              </TableCell>
               <TableCell sx={{ minWidth: 120 }}><EmailText email={c.email || c.patient_email} /></TableCell>
               <TableCell><CaseStatusBadge status={c.status} /></TableCell>
               <TableCell sx={{ minWidth: 200 }}>
