@@ -86,7 +86,10 @@ function DriverConsole({ ambulanceId, token, data, socket, connection, linkClose
 
   const ambulance = ambulanceNow(data, lastFix);
   const patient = data.patient;
-  const distance = ambulance && patient ? distanceMeters(ambulance, patient) : null;
+  // Before the patient shares a fix, the crew drives to the location taken on the phone.
+  const given = patient ? null : (data.destination ?? null);
+  const target = patient ?? given;
+  const distance = ambulance && target ? distanceMeters(ambulance, target) : null;
 
   return (
     <>
@@ -108,18 +111,20 @@ function DriverConsole({ ambulanceId, token, data, socket, connection, linkClose
           <dd data-testid="driver-patient-location" data-latitude={patient?.latitude} data-longitude={patient?.longitude}>
             {patient
               ? <>{patient.latitude.toFixed(5)}, {patient.longitude.toFixed(5)}<span className="ll-muted"> · shared {formatClock(patient.updated_at)}{patient.accuracy != null ? ` · ±${Math.round(patient.accuracy)} m` : ''}</span></>
-              : <span className="ll-muted">Not shared yet</span>}
+              : given
+                ? <span data-testid="driver-address-given">{given.address ?? `${given.latitude.toFixed(5)}, ${given.longitude.toFixed(5)}`}<span className="ll-muted"> · address given on the phone; not shared yet</span></span>
+                : <span className="ll-muted">Not shared yet</span>}
           </dd>
           <dt>Distance</dt>
           <dd data-testid="driver-distance" data-meters={distance == null ? undefined : Math.round(distance)}>
             {distance == null
-              ? <span className="ll-muted">{patient ? 'Waiting for the ambulance\'s position' : 'Known once the patient shares a location'}</span>
+              ? <span className="ll-muted">{target ? 'Waiting for the ambulance\'s position' : 'Known once the patient shares a location'}</span>
               : <><strong>{formatDistance(distance)}</strong><span className="ll-muted"> straight line</span></>}
           </dd>
         </dl>
-        {patient && (
-          <a className="ll-link-button" href={`https://www.openstreetmap.org/?mlat=${patient.latitude}&mlon=${patient.longitude}#map=18/${patient.latitude}/${patient.longitude}`} target="_blank" rel="noopener noreferrer">
-            <PinIcon className="ll-button-icon" /> Open the patient's location in a map
+        {target && (
+          <a className="ll-link-button" href={`https://www.openstreetmap.org/?mlat=${target.latitude}&mlon=${target.longitude}#map=18/${target.latitude}/${target.longitude}`} target="_blank" rel="noopener noreferrer">
+            <PinIcon className="ll-button-icon" /> {patient ? 'Open the patient\'s location in a map' : 'Open the address given in a map'}
           </a>
         )}
       </section>

@@ -1,4 +1,4 @@
-import { type AssignmentStatus, type TimelineEntryDto, TIMED_STEPS, stepTimeKey, timelineFields } from '../../../api/contract';
+import { type AssignmentStatus, type TimelineEntryDto, INTAKE_TIMELINE_LABELS, TIMED_STEPS, stepTimeKey, timelineFields } from '../../../api/contract';
 import { UNIT_STATUS_LABELS } from '../../../domain/callLife';
 import { formatDateTime } from '../../../domain/caseRules';
 
@@ -7,6 +7,7 @@ const FIELD_LABELS: Record<string, string> = {
   case_type: 'Type', ambulance_id: 'Ambulance', closed_at: 'Closed at', latitude: 'Latitude',
   longitude: 'Longitude', accuracy: 'Accuracy', location_updated_at: 'Position shared', reason: 'Reason', redacted: 'Redacted',
   priority: 'Priority', unit_status: 'Unit status', call_received_at: 'Call received',
+  ...INTAKE_TIMELINE_LABELS,
 };
 
 /** A key no label names yet, in words all the same ('dispatched_at' → 'Dispatched at'). */
