@@ -2,11 +2,12 @@
 // user sees a live map at once. Busy ambulances drive their call's life: en route to the
 // patient, on scene, sometimes to a hospital, then clear.
 import { parseArgs } from 'node:util';
-import type { AmbulanceDto, AssignmentDto, CaseDto, LatLon, UnitStatusAck, UnitStep } from '../realtime-server/contract';
+import type { AmbulanceDto, AssignmentDto, CaseDto, DeviceIdentityResponse, LatLon, UnitStatusAck, UnitStep } from '../realtime-server/contract';
 import { ASSIGNMENT_STATUSES, isOpenAssignment, stepTimeKey } from '../realtime-server/contract/callLife';
 import { distanceMeters, formatDistance } from '../realtime-server/contract/geo';
 import { type Hospital, type SimJob, destination, nearestHospital, nextStep } from './simulator/callLife';
 import { type Vehicle, step } from './simulator/motion';
+import { type DeviceRequest, PROTOCOLS, type SimProtocol, batteryAt, osmandRequest, owntracksRequest } from './simulator/devices';
 
 const HELP = `Usage: npm run simulate -- [options]   (with npm start running)
 
@@ -22,8 +23,18 @@ An ambulance whose crew reports its own position (driver link) is left to them: 
 refuses staff positions for it (409) while it does, and the simulator then reports no
 steps for it either.
 
+With --protocol osmand or owntracks the ambulances report like phones running a GPS app
+instead: the simulator signs in as the demo admin, issues each ambulance a device id
+(POST /api/ambulances/{id}/device, which REPLACES any device id a real phone was set up
+with), and sends every position as that app would: OsmAnd as
+GET /api/devices/osmand?id=…&lat=…&lon=…&speed=<knots>…, OwnTracks as
+POST /api/devices/owntracks with HTTP Basic (plate, device id) and vel in km/h. Steps are
+still reported as staff.
+
 Options:
   --url URL        the running Lifeline server (default http://127.0.0.1:3000, or PUBLIC_URL)
+  --protocol P     how positions are sent: staff (default: the position API as staff),
+                   osmand (Traccar Client's protocol) or owntracks (OwnTracks HTTP mode)
   --count N        how many ambulances to move (default: all)
   --rate HZ        positions per second per ambulance (default 0.5; staff positions are limited
                    like links, LINK_LIMIT_PER_MIN a minute per ambulance: 120 means at most 2)
@@ -34,12 +45,14 @@ Options:
   --at-hospital S  seconds at hospital before clearing (default 15)
   --transport P    share of calls taken to hospital, 0 to 1 (default 0.6)
   --duration S     stop after S seconds (default: run until Ctrl-C)
-  --email, --username, --phone   the staff account to post as (default: the demo operator)
+  --email, --username, --phone   the staff account to post as (default: the demo operator;
+                   the demo admin with --protocol osmand or owntracks, which issue device ids)
   --help           this text`;
 
 const { values: o } = parseArgs({
   options: {
     url: { type: 'string', default: process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000' },
+    protocol: { type: 'string', default: 'staff' },
     count: { type: 'string' },
     rate: { type: 'string', default: '0.5' },
     speed: { type: 'string', default: '45' },
@@ -49,9 +62,9 @@ const { values: o } = parseArgs({
     'on-scene': { type: 'string', default: '20' },
     'at-hospital': { type: 'string', default: '15' },
     transport: { type: 'string', default: '0.6' },
-    email: { type: 'string', default: 'operator@lifeline.test' },
-    username: { type: 'string', default: 'Operator' },
-    phone: { type: 'string', default: '5550101' },
+    email: { type: 'string' },
+    username: { type: 'string' },
+    phone: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -80,6 +93,16 @@ const life = {
   atHospitalS: num('at-hospital', o['at-hospital'], 0, 3600),
 };
 const transportShare = num('transport', o.transport, 0, 1);
+if (!(PROTOCOLS as readonly string[]).includes(o.protocol)) {
+  console.error(`--protocol must be one of ${PROTOCOLS.join(', ')}`);
+  process.exit(2);
+}
+const protocol = o.protocol as SimProtocol;
+const asDevice = protocol !== 'staff';
+// Issuing device ids takes an admin.
+const account = asDevice
+  ? { email: o.email ?? 'admin@lifeline.test', username: o.username ?? 'Admin', phone: o.phone ?? '5550100' }
+  : { email: o.email ?? 'operator@lifeline.test', username: o.username ?? 'Operator', phone: o.phone ?? '5550101' };
 
 let token = '';
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -99,7 +122,18 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 
 async function signIn() {
   token = '';
-  token = (await api<{ token: string }>('POST', '/api/auth/signin', { email: o.email, username: o.username, phone: o.phone })).token;
+  token = (await api<{ token: string }>('POST', '/api/auth/signin', account)).token;
+}
+
+/** Each ambulance's device id and starting battery (--protocol osmand or owntracks), issued when it is first seen. */
+const devices = new Map<number, { id: string; battery: number }>();
+
+async function sendAsDevice(req: DeviceRequest) {
+  const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body });
+  if (!res.ok) {
+    const data = (await res.json().catch(() => ({}))) as { error?: string };
+    throw new Error(`${req.method} ${new URL(req.url).pathname}: ${res.status} ${data.error ?? ''}`);
+  }
 }
 
 const fleet = new Map<number, Vehicle & { plate: string }>();
@@ -138,6 +172,10 @@ async function refresh() {
   const ids = new Set(located.map((a) => a.id));
   for (const id of fleet.keys()) if (!ids.has(id)) fleet.delete(id);
   for (const a of located) {
+    if (asDevice && !devices.has(a.id)) {
+      const { device_id: id } = await api<DeviceIdentityResponse>('POST', `/api/ambulances/${a.id}/device`);
+      devices.set(a.id, { id, battery: 60 + Math.random() * 40 });
+    }
     if (!fleet.has(a.id)) fleet.set(a.id, { plate: a.license_plate, position: { latitude: a.location!.latitude, longitude: a.location!.longitude }, heading: Math.random() * 360 });
   }
   const next = new Map<number, SimJob>();
@@ -191,13 +229,19 @@ async function tick() {
     const next = step(v, { dt, speedKmh, target, centre, radiusM, random: Math.random });
     fleet.set(id, { ...v, ...next });
     try {
-      await api('POST', `/api/ambulances/${id}/position`, {
-        latitude: Number(next.position.latitude.toFixed(7)),
-        longitude: Number(next.position.longitude.toFixed(7)),
-        heading: Math.round(next.heading),
-        speed: Number(next.speedMps.toFixed(2)),
-        timestamp: now,
-      });
+      const device = devices.get(id);
+      if (asDevice && device) {
+        const fix = { ...next.position, heading: next.heading, speedMps: next.speedMps, at: now, battery: batteryAt(device.battery, now - started) };
+        await sendAsDevice(protocol === 'osmand' ? osmandRequest(base, device.id, fix) : owntracksRequest(base, device.id, v.plate, fix));
+      } else {
+        await api('POST', `/api/ambulances/${id}/position`, {
+          latitude: Number(next.position.latitude.toFixed(7)),
+          longitude: Number(next.position.longitude.toFixed(7)),
+          heading: Math.round(next.heading),
+          speed: Number(next.speedMps.toFixed(2)),
+          timestamp: now,
+        });
+      }
       sent++;
       crewDriven.delete(id);
     } catch (err) {
@@ -225,7 +269,7 @@ try {
   console.error(`Cannot reach Lifeline at ${base}: ${(err as Error).message}\nStart it with \`npm start\` first (or pass --url).`);
   process.exit(1);
 }
-console.log(`Simulating ${fleet.size} ambulances at ${base}: ${rate} positions/s each, ${speedKmh} km/h on calls, within ${radiusM / 1000} km of ${centre.latitude.toFixed(4)}, ${centre.longitude.toFixed(4)}; turnout ${life.turnoutS} s, ${life.onSceneS} s on scene, ${life.atHospitalS} s at hospital, ${Math.round(transportShare * 100)} % transported. Ctrl-C stops.`);
+console.log(`Simulating ${fleet.size} ambulances at ${base}${asDevice ? ` as ${protocol} devices` : ''}: ${rate} positions/s each, ${speedKmh} km/h on calls, within ${radiusM / 1000} km of ${centre.latitude.toFixed(4)}, ${centre.longitude.toFixed(4)}; turnout ${life.turnoutS} s, ${life.onSceneS} s on scene, ${life.atHospitalS} s at hospital, ${Math.round(transportShare * 100)} % transported. Ctrl-C stops.`);
 
 const timers = [
   setInterval(() => void tick(), 1000 / rate),

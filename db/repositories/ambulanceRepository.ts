@@ -89,6 +89,16 @@ export const ambulanceRepository = {
       .andWhere((q) => q.whereNull('position_at').orWhere('position_at', '<=', p.position_at))
       .update({ ...p, ...bump(db) }),
   delete: (db: Db, id: number) => db('ambulances').where({ id }).delete(),
+  /**
+   * Gives the ambulance a new device secret's hash, replacing any earlier one (which stops
+   * matching at once); 1 when the ambulance exists, 0 otherwise. Not a change of the ambulance
+   * clients see: no version bump.
+   */
+  setDevice: (db: Db, id: number, hash: string, issuedAt: string) =>
+    db('ambulances').where({ id }).update({ device_hash: hash, device_issued_at: issuedAt }),
+  /** The ambulance whose device secret hashes to `hash`. */
+  findIdByDeviceHash: async (db: Db, hash: string): Promise<number | undefined> =>
+    (await db<AmbulanceRow>('ambulances').where({ device_hash: hash }).first('id'))?.id,
   /** A new version of the row for a change that lives beside it (its assignment's step), so clients take the event. */
   touch: (db: Db, id: number) => db('ambulances').where({ id }).update(bump(db)),
 };

@@ -19,6 +19,8 @@ export interface PositionStore {
   caseOf(caseId: string): Promise<{ status: string; ambulance_id: number | null } | undefined> | { status: string; ambulance_id: number | null } | undefined;
   /** Whether the ambulance itself (its driver link or a device, anything but staff) sent a fix taken at or after `sinceIso`. */
   reportingSince(id: number, sinceIso: string): Promise<boolean> | boolean;
+  /** Whether the history already holds a fix of this ambulance taken at exactly `recordedAt` (a replay). */
+  hasFix(id: number, recordedAt: string): Promise<boolean> | boolean;
   /** Its answer (a promise or not) is awaited and otherwise unused. */
   insert(row: NewPosition): unknown;
   /** Moves the latest position forward unless it holds a newer fix: 1 when it did, 0 otherwise. */
@@ -29,6 +31,7 @@ interface Prepared {
   ambulance: BetterSqlite3.Statement;
   caseOf: BetterSqlite3.Statement;
   reporting: BetterSqlite3.Statement;
+  hasFix: BetterSqlite3.Statement;
   insert: BetterSqlite3.Statement;
   latest: BetterSqlite3.Statement;
 }
@@ -41,6 +44,7 @@ function prepare(conn: BetterSqlite3.Database): Prepared {
       ambulance: conn.prepare('select id from ambulances where id = ?'),
       caseOf: conn.prepare('select status, ambulance_id from cases where id = ?'),
       reporting: conn.prepare(`select 1 from ambulance_positions where ambulance_id = ? and recorded_at >= ? and source <> 'staff' limit 1`),
+      hasFix: conn.prepare('select 1 from ambulance_positions where ambulance_id = ? and recorded_at = ? limit 1'),
       insert: conn.prepare(`insert into ambulance_positions (ambulance_id, latitude, longitude, accuracy, heading, speed, recorded_at, received_at, source, battery)
         values (@ambulance_id, @latitude, @longitude, @accuracy, @heading, @speed, @recorded_at, @received_at, @source, @battery)`),
       // The same conditional update as ambulanceRepository.setLatestPosition.
@@ -70,6 +74,7 @@ export const positionRepository = {
       ambulanceExists: (id) => p.ambulance.get(id) !== undefined,
       caseOf: (caseId) => p.caseOf.get(caseId) as { status: string; ambulance_id: number | null } | undefined,
       reportingSince: (id, sinceIso) => p.reporting.get(id, sinceIso) !== undefined,
+      hasFix: (id, recordedAt) => p.hasFix.get(id, recordedAt) !== undefined,
       insert: (row) => p.insert.run(row),
       setLatest: (id, l) => p.latest.run({ ...l, id, updated_at: nowIso() }).changes,
     };
@@ -84,6 +89,7 @@ export const positionRepository = {
       caseOf: (caseId) => trx('cases').where({ id: caseId }).first('status', 'ambulance_id'),
       reportingSince: async (id, sinceIso) =>
         (await trx('ambulance_positions').where({ ambulance_id: id }).where('recorded_at', '>=', sinceIso).whereNot('source', 'staff').first('id')) !== undefined,
+      hasFix: async (id, recordedAt) => (await trx('ambulance_positions').where({ ambulance_id: id, recorded_at: recordedAt }).first('id')) !== undefined,
       insert: (row) => trx('ambulance_positions').insert(row),
       setLatest: (id, l) => ambulanceRepository.setLatestPosition(trx, id, l),
     };

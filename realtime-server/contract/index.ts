@@ -10,6 +10,7 @@ export * from './callLifeSchemas';
 export * from './location';
 export * from './locationSchemas';
 export * from './locationText';
+export * from './deviceSchemas';
 export * from './cases';
 export * from './trail';
 export * from './tracking';

@@ -63,6 +63,16 @@ async function exercise(s: TestServer, secrets: Secrets, mailbox?: Mailbox) {
   expectStatus(await s.api('POST', `/api/ambulances/1/position?t=${links.viewer}`, { body: { latitude: 17.4, longitude: 78.5 } }), 403, 'viewer position');
   expectStatus(await s.api('GET', `/api/track/2?t=${links.viewer}`), 404, 'wrong ambulance');
   expectStatus(await s.api('GET', '/api/cases', { token: admin }), 200, 'cases');
+
+  // A GPS app's device id: in OsmAnd's query (`id=`), a form body, and OwnTracks' Basic password.
+  const device = (await s.api('POST', '/api/ambulances/2/device', { token: admin })).body.device_id as string;
+  secrets.push({ what: 'device id', value: device });
+  expectStatus(await s.api('GET', `/api/devices/osmand?id=${device}&lat=17.4&lon=78.5`), 200, 'osmand');
+  expectStatus(await s.api('GET', `/api/devices/osmand?id=${device}&lat=north&lon=78.5`), 400, 'osmand refused');
+  expectStatus(await s.api('POST', '/api/devices/osmand', { raw: `id=${device}&lat=17.41&lon=78.5`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 200, 'osmand form');
+  const basic = { authorization: `Basic ${Buffer.from(`crew:${device}`).toString('base64')}` };
+  expectStatus(await s.api('POST', '/api/devices/owntracks', { body: { _type: 'location', lat: 17.42, lon: 78.5, tst: Math.floor(Date.now() / 1000) }, headers: basic }), 200, 'owntracks');
+  expectStatus(await s.api('POST', '/api/devices/owntracks', { body: { _type: 'location', lat: 17.42, lon: 78.5, tst: 1 }, headers: { authorization: `Basic ${Buffer.from(`crew:${device}x`).toString('base64')}` } }), 401, 'owntracks refused');
   expectStatus(await s.api('GET', '/api/outbox', { token: admin }), 200, 'outbox');
   expectStatus(await s.api('GET', '/api/cases', { token: `${operator}x` }), 401, 'bad bearer');
   expectStatus(await s.api('GET', '/api/cases', { headers: { authorization: `Basic ${operator}` } }), 401, 'basic');

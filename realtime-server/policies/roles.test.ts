@@ -35,6 +35,7 @@ const f = {
   spareOperatorId: 0, // deleted by the admin
   viewer: '',
   driver: '',
+  device: '', // ambulance 2's device id (GPS apps)
 };
 
 /**
@@ -61,6 +62,8 @@ interface Entry {
   body?: (n: number, p: Principal) => unknown;
   /** What a permitted caller gets with this request (the guard lets it through; the handler answers). */
   ok: number;
+  /** The request's own headers (OwnTracks' Basic credentials): an `authorization` here is sent instead of a bearer token. */
+  headers?: () => Record<string, string>;
   /** A refusal other than the default (401 without a session, 403 for a role without the permission). */
   refused?: (p: Principal, via: Via) => [number, string];
 }
@@ -76,6 +79,13 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/auth/signin/verify': { who: 'anyone', body: () => ({ challenge: 'no-such-challenge', code: '123456' }), ok: 401 },
   'POST /api/location/:caseId': { who: 'anyone', url: () => `/api/location/${f.linkCaseId}?t=${f.locationToken}`, body: (n) => ({ latitude: 17.4 + n / 1000, longitude: 78.5 }), ok: 200 },
   'GET /api/location/:caseId': { who: 'anyone', url: () => `/api/location/${f.linkCaseId}?t=${f.locationToken}`, ok: 200 },
+  // GPS apps and trackers: the device id is the credential, whoever else the caller is.
+  'GET /api/devices/osmand': { who: 'anyone', url: () => `/api/devices/osmand?id=${f.device}&lat=17.4&lon=78.5`, ok: 200 },
+  'POST /api/devices/osmand': { who: 'anyone', body: (n) => ({ device_id: f.device, location: { coords: { latitude: 17.4, longitude: 78.5 + n / 1000 } } }), ok: 200 },
+  'POST /api/devices/owntracks': {
+    who: 'anyone', headers: () => ({ authorization: `Basic ${Buffer.from(`crew:${f.device}`).toString('base64')}` }),
+    body: (n) => ({ _type: 'location', lat: 17.4, lon: 78.5 + n / 1000, tst: Math.floor(Date.now() / 1000) }), ok: 200,
+  },
   'GET /api/track/:ambulanceId': {
     who: 'viewer+driver', url: () => '/api/track/6', ok: 200,
     refused: () => [404, LINK_NOT_FOUND], // the same answer for every bad or missing link
@@ -115,6 +125,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/users/:id/signout': { who: 'admin', url: () => `/api/users/${f.keptOperatorId}/signout`, ok: 200 },
   'POST /api/ambulances': { who: 'admin', body: (n) => ({ license_plate: `TS09 ZZ ${9000 + n}`, status: 'available' }), ok: 201 },
   'DELETE /api/ambulances/:id': { who: 'admin', url: () => '/api/ambulances/8', ok: 200 },
+  'POST /api/ambulances/:id/device': { who: 'admin', url: () => '/api/ambulances/7/device', ok: 200 },
   'DELETE /api/cases/:id': { who: 'admin', url: () => `/api/cases/${f.spareCaseId}`, ok: 200 },
   'GET /api/outbox': { who: 'admin', ok: 200 },
   'GET /api/metrics': { who: 'admin', ok: 200 },
@@ -168,7 +179,8 @@ async function call(key: string, p: Principal, via: Via) {
   let url = e.url?.(p) ?? path;
   // A route whose URL carries its own link token (the patient's location link) admits anyone holding that link: no second `t`.
   if (via === 'query' && !/[?&]t=/.test(url)) url += `${url.includes('?') ? '&' : '?'}t=${encodeURIComponent(secret!)}`;
-  return { send: () => s.api(method, url, { token: via === 'bearer' ? secret : undefined, body: e.body?.(n, p) }) };
+  const headers = e.headers?.();
+  return { send: () => s.api(method, url, { token: via === 'bearer' && !headers?.authorization ? secret : undefined, body: e.body?.(n, p), headers }) };
 }
 
 beforeAll(async () => {
@@ -185,6 +197,9 @@ beforeAll(async () => {
   f.linkCaseId = await dispatchCase(s, admin, 6);
   ({ viewer: f.viewer, driver: f.driver } = await trackingTokens(s, admin, f.linkCaseId, 6));
   f.locationToken = await locationToken(s, f.linkCaseId);
+  const device = await s.api('POST', '/api/ambulances/2/device', { token: admin });
+  expect(device.status).toBe(200);
+  f.device = device.body.device_id;
   f.unitCaseId = await dispatchCase(s, admin, 3);
   const late = await post('/api/cases', { ...caseBody(), ambulance_id: 4, call_received_at: new Date(Date.now() - 10 * 60_000).toISOString() });
   f.lateCaseId = late.case.id;

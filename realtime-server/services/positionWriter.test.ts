@@ -5,6 +5,7 @@ import type { DomainEvent } from './events';
 import { ambulanceService } from './ambulanceService';
 import { DomainError } from './errors';
 import { PositionWriter, positionWriter } from './positionWriter';
+import { positionRepository } from '../../db/repositories/positionRepository';
 
 const s = useTestServer();
 beforeAll(async () => {
@@ -101,5 +102,35 @@ describe('group commit of positions', () => {
     await ambulanceService.recordPosition(s.ctx, 2, { latitude: 17.9, longitude: 78.9, timestamp: at(25_000) }, { type: 'staff' });
     off();
     expect(await seenInDb).toMatchObject({ ambulance_id: 2, recorded_at: at(25_000) });
+  });
+
+  it('stores a replayed fix (same ambulance, same fix time) once, and a replay never moves the marker back', async () => {
+    const heard: DomainEvent[] = [];
+    const off = s.ctx.bus.subscribe((e) => { if (e.type === 'ambulance.position' && e.position.ambulanceId === 3) heard.push(e); });
+    const before = await count(3);
+    const fix = { latitude: 17.31, longitude: 78.31, timestamp: at(40_000) };
+    const device = { type: 'device', protocol: 'osmand' } as const;
+    // Twice in one batch, then again alone after a newer fix: one row, and the newer fix stays the latest.
+    const acks = await Promise.all([ambulanceService.recordPosition(s.ctx, 3, fix, device), ambulanceService.recordPosition(s.ctx, 3, fix, device)]);
+    expect(acks).toEqual([{ ok: true, latest: true }, { ok: true, latest: false }]);
+    await ambulanceService.recordPosition(s.ctx, 3, { latitude: 17.32, longitude: 78.32, timestamp: at(41_000) }, device);
+    expect(await ambulanceService.recordPosition(s.ctx, 3, fix, device)).toEqual({ ok: true, latest: false });
+    off();
+    expect(await count(3)).toBe(before + 2);
+    const row = await s.ctx.db('ambulances').where({ id: 3 }).first();
+    expect([Number(row.latitude), row.position_at]).toEqual([17.32, at(41_000)]);
+    expect(heard.map((e) => e.type === 'ambulance.position' && e.position.recorded_at)).toEqual([at(40_000), at(41_000)]);
+  });
+
+  it('finds a replay with both position stores (prepared SQLite statements and Knex)', async () => {
+    await ambulanceService.recordPosition(s.ctx, 1, { latitude: 17.33, longitude: 78.33, timestamp: at(42_000) }, { type: 'staff' });
+    await s.ctx.db.transaction(async (trx) => {
+      const stores = [positionRepository.knexStore(trx), await positionRepository.store(trx)];
+      for (const store of stores) {
+        expect(await store.hasFix(1, at(42_000))).toBe(true);
+        expect(await store.hasFix(1, at(42_001))).toBe(false);
+        expect(await store.hasFix(2, at(42_000))).toBe(false);
+      }
+    });
   });
 });

@@ -60,6 +60,10 @@ async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent)
   if (from.type === 'staff' && (await store.reportingSince(id, new Date(now - AMBULANCE_REPORTING_MS).toISOString()))) {
     throw conflict(STAFF_OVER_DEVICE);
   }
+  const recordedAt = new Date(at).toISOString();
+  // A replay (a GPS app resending a fix it was not sure was delivered) is acknowledged and changes nothing: no second
+  // history row, no event. Only a fix dated by its device can be told to be the same one; an undated one is stamped on arrival.
+  if (input.timestamp !== undefined && (await store.hasFix(id, recordedAt))) return { ok: true, latest: false };
   const row: NewPosition = {
     ambulance_id: id,
     latitude: input.latitude,
@@ -67,7 +71,7 @@ async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent)
     accuracy: input.accuracy ?? null,
     heading: input.heading ?? null,
     speed: input.speed ?? null,
-    recorded_at: new Date(at).toISOString(),
+    recorded_at: recordedAt,
     received_at: new Date(now).toISOString(),
     source: sourceName(from),
     battery: input.battery ?? null,

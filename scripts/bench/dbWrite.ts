@@ -28,6 +28,7 @@ const latest = (r: NewPosition) => ({ latitude: r.latitude, longitude: r.longitu
 /** The statements recordPosition runs for one fix. */
 async function writeOne(store: PositionStore, r: NewPosition) {
   await store.ambulanceExists(ambId);
+  await store.hasFix(ambId, r.recorded_at);
   await store.insert(r);
   await store.setLatest(ambId, latest(r));
 }
