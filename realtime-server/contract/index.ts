@@ -9,6 +9,7 @@ export * from './callLife';
 export * from './callLifeSchemas';
 export * from './location';
 export * from './locationSchemas';
+export * from './locationText';
 export * from './cases';
 export * from './trail';
 export * from './tracking';

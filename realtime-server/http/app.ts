@@ -16,6 +16,7 @@ import { mountAmbulances } from './routes/ambulances';
 import { mountAuth } from './routes/auth';
 import { mountCases } from './routes/cases';
 import { mountDispatch } from './routes/dispatch';
+import { mountDispatchSuggestions } from './routes/dispatchSuggestions';
 import { mountHealth } from './routes/health';
 import { mountMetrics } from './routes/metrics';
 import { mountPublic } from './routes/public';
@@ -32,7 +33,7 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   // Every route is gated by its entry in policies/permissions.ts `access`.
   const router = new GatedRouter();
   const deps = { svc, geocoder: opts.geocoder ?? createGeocoder(svc) };
-  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountAmbulances, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics]) {
+  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountDispatchSuggestions, mountAmbulances, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics]) {
     mount(router, deps);
   }
   if (router.undeclared.length) throw new Error(`No access rule is declared in policies/permissions.ts for ${router.undeclared.join(', ')}`);

@@ -104,6 +104,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/ambulances/:id/trail': { who: 'staff', url: () => '/api/ambulances/1/trail', ok: 200 },
   'PUT /api/ambulances/:id': { who: 'staff', url: () => '/api/ambulances/5', body: (n) => ({ status: n % 2 ? 'maintenance' : 'available' }), ok: 200 },
   'GET /api/geocode/reverse': { who: 'staff', url: () => '/api/geocode/reverse?lat=17.385&lon=78.4867', ok: 200 },
+  'GET /api/dispatch/suggestions': { who: 'staff', url: () => '/api/dispatch/suggestions?latitude=17.385&longitude=78.4867', ok: 200 },
   'GET /api/users/by-email': { who: 'staff', url: () => '/api/users/by-email?email=admin%40lifeline.test', ok: 200 },
 
   'GET /api/users/operators': { who: 'admin', ok: 200 },

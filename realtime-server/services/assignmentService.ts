@@ -4,6 +4,7 @@ import {
   TIMED_STEPS, isOpenAssignment, stepTimeKey,
 } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
+import { arrivalRepository } from '../../db/repositories/arrivalRepository';
 import { assignmentRepository } from '../../db/repositories/assignmentRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
@@ -12,6 +13,7 @@ import type { AmbulanceRow, AssignmentRow } from '../../db/repositories/types';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentAssignment } from '../presenters/presentAssignment';
 import { presentCase } from '../presenters/presentCase';
+import { tripTravel } from './dispatchSuggestions';
 import type { DomainEvent } from './events';
 import { conflict, forbidden, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
@@ -38,6 +40,19 @@ function previousTime(a: AssignmentRow, step: TimedStep): string {
 function nextTime(a: AssignmentRow, step: TimedStep): string | null {
   for (const s of TIMED_STEPS.slice(stepIndex(step) + 1)) if (a[stepTimeKey(s)]) return a[stepTimeKey(s)];
   return a.cancelled_at;
+}
+
+/**
+ * At arrival: the metres driven since en route and the straight line they covered, which
+ * calibrate the arrival estimates (dispatchSuggestions.ts); left null when the fixes cannot say.
+ */
+async function recordTravel(trx: Knex.Transaction, a: AssignmentRow, ambulanceId: number, arrivedAt: string) {
+  if (!a.en_route_at) return;
+  const fixes = await arrivalRepository.fixesBetween(trx, ambulanceId, a.en_route_at, arrivedAt);
+  if (fixes.length < 2) return;
+  const c = presentCase((await caseRepository.findById(trx, a.case_id))!);
+  const travel = tripTravel(fixes, c.latitude != null && c.longitude != null ? { latitude: c.latitude, longitude: c.longitude } : null);
+  if (travel) await arrivalRepository.recordTravel(trx, a.id, travel);
 }
 
 async function publishAmbulance(trx: Knex.Transaction, id: number, record: Record) {
@@ -109,6 +124,7 @@ export const assignmentService = {
       const floor = previousTime(open, input.status);
       const at = pressed > received ? received : pressed < floor ? floor : pressed;
       await assignmentRepository.update(trx, open.id, { status: input.status, [stepTimeKey(input.status)]: at });
+      if (input.status === 'on_scene') await recordTravel(trx, open, ambulanceId, at);
       const actor: Actor = source.type === 'staff' ? source.actor : { type: 'driver' };
       await caseRepository.touch(trx, open.case_id);
       await caseEventRepository.insert(trx, {

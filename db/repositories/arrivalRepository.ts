@@ -1,0 +1,46 @@
+import type { Db, PositionRow } from './types';
+
+/** A free ambulance with a known position: what a dispatch suggestion ranks. */
+export interface CandidateRow {
+  id: number; license_plate: string; latitude: number; longitude: number; position_at: string; position_source: string | null;
+}
+
+/** A finished trip's times and the distances recorded at its arrival. */
+export interface TripRow {
+  id: number; en_route_at: string; on_scene_at: string; travel_distance_m: number; travel_straight_m: number;
+}
+
+const num = (v: unknown) => Number(v);
+
+/** What arrival estimates read (free ambulances, the centre's trips) and what an arrival records for them. */
+export const arrivalRepository = {
+  /** Available ambulances with a position (one without is left out: nothing to estimate from). */
+  async freeWithPosition(db: Db): Promise<CandidateRow[]> {
+    const rows = await db<CandidateRow>('ambulances')
+      .where('status', 'available').whereNotNull('latitude').whereNotNull('longitude').whereNotNull('position_at')
+      .orderBy('id').select('id', 'license_plate', 'latitude', 'longitude', 'position_at', 'position_source');
+    return rows.map((r) => ({ ...r, latitude: num(r.latitude), longitude: num(r.longitude) }));
+  },
+
+  /** Trips that reached the scene since `sinceIso` with both distances recorded, the newest first, at most `limit`. */
+  async recentTrips(db: Db, sinceIso: string, limit: number): Promise<TripRow[]> {
+    const rows = await db<TripRow>('assignments')
+      .whereNotNull('en_route_at').where('on_scene_at', '>=', sinceIso)
+      .whereNotNull('travel_distance_m').whereNotNull('travel_straight_m')
+      .orderBy('on_scene_at', 'desc').orderBy('id', 'desc').limit(limit)
+      .select('id', 'en_route_at', 'on_scene_at', 'travel_distance_m', 'travel_straight_m');
+    return rows.map((r) => ({ ...r, travel_distance_m: num(r.travel_distance_m), travel_straight_m: num(r.travel_straight_m) }));
+  },
+
+  /** An ambulance's fixes taken from `fromIso` to `toIso` (both included), oldest first. */
+  async fixesBetween(db: Db, ambulanceId: number, fromIso: string, toIso: string) {
+    const rows = await db<PositionRow>('ambulance_positions')
+      .where('ambulance_id', ambulanceId).where('recorded_at', '>=', fromIso).where('recorded_at', '<=', toIso)
+      .orderBy('recorded_at').orderBy('id').select('latitude', 'longitude');
+    return rows.map((r) => ({ latitude: num(r.latitude), longitude: num(r.longitude) }));
+  },
+
+  /** Records the trip's distances on its assignment at arrival. */
+  recordTravel: (db: Db, assignmentId: number, t: { travel_distance_m: number; travel_straight_m: number }) =>
+    db('assignments').where({ id: assignmentId }).update(t),
+};
