@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import 'leaflet/dist/leaflet.css';
 import '../map/map.css';
+import './intakeMap.css';
 import { MapContainer, Marker, useMap, useMapEvents } from 'react-leaflet';
 import type { LatLon } from '../../api/contract';
 import { ConfiguredTileLayer } from '../map/ConfiguredTileLayer';

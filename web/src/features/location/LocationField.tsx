@@ -26,10 +26,12 @@ const HELPER = 'Address, plus code, or lat, lon — or drop a pin';
  * server on Enter or Find, never per keystroke), or a pin dropped on the small map. What was
  * understood shows under it ("Location: …") with a Clear button; the call can go without one.
  */
-export function LocationField({ value, onChange, disabled = false }: {
+export function LocationField({ value, onChange, disabled = false, emptyText = 'No location yet. The call can be dispatched without one.' }: {
   value: IntakeLocationDto | null;
   onChange: (location: IntakeLocationDto | null) => void;
   disabled?: boolean;
+  /** What the field says while no location is understood. */
+  emptyText?: string;
 }) {
   const config = useQuery(queries.config());
   const [typed, setTyped] = useState('');
@@ -97,70 +99,74 @@ export function LocationField({ value, onChange, disabled = false }: {
         : showList ? `${results!.length} places found: choose one below` : HELPER;
   const centre = value ?? config.data?.centre ?? (config.isError ? FALLBACK_CENTRE : null);
 
+  const coordinates = value ? pointText(value.latitude, value.longitude) : '';
+
   return (
-    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'minmax(0, 1fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
-      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, minWidth: 0 }}>
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-          <TextField
-            label="Location"
-            fullWidth
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            onKeyDown={onKeyDown}
-            autoComplete="off"
-            disabled={disabled}
-            error={failed}
-            helperText={helper}
-            slotProps={{ htmlInput: { enterKeyHint: 'search', 'data-testid': 'location-input' } }}
-          />
-          <Button
-            type="button"
-            variant="outlined"
-            onClick={runSearch}
-            disabled={disabled || searching || !searchText(typed)}
-            startIcon={searching ? <CircularProgress size={16} color="inherit" /> : <SearchIcon />}
-            sx={{ height: 56, flex: 'none' }}
-          >
-            Find
-          </Button>
-        </Box>
-        {showList && (
-          <List ref={listRef} dense aria-label="Places found" onKeyDown={onListKeyDown} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, py: 0 }}>
-            {results!.map((r) => (
-              <ListItem key={`${r.latitude},${r.longitude},${r.displayName}`} disablePadding>
-                <ListItemButton data-place disabled={disabled} onClick={() => { setListOpen(false); onChange(fromSearchResult(r)); }}>
-                  <ListItemText primary={r.displayName} secondary={`${pointText(r.latitude, r.longitude)} · ${sourceText(r.source)}`} />
-                </ListItemButton>
-              </ListItem>
-            ))}
-          </List>
-        )}
-        <Box aria-live="polite" data-testid="intake-understood">
-          {value ? (
-            <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', p: 1.5, borderRadius: 1, bgcolor: 'action.hover' }}>
-              <PlaceIcon color="error" sx={{ mt: 0.25 }} aria-hidden />
-              <Box sx={{ flex: 1, minWidth: 0 }}>
-                <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>Location: {value.address}</Typography>
-                <Typography variant="caption" color="text.secondary">
-                  {pointText(value.latitude, value.longitude)} · from {sourceText(value.source)}
-                </Typography>
-              </Box>
-              <Button type="button" size="small" color="inherit" onClick={clear} disabled={disabled} aria-label="Clear the location">Clear</Button>
-            </Box>
-          ) : (
-            <Typography variant="body2" color="text.secondary">No location yet. The call can be dispatched without one.</Typography>
-          )}
-        </Box>
+    <Box sx={{ display: 'grid', gap: 1.5 }}>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+        <TextField
+          label="Location"
+          fullWidth
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={onKeyDown}
+          autoComplete="off"
+          disabled={disabled}
+          error={failed}
+          helperText={helper}
+          slotProps={{ htmlInput: { enterKeyHint: 'search', 'data-testid': 'location-input' } }}
+        />
+        <Button
+          type="button"
+          variant="outlined"
+          onClick={runSearch}
+          disabled={disabled || searching || !searchText(typed)}
+          startIcon={searching ? <CircularProgress size={16} color="inherit" /> : <SearchIcon />}
+          sx={{ height: 56, flex: 'none' }}
+        >
+          Find
+        </Button>
       </Box>
-      <Box>
-        <Box role="group" aria-label="Map: click to drop a pin at the call's location" data-testid="intake-map" sx={{ height: 200, borderRadius: 1, overflow: 'hidden', border: 1, borderColor: 'divider' }}>
-          {centre ? (
-            <Suspense fallback={<MapPlaceholder text="Loading map…" />}>
-              <IntakeMap centre={centre} value={value} onPick={(p) => { setListOpen(false); onChange(pinLocation(p.latitude, p.longitude)); }} disabled={disabled} />
-            </Suspense>
-          ) : <MapPlaceholder text="Loading map…" />}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'minmax(0, 1fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, minWidth: 0 }}>
+          {showList && (
+            <List ref={listRef} dense aria-label="Places found" onKeyDown={onListKeyDown} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, py: 0 }}>
+              {results!.map((r) => (
+                <ListItem key={`${r.latitude},${r.longitude},${r.displayName}`} disablePadding>
+                  <ListItemButton data-place disabled={disabled} onClick={() => { setListOpen(false); onChange(fromSearchResult(r)); }}>
+                    <ListItemText primary={r.displayName} secondary={`${pointText(r.latitude, r.longitude)} · ${sourceText(r.source)}`} />
+                  </ListItemButton>
+                </ListItem>
+              ))}
+            </List>
+          )}
+          <Box aria-live="polite" data-testid="intake-understood">
+            {value ? (
+              <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', p: 1.5, borderRadius: 1, bgcolor: 'action.hover' }}>
+                <PlaceIcon color="error" sx={{ mt: 0.25 }} aria-hidden />
+                <Box sx={{ flex: 1, minWidth: 0 }}>
+                  <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>Location: {value.address}</Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    {value.address === coordinates ? '' : `${coordinates} · `}from {sourceText(value.source)}
+                  </Typography>
+                </Box>
+                <Button type="button" size="small" color="inherit" onClick={clear} disabled={disabled} aria-label="Clear location">Clear</Button>
+              </Box>
+            ) : (
+              <Typography variant="body2" color="text.secondary">{emptyText}</Typography>
+            )}
+          </Box>
         </Box>
-        <Typography variant="caption" color="text.secondary">Click the map to drop a pin.</Typography>
+        <Box>
+          <Box role="group" aria-label="Map: click to drop a pin at the call's location" data-testid="intake-map" sx={{ height: 180, borderRadius: 1, overflow: 'hidden', border: 1, borderColor: 'divider' }}>
+            {centre ? (
+              <Suspense fallback={<MapPlaceholder text="Loading map…" />}>
+                <IntakeMap centre={centre} value={value} onPick={(p) => { setListOpen(false); onChange(pinLocation(p.latitude, p.longitude)); }} disabled={disabled} />
+              </Suspense>
+            ) : <MapPlaceholder text="Loading map…" />}
+          </Box>
+          <Typography variant="caption" color="text.secondary">Click the map to drop a pin.</Typography>
+        </Box>
       </Box>
     </Box>
   );

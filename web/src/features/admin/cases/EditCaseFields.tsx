@@ -39,7 +39,7 @@ export function EditCaseFields({ form, onChange, onIntake, ambulances, currentAm
         <TextField label="Description" placeholder="Emergency description" value={form.description} onChange={set('description')} fullWidth multiline minRows={2} disabled={disabled} />
       </Grid>
       <Grid size={12}>
-        <LocationField value={form.intake ?? null} onChange={onIntake} disabled={disabled} />
+        <LocationField value={form.intake ?? null} onChange={onIntake} disabled={disabled} emptyText="No location was taken at intake." />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
         <TextField select label="Case Status" value={form.status || 'active'} onChange={set('status')} required fullWidth disabled={disabled}>
