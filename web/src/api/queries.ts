@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
 import type {
-  AmbulanceDto, CaseDetail, CaseDto, ConfigResponse, DispatchSuggestionsResponse, GeocodeResponse, OutboxMessageDto, ProfileResponse, TimelineEntryDto, UserDto,
+  AmbulanceDto, CaseDetail, CaseDto, ConfigResponse, DispatchSuggestionsResponse, GeocodeResponse, GeocodeSearchResponse, OutboxMessageDto,
+  ProfileResponse, TimelineEntryDto, UserDto,
 } from './contract';
 
 /** queryOptions factories: the single source of query keys. */
@@ -54,12 +55,30 @@ export const queries = {
       staleTime: Infinity,
       gcTime: 30 * 60_000,
     }),
-  /** Free ambulances ranked by estimated arrival at a point, stale positions last (GET /api/dispatch/suggestions). */
+  /**
+   * What a location text was understood as (GET /api/geocode/search): coordinates and plus codes
+   * by the server itself, addresses through its geocoder. Run on Enter or Find only, never per
+   * keystroke (Nominatim forbids autocomplete); a 503 (no geocoder) is an answer, not retried.
+   */
+  geocodeSearch: (q: string) =>
+    queryOptions({
+      queryKey: ['geocode', 'search', q] as const,
+      queryFn: ({ signal }) => apiFetch<GeocodeSearchResponse>(`/api/geocode/search?q=${encodeURIComponent(q)}`, { signal }).then((r) => r.results),
+      staleTime: 10 * 60_000,
+      retry: false,
+    }),
+  /**
+   * Free ambulances by estimated arrival at a point (GET /api/dispatch/suggestions). Under the
+   * ambulances key, so every write that changes the fleet refetches it; refreshed now and then
+   * as the units move.
+   */
   dispatchSuggestions: (latitude: number, longitude: number) =>
     queryOptions({
-      queryKey: ['dispatch-suggestions', latitude, longitude] as const,
+      queryKey: ['ambulances', 'suggestions', latitude.toFixed(5), longitude.toFixed(5)] as const,
       queryFn: ({ signal }) =>
         apiFetch<DispatchSuggestionsResponse>(`/api/dispatch/suggestions?latitude=${latitude}&longitude=${longitude}`, { signal }),
+      staleTime: 15_000,
+      refetchInterval: 30_000,
     }),
   /** Server settings the web needs (map tiles). */
   config: () =>

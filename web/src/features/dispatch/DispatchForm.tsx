@@ -7,17 +7,21 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
-import type { LatLon } from '../../api/contract';
+import { useCallback, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
+import type { IntakeLocationDto, LatLon } from '../../api/contract';
 import { serverNow } from '../../api/serverClock';
 import { useToast } from '../../layout/toast';
 import { MailIcon } from '../../layout/icons';
 import { SendIcon } from '../../layout/icons';
+import { LocationField } from '../location/LocationField';
+import { formAmbulance } from '../location/suggestions';
+import { useSuggestions } from '../location/useSuggestions';
 import { AmbulanceSelect } from './AmbulanceSelect';
 import { CallStartClock } from './CallStartClock';
 import { EMERGENCY_TYPES, EMPTY_FORM, dispatchErrors, firstInvalid, type DispatchField, type DispatchMode, type DispatchValues } from './dispatchForm';
 import { callReceivedAt, noteCallStart, startsCall } from './intake';
 import { PrioritySelect } from './PrioritySelect';
+import { SuggestedAmbulances } from './SuggestedAmbulances';
 import { typeAheadSpaceProps } from './typeAheadSpace';
 import { useAvailableAmbulances } from './useAvailableAmbulances';
 import { useDispatchCase } from './useDispatchCase';
@@ -34,6 +38,10 @@ type Focusable = { focus: () => void };
  * The call's clock starts at the first keystroke (or the "Call started" button) and is sent as
  * `call_received_at` in the server's time. With no ambulance free the call can be queued
  * (pending, no ambulance); a dispatcher may also queue on purpose.
+ *
+ * The location comes first, as a call-taker asks for it first: once it is understood, the
+ * server ranks the free ambulances by arrival and the quickest is preselected, as the priority
+ * follows the type, until the operator picks one by hand.
  */
 export function DispatchForm({ onDispatched, near = null }: {
   onDispatched: (shareLink: string) => void;
@@ -55,13 +63,18 @@ export function DispatchForm({ onDispatched, near = null }: {
   const emergencyTypeRef = useRef<Focusable>(null);
   const ambulanceRef = useRef<Focusable>(null);
   const descriptionRef = useRef<Focusable>(null);
-  const set = (field: keyof DispatchValues) => (value: string) => {
+  const set = (field: Exclude<keyof DispatchValues, 'intake'>) => (value: string) => {
     startCall();
     setValues((v) => ({ ...v, [field]: value }));
   };
+  const setIntake = useCallback((intake: IntakeLocationDto | null) => setValues((v) => ({ ...v, intake })), []);
+  /** Bumped on each reset, so the location box forgets its typed text too. */
+  const [formKey, setFormKey] = useState(0);
 
-  // An ambulance taken meanwhile (live) drops out of the choice.
-  const ambulanceId = available.some((a) => String(a.id) === values.ambulanceId) ? values.ambulanceId : '';
+  const at = values.intake ?? near;
+  const suggestions = useSuggestions(at, available);
+  // The hand-picked ambulance while it is free (one taken meanwhile drops out), else the quickest suggested one.
+  const ambulanceId = formAmbulance(values.ambulanceId, suggestions.ranked ?? [], available);
   const submitting = dispatch.isPending;
   const isOther = values.emergencyType === 'Other';
   const noneFree = !loading && available.length === 0;
@@ -82,7 +95,7 @@ export function DispatchForm({ onDispatched, near = null }: {
       return;
     }
     dispatch.mutate(form, { mode, callReceivedAt: callReceivedAt(callStart, serverNow()) }, {
-      onSuccess: () => { setValues(EMPTY_FORM); setTried(null); setCallStart(null); },
+      onSuccess: () => { setValues(EMPTY_FORM); setTried(null); setCallStart(null); setFormKey((k) => k + 1); },
     });
   };
   // Enter in a field: dispatch, or queue when no ambulance is free.
@@ -101,6 +114,12 @@ export function DispatchForm({ onDispatched, near = null }: {
         <Typography id="new-case-title" variant="h6" component="h2">New Emergency Case</Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>Fields marked * are required.</Typography>
         <CallStartClock startMs={callStart} onStart={startCall} onReset={() => setCallStart(null)} disabled={submitting} />
+        <Box sx={{ display: 'grid', gap: 1.5, mb: 2.5 }}>
+          <LocationField key={formKey} value={values.intake ?? null} onChange={setIntake} disabled={submitting} />
+          {suggestions.ranked && !noneFree && (
+            <SuggestedAmbulances ranked={suggestions.ranked} value={ambulanceId} onPick={set('ambulanceId')} disabled={submitting} />
+          )}
+        </Box>
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
           <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('patientName')} inputRef={patientNameRef} />
           <TextField label="Email Address" type="email" required value={values.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('email')} inputRef={emailRef} />
@@ -108,11 +127,22 @@ export function DispatchForm({ onDispatched, near = null }: {
             {EMERGENCY_TYPES.map((t) => <MenuItem key={t} value={t}>{t}</MenuItem>)}
           </TextField>
           {/*
-            A new case has no patient location yet: the patient shares it after the e-mail, so
-            here the list normally keeps the server's order. The select sorts nearest first only
-            when a location is known (`near`), as the Edit Case dialog does for a located case.
+            Without a location the list keeps the server's order; with one, the server's ranking
+            by arrival (or, while it is not there, nearest first by straight line).
           */}
-          <AmbulanceSelect value={ambulanceId} onChange={set('ambulanceId')} available={available} loading={loading} disabled={submitting} near={near} error={errors.ambulanceId} inputRef={ambulanceRef} />
+          <AmbulanceSelect
+            value={ambulanceId}
+            onChange={set('ambulanceId')}
+            available={available}
+            loading={loading}
+            disabled={submitting}
+            near={at}
+            ranked={suggestions.ranked}
+            ranking={suggestions.loading}
+            pickedByHand={values.ambulanceId !== ''}
+            error={errors.ambulanceId}
+            inputRef={ambulanceRef}
+          />
           {/* After the ambulance, so Tab goes type → ambulance as before; it is preselected and seldom needs a hand. */}
           <PrioritySelect picked={values.priority} emergencyType={values.emergencyType} onPick={set('priority')} disabled={submitting} />
           {isOther && (

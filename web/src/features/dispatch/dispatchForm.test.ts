@@ -42,6 +42,13 @@ describe('dispatch form', () => {
     expect(casePayload(ok, undefined, { callReceivedAt: null })).not.toHaveProperty('call_received_at');
   });
 
+  it('sends the location understood at intake, only when there is one', () => {
+    const intake = { latitude: 17.4126, longitude: 78.4482, address: '17.41260, 78.44820', source: 'coordinates' as const };
+    expect(casePayload({ ...ok, intake }, undefined).intake_location).toEqual(intake);
+    expect(casePayload({ ...ok, intake: null }, undefined)).not.toHaveProperty('intake_location');
+    expect(casePayload({ ...ok, ambulanceId: '', intake }, undefined, { mode: 'queue' }).intake_location).toEqual(intake);
+  });
+
   it('queues a call as pending with no ambulance, and needs no ambulance to do so', () => {
     const queued = casePayload({ ...ok, ambulanceId: '' }, undefined, { mode: 'queue' });
     expect(queued).toMatchObject({ status: 'pending', priority: 1, caseType: 'Stroke' });

@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/client';
+import type { IntakeLocationDto } from '../../api/contract';
 import { formPriority } from './intake';
 
 export const EMERGENCY_TYPES = ['Medical Emergency', 'Accident', 'Heart Attack', 'Stroke', 'Injury', 'Other'] as const;
@@ -13,9 +14,11 @@ export interface DispatchValues {
   ambulanceId: string;
   /** The priority the operator picked by hand ('1'–'4'), '' while it follows the type. */
   priority: string;
+  /** Where the call is, as understood at intake; optional (a call without one still goes). */
+  intake?: IntakeLocationDto | null;
 }
 
-export const EMPTY_FORM: DispatchValues = { patientName: '', email: '', emergencyType: '', description: '', ambulanceId: '', priority: '' };
+export const EMPTY_FORM: DispatchValues = { patientName: '', email: '', emergencyType: '', description: '', ambulanceId: '', priority: '', intake: null };
 
 /** Dispatch an ambulance now, or queue the call (pending, no ambulance) until one is free. */
 export type DispatchMode = 'dispatch' | 'queue';
@@ -23,7 +26,7 @@ export type DispatchMode = 'dispatch' | 'queue';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const filled = (v: string) => v.trim() !== '';
 
-export type DispatchField = Exclude<keyof DispatchValues, 'priority'>;
+export type DispatchField = Exclude<keyof DispatchValues, 'priority' | 'intake'>;
 export type DispatchErrors = Partial<Record<DispatchField, string>>;
 
 /** The form's fields in the order they appear (and take focus) on screen. */
@@ -54,8 +57,8 @@ export function isComplete(v: DispatchValues): boolean {
 
 /**
  * The case-creation payload of SPEC §3 for POST /live-location (the ambulance id travels as
- * license_plate), with the call's priority and when it came in. A queued call is `pending`
- * and carries no ambulance.
+ * license_plate), with the call's priority, when it came in and where (when known). A queued
+ * call is `pending` and carries no ambulance.
  */
 export function casePayload(v: DispatchValues, operatorId: number | undefined, { mode = 'dispatch', callReceivedAt = null }: {
   mode?: DispatchMode;
@@ -73,6 +76,7 @@ export function casePayload(v: DispatchValues, operatorId: number | undefined, {
     caseType: v.emergencyType,
     ...(priority != null ? { priority } : {}),
     ...(callReceivedAt ? { call_received_at: callReceivedAt } : {}),
+    ...(v.intake ? { intake_location: v.intake } : {}),
   };
 }
 

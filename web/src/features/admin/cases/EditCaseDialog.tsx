@@ -10,19 +10,18 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { CaseDto } from '../../../api/contract';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import type { CaseDto, IntakeLocationDto } from '../../../api/contract';
 import { mutations } from '../../../api/mutations';
 import { queries } from '../../../api/queries';
 import { useApiMutation } from '../../../api/useApiMutation';
-import { pointOf } from '../../../domain/liveText';
 import { serverErrorOr } from '../shared/errors';
 import { CloseIcon } from '../../../layout/icons';
 import { CallTimes } from '../../shared/CallTimes';
 import { CaseTimeline } from './CaseTimeline';
 import { EditCaseFields } from './EditCaseFields';
 import { UpdateCasePanel } from './UpdateCasePanel';
-import { editCaseBody, formFromCase, type EditCaseForm } from './editCaseForm';
+import { editCaseBody, formFromCase, formLocation, type EditCaseForm } from './editCaseForm';
 
 /**
  * Edit Case Information (SPEC §2). A refused save (e.g. 409: the chosen ambulance is taken)
@@ -40,7 +39,9 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
   const ambulances = useQuery(queries.ambulances());
   // The case's location as it is now (the patient may share or move while the dialog is open).
   const live = useQuery({ ...queries.cases(), select: (list) => list.find((c) => c.id === caseRow.id) });
-  const near = pointOf(live.data ?? caseRow);
+  const near = formLocation(form, live.data ?? caseRow);
+  const suggestions = useQuery({ ...queries.dispatchSuggestions(near?.latitude ?? 0, near?.longitude ?? 0), enabled: open && near != null });
+  const setIntake = useCallback((intake: IntakeLocationDto | null) => setForm((f) => ({ ...f, intake, intakeChanged: true })), []);
   const save = useApiMutation(mutations.updateCase, {
     onSuccess: (r) => onSaved(r.case),
   });
@@ -90,10 +91,12 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
               <EditCaseFields
                 form={form}
                 onChange={(key, value) => setForm((f) => ({ ...f, [key]: value }))}
+                onIntake={setIntake}
                 ambulances={ambulances.data ?? []}
                 currentAmbulanceId={assignedId}
                 currentPlate={caseRow.license_plate}
                 near={near}
+                suggestions={suggestions.data?.suggestions ?? null}
                 disabled={saving}
               />
               {assignedId != null && (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AmbulanceDto, CaseDto } from '../../../api/contract';
-import { ambulanceOptions, editCaseBody, formFromCase } from './editCaseForm';
+import { ambulanceOptions, editCaseBody, formFromCase, formLocation } from './editCaseForm';
 
 const amb = (id: number, status: AmbulanceDto['status'], at?: [number, number]): AmbulanceDto => ({
   id, license_plate: `TS09 EA 100${id}`, status, email: null, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version: 1,
@@ -47,5 +47,49 @@ describe('the priority on the Edit Case form', () => {
     expect(form.priority).toBe('2');
     expect(editCaseBody({ ...form, priority: '1' }).priority).toBe(1);
     expect('priority' in editCaseBody({ ...form, priority: undefined })).toBe(false);
+  });
+});
+
+describe('the ranking by arrival on the Edit Case form', () => {
+  const sug = (id: number, distance_m: number, eta_s: number, stale = false) =>
+    ({ ambulance_id: id, license_plate: `TS09 EA 100${id}`, distance_m, eta_s, position_age_s: 10, stale });
+
+  it('lists the server\'s ranking first with distance and ETA, then the rest (the current one included) nearest first', () => {
+    // The server ranks 3 before 2 (say, 2's position is old); a suggestion for a busy one (4) is not offered.
+    const suggestions = [sug(3, 1100, 200), sug(2, 111, 400, true), sug(4, 0, 10)];
+    expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', PATIENT, null, suggestions).map((o) => o.label)).toEqual([
+      'TS09 EA 1003 — 1.1 km, ~3 min',
+      'TS09 EA 1002 — 111 m, ~7 min, position old',
+      'TS09 EA 1001 — 111 m (Currently assigned)',
+      'TS09 EA 1005',
+    ]);
+  });
+
+  it('keeps the by-plate list without a location, whatever was ranked', () => {
+    expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', null, null, [sug(3, 1100, 200)]).map((o) => o.label)[1]).toBe('TS09 EA 1002');
+  });
+});
+
+describe('the intake location on the Edit Case form', () => {
+  const intake = { latitude: 17.4126, longitude: 78.4482, address: 'Banjara Hills', source: 'address' as const };
+  const c = { priority: 2, status: 'active', description: 'x', ambulance_id: null, intake_location: intake, latitude: 17.4126, longitude: 78.4482, patient_location: null } as unknown as CaseDto;
+
+  it('starts from the case and is sent only once changed or cleared', () => {
+    const form = formFromCase(c);
+    expect(form.intake).toEqual(intake);
+    expect('intake_location' in editCaseBody(form)).toBe(false);
+    expect(editCaseBody({ ...form, intake: null, intakeChanged: true }).intake_location).toBeNull();
+    const moved = { ...intake, latitude: 17.4, address: '17.40000, 78.44820', source: 'pin' as const };
+    expect(editCaseBody({ ...form, intake: moved, intakeChanged: true }).intake_location).toEqual(moved);
+  });
+
+  it('ranks for the best known location: the case\'s own, or the new intake unless an accurate patient fix wins', () => {
+    const form = formFromCase(c);
+    expect(formLocation(form, c)).toEqual({ latitude: 17.4126, longitude: 78.4482 });
+    const moved = { ...intake, latitude: 17.3 };
+    expect(formLocation({ ...form, intake: moved, intakeChanged: true }, c)).toEqual({ latitude: 17.3, longitude: 78.4482 });
+    expect(formLocation({ ...form, intake: null, intakeChanged: true }, c)).toBeNull();
+    const withFix = { ...c, patient_location: { latitude: 17.5, longitude: 78.5, accuracy: 20, updated_at: '' } };
+    expect(formLocation({ ...form, intake: moved, intakeChanged: true }, withFix)).toEqual({ latitude: 17.5, longitude: 78.5 });
   });
 });
