@@ -40,6 +40,7 @@ describe.skipIf(!PG)('copying a SQLite database into PostgreSQL', () => {
       expect(user.status).toBe(201);
       await s.api('PUT', '/api/ambulances/4', { token: operator, body: { status: 'maintenance' } });
       await s.ctx.db('geocode_cache').insert({ key: '17.40000,78.50000', display_name: 'Banjara Hills', created_at: new Date().toISOString() });
+      await s.ctx.db('geocode_searches').insert({ query: 'banjara hills', results: JSON.stringify([{ displayName: 'Banjara Hills', latitude: 17.41, longitude: 78.44, source: 'address' }]), created_at: new Date().toISOString() });
       await s.ctx.db('users').where({ email: 'night@lifeline.test' }).update({ active: false });
     } finally {
       await s.dispose();
@@ -58,7 +59,7 @@ describe.skipIf(!PG)('copying a SQLite database into PostgreSQL', () => {
     try {
       const tables = await tablesInForeignKeyOrder(target);
       expect(result.tables.map((t) => t.table)).toEqual(tables);
-      expect(tables).toEqual(expect.arrayContaining(['users', 'sessions', 'ambulances', 'cases', 'case_events', 'outbox', 'ambulance_positions', 'track_tokens', 'idempotency_keys', 'geocode_cache', 'job_runs']));
+      expect(tables).toEqual(expect.arrayContaining(['users', 'sessions', 'ambulances', 'cases', 'case_events', 'outbox', 'ambulance_positions', 'track_tokens', 'idempotency_keys', 'geocode_cache', 'geocode_searches', 'job_runs']));
       // Parents first.
       expect(tables.indexOf('users')).toBeLessThan(tables.indexOf('sessions'));
       expect(tables.indexOf('ambulances')).toBeLessThan(tables.indexOf('cases'));
@@ -127,7 +128,9 @@ describe.skipIf(!PG)('copying a SQLite database into PostgreSQL', () => {
   });
 });
 
-const rows = (db: Knex, table: string) => db(table).select('*').orderBy(table === 'geocode_cache' ? 'key' : table === 'job_runs' ? 'name' : 'id');
+/** The tables keyed by something other than `id`. */
+const KEY_OF: Record<string, string> = { geocode_cache: 'key', geocode_searches: 'query', job_runs: 'name' };
+const rows = (db: Knex, table: string) => db(table).select('*').orderBy(KEY_OF[table] ?? 'id');
 
 /** SQLite's booleans are 0/1; everything else must be equal as it is. */
 function normalise(row: Record<string, unknown>) {
