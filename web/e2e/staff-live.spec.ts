@@ -180,12 +180,11 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
         const labels = await options.allTextContents();
         const ranked = labels.slice(1).filter((l) => l.includes(' — '));
         expect(ranked.length).toBeGreaterThan(2);
-        const metres = ranked.map((l) => {
-          const m = / — ([\d.]+) (km|m)/.exec(l)!;
-          return Number(m[1]) * (m[2] === 'km' ? 1000 : 1);
-        });
-        expect(metres).toEqual([...metres].sort((a, b) => a - b));
+        // The held ambulance first; then the server's ranking: fresh positions before stale ones, each by arrival.
         expect(ranked[0]).toMatch(/^TS09 EA 1002 — \d+ m \(Currently assigned\)$/);
+        const free = ranked.slice(1).map((l) => ({ stale: l.includes('position old'), minutes: Number(/~(\d+) min/.exec(l)![1]) }));
+        const order = (x: { stale: boolean; minutes: number }) => (x.stale ? 1e6 : 0) + x.minutes;
+        expect(free.map(order)).toEqual(free.map(order).sort((a, b) => a - b));
         expect(ranked.some((l) => l.startsWith(`${stalePlate} — `))).toBe(true);
         await adminPage.keyboard.press('Escape');
       } finally {

@@ -54,13 +54,13 @@ describe('the ranking by arrival on the Edit Case form', () => {
   const sug = (id: number, distance_m: number, eta_s: number, stale = false) =>
     ({ ambulance_id: id, license_plate: `TS09 EA 100${id}`, distance_m, eta_s, position_age_s: 10, stale });
 
-  it('lists the server\'s ranking first with distance and ETA, then the rest (the current one included) nearest first', () => {
+  it('lists the held ambulance first, then the server\'s ranking with distance and ETA, then the rest nearest first', () => {
     // The server ranks 3 before 2 (say, 2's position is old); a suggestion for a busy one (4) is not offered.
     const suggestions = [sug(3, 1100, 200), sug(2, 111, 400, true), sug(4, 0, 10)];
     expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', PATIENT, null, suggestions).map((o) => o.label)).toEqual([
+      'TS09 EA 1001 — 111 m (Currently assigned)',
       'TS09 EA 1003 — 1.1 km, ~3 min',
       'TS09 EA 1002 — 111 m, ~7 min, position old',
-      'TS09 EA 1001 — 111 m (Currently assigned)',
       'TS09 EA 1005',
     ]);
   });

@@ -74,8 +74,8 @@ const CURRENT = ' (Currently assigned)';
  * listed even when the fleet list no longer has it) — plus the one the form holds if it was
  * taken while the dialog was open (the save then shows the server's reason). By plate without
  * a case location; with one, nearest first with the distance ('TS09 EA 1003 — 1.2 km'); with
- * the server's ranking for it (`suggestions`), the ranked ones first by estimated arrival
- * ('TS09 EA 1003 — 1.2 km, ~4 min'), then the rest nearest first.
+ * the server's ranking for it (`suggestions`), the held one first, then the ranked ones by
+ * estimated arrival ('TS09 EA 1003 — 1.2 km, ~4 min', stale positions last), then the rest nearest first.
  */
 export function ambulanceOptions(
   list: AmbulanceDto[],
@@ -104,5 +104,8 @@ export function ambulanceOptions(
     .filter((s) => listable.has(String(s.ambulance_id)))
     .map((s) => ({ value: String(s.ambulance_id), label: suggestionLabel(s) + (s.ambulance_id === currentId ? CURRENT : '') }));
   const rankedIds = new Set(ranked.map((o) => o.value));
-  return [...missing, ...ranked, ...byDistance.filter((o) => !rankedIds.has(o.value))];
+  // The ambulance the case holds stays on top: keeping it is the choice the dialog starts from.
+  const held = byDistance.filter((o) => o.value === String(currentId) && !rankedIds.has(o.value));
+  const rest = byDistance.filter((o) => !rankedIds.has(o.value) && o.value !== String(currentId));
+  return [...missing, ...held, ...ranked, ...rest];
 }
