@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_SEARCH_UNAVAILABLE } from '../contract';
-import { type ManualClock, manualClock } from '../testing/manualClock';
+import { closedPort, geocoderOnClock, recordingServer } from '../testing/geocoderHarness';
 import { useTestServer } from '../testing/testServer';
 
 /**
@@ -60,53 +60,6 @@ async function startNominatimStandIn(clock: { now(): number } = Date) {
 }
 type StandIn = Awaited<ReturnType<typeof startNominatimStandIn>>;
 
-/** A port nothing listens on. */
-async function closedPort() {
-  const server = http.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-/**
- * A test server whose geocoder asks the stand-in on a manual clock; `quiet()` holds when every
- * request under way is parked on one of the clock's timers (see geocodeService.test.ts).
- */
-function serverOnClock(up: () => StandIn) {
-  const clock: ManualClock = manualClock();
-  let asking = 0;
-  let answering = 0;
-  const fetchImpl = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    if (up().state.mode === 'hang') return fetch(input, init);
-    answering += 1;
-    try {
-      const res = await fetch(input, init);
-      return new Response(await res.text(), res);
-    } finally {
-      answering -= 1;
-    }
-  }) as typeof fetch;
-  const s = useTestServer(() => ({ env: { GEOCODER_URL: up().url }, fetchImpl, clock }));
-  return {
-    s,
-    clock,
-    ask(path: string, token: string) {
-      asking += 1;
-      return s.api('GET', path, { token }).finally(() => { asking -= 1; });
-    },
-    quiet: () => answering === 0 && clock.pending === asking,
-  };
-}
-
-/** A test server whose geocoder records every upstream call it makes. */
-function recordingServer(geocoderUrl: () => string | Promise<string>) {
-  const calls: string[] = [];
-  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => { calls.push(input instanceof Request ? input.url : input.toString()); return fetch(input, init); }) as typeof fetch;
-  const s = useTestServer(async () => ({ env: { GEOCODER_URL: await geocoderUrl() }, fetchImpl }));
-  return { s, calls };
-}
-
 const search = (q: string) => `/api/geocode/search?q=${encodeURIComponent(q)}`;
 const UNAVAILABLE = { status: 503, body: { error: ADDRESS_SEARCH_UNAVAILABLE } };
 
@@ -159,7 +112,7 @@ describe('with a working geocoder', () => {
   let token: string;
   beforeAll(async () => { up = await startNominatimStandIn(geo.clock); });
   afterAll(() => up?.close());
-  const geo = serverOnClock(() => up);
+  const geo = geocoderOnClock(() => up);
   const s = geo.s;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
@@ -252,7 +205,7 @@ describe('with a geocoder that answers 500', () => {
     up.state.mode = 'fail';
   });
   afterAll(() => up?.close());
-  const geo = serverOnClock(() => up);
+  const geo = geocoderOnClock(() => up);
   const s = geo.s;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
@@ -283,7 +236,7 @@ describe('with a geocoder that never answers', () => {
     up.state.mode = 'hang';
   });
   afterAll(() => up?.close());
-  const geo = serverOnClock(() => up);
+  const geo = geocoderOnClock(() => up);
   const s = geo.s;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
