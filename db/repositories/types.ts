@@ -48,6 +48,8 @@ export interface CaseRow {
   call_received_at: string;
   /** The current (or last) assignment. */
   assignment_id: number | null;
+  /** Generated demo history (SEED=demo), never a real call; SQLite answers 0/1. */
+  demo?: boolean | number;
   /** Joined from ambulances. */
   license_plate?: string | null;
   /** The current assignment's columns, joined as `a_…` (null without one). */

@@ -11,6 +11,7 @@ export * from './location';
 export * from './locationSchemas';
 export * from './locationText';
 export * from './deviceSchemas';
+export * from './reports';
 export * from './cases';
 export * from './trail';
 export * from './tracking';

@@ -32,6 +32,7 @@ export const permissions = {
   'tracking.initiate': { roles: STAFF, denied: 'Only staff can send tracking links' },
   'outbox.read': { roles: ADMIN, denied: 'Only admins can read the outbox' },
   'geocode.read': { roles: STAFF, denied: 'Only staff can look up place names' },
+  'reports.read': { roles: STAFF, denied: 'Only staff can read reports' },
   'dispatch.suggest': { roles: STAFF, denied: 'Only staff can ask which ambulance is nearest' },
   'ambulance.device': { roles: ADMIN, denied: 'Only admins can give an ambulance a device identity' },
   'live.connect': { roles: STAFF, denied: 'Only staff can follow every live event' },
@@ -113,6 +114,12 @@ export const access = {
   'DELETE /api/users/:id': { permission: 'user.delete' },
   /** Ends every live session of a staff member of any role. */
   'POST /api/users/:id/signout': { permission: 'user.signout' },
+
+  /** Response times, unit hour utilisation and demand over a period, and every assignment of it as CSV. */
+  'GET /api/reports/response-times': { permission: 'reports.read' },
+  'GET /api/reports/utilisation': { permission: 'reports.read' },
+  'GET /api/reports/demand': { permission: 'reports.read' },
+  'GET /api/reports/assignments.csv': { permission: 'reports.read' },
 
   'GET /api/outbox': { permission: 'outbox.read' },
   /** Prometheus text: admins, or `Authorization: Bearer <METRICS_TOKEN>` when that is configured. */

@@ -1,0 +1,110 @@
+// Response-time reports (DOMAIN.md §1–§2): zod-free, so the web may import its values.
+import type { Priority } from './callLife';
+
+/**
+ * The intervals EMS agencies report, each the difference of two NEMSIS eTimes:
+ * call processing .01→.03, turnout .03→.05, travel .05→.06, response .01→.06,
+ * on scene .06→.09, transport .09→.11, hospital turnaround .11→.13, task .03→.13.
+ */
+export const INTERVALS = ['call_processing', 'turnout', 'travel', 'response', 'on_scene', 'transport', 'hospital_turnaround', 'task'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+/** Where each interval starts and ends: a case's call time or a step time of the call's responding assignment. */
+export const INTERVAL_BOUNDS: Record<Interval, readonly [from: string, to: string]> = {
+  call_processing: ['call_received_at', 'dispatched_at'],
+  turnout: ['dispatched_at', 'en_route_at'],
+  travel: ['en_route_at', 'on_scene_at'],
+  response: ['call_received_at', 'on_scene_at'],
+  on_scene: ['on_scene_at', 'transporting_at'],
+  transport: ['transporting_at', 'at_hospital_at'],
+  hospital_turnaround: ['at_hospital_at', 'cleared_at'],
+  task: ['dispatched_at', 'cleared_at'],
+};
+
+export const INTERVAL_LABELS: Record<Interval, string> = {
+  call_processing: 'Call processing',
+  turnout: 'Turnout',
+  travel: 'Travel',
+  response: 'Response',
+  on_scene: 'On scene',
+  transport: 'Transport',
+  hospital_turnaround: 'Hospital turnaround',
+  task: 'Task',
+};
+
+/**
+ * Nearest-rank percentile (the usual definition in EMS reporting): of n values sorted
+ * ascending, the one at rank ⌈p/100 × n⌉ (1-based). Always one of the values, never an
+ * interpolation; null for no values.
+ */
+export function nearestRank(sortedAscending: readonly number[], p: number): number | null {
+  const n = sortedAscending.length;
+  if (n === 0) return null;
+  const rank = Math.max(1, Math.ceil((p / 100) * n));
+  return sortedAscending[Math.min(n, rank) - 1];
+}
+
+/** One interval's figures over a group of calls; seconds, null without values. */
+export interface IntervalFigures {
+  /** Calls with this interval known. */
+  n: number;
+  mean_s: number | null;
+  p50_s: number | null;
+  p90_s: number | null;
+  /** Calls of the group without it (a step skipped, the call cancelled before it, or not reached yet): left out, never read as zero. */
+  missing: number;
+}
+
+export interface GroupReport {
+  /** Calls whose call_received_at lies in the period. */
+  calls: number;
+  intervals: Record<Interval, IntervalFigures>;
+  /** Of the calls with a response time, how many arrived within their priority's target, and that share (0–1; null without any). */
+  response_within_target: { n: number; share: number | null };
+}
+
+export interface PriorityReport extends GroupReport {
+  priority: Priority;
+  /** The priority's 90th-percentile response target in seconds (configuration). */
+  target_s: number;
+}
+
+/** GET /api/reports/response-times?from=&to=&tz= */
+export interface ResponseTimesReport {
+  /** The period, half-open [from, to), as ISO UTC. */
+  from: string;
+  to: string;
+  /** The IANA time zone days and hours are counted in. */
+  tz: string;
+  overall: GroupReport;
+  priorities: PriorityReport[];
+  /** The 90th-percentile response per local day and priority (days without a response time are left out). */
+  daily: { date: string; priority: Priority; calls: number; p90_s: number | null }[];
+}
+
+/** GET /api/reports/utilisation?from=&to= — unit hour utilisation: time committed to calls ÷ time on shift. */
+export interface UtilisationReport {
+  from: string;
+  to: string;
+  overall: { committed_s: number; on_shift_s: number; share: number | null };
+  ambulances: { ambulance_id: number | null; license_plate: string; committed_s: number; on_shift_s: number; share: number | null }[];
+}
+
+/** GET /api/reports/demand?from=&to=&tz= — calls by hour of week: counts[weekday][hour], Monday first (ISO weekday 1 → index 0). */
+export interface DemandReport {
+  from: string;
+  to: string;
+  tz: string;
+  counts: number[][];
+}
+
+/** The CSV's columns, in order: NEMSIS element names for the times (ISO 8601 UTC, empty when the step was skipped). */
+export const ASSIGNMENT_CSV_COLUMNS = [
+  'case_id', 'assignment_id', 'priority', 'emergency_type', 'license_plate', 'outcome',
+  'eTimes.01', 'eTimes.03', 'eTimes.05', 'eTimes.06', 'eTimes.09', 'eTimes.11', 'eTimes.13', 'eTimes.14',
+] as const;
+
+/** The default period when none is given: the last 30 days. */
+export const DEFAULT_REPORT_DAYS = 30;
+/** The longest period one report may span. */
+export const MAX_REPORT_DAYS = 400;
