@@ -12,6 +12,8 @@ export * from './locationSchemas';
 export * from './locationText';
 export * from './deviceSchemas';
 export * from './reports';
+export * from './reportSchemas';
+export * from './zonedTime';
 export * from './cases';
 export * from './trail';
 export * from './tracking';

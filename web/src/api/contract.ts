@@ -8,6 +8,7 @@ export * from '../../../realtime-server/contract/timeline';
 export * from '../../../realtime-server/contract/callLife';
 export * from '../../../realtime-server/contract/location';
 export * from '../../../realtime-server/contract/reports';
+export * from '../../../realtime-server/contract/zonedTime';
 export * from '../../../realtime-server/contract/locationText';
 export type * from '../../../realtime-server/contract/auth';
 export type * from '../../../realtime-server/contract/users';
