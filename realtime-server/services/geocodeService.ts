@@ -121,10 +121,16 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
       const key = cacheKey(lat, lon);
       const cached = await geocodeCacheRepository.get(ctx.db, key);
       if (cached) return { displayName: cached, cached: true };
-      const name = await once(`reverse:${key}`, () => upstream('reverse', { lat: String(lat), lon: String(lon) }, readName));
-      if (!name) return { displayName: fallbackName(lat, lon), cached: false };
-      await geocodeCacheRepository.put(ctx.db, key, name);
-      return { displayName: name, cached: false };
+      // The look-up, the upstream and the store are one piece of work: a caller arriving while it runs, or
+      // just after (its cache miss read before the store), waits for it or finds the cache filled.
+      const found = await once(`reverse:${key}`, async () => {
+        const stored = await geocodeCacheRepository.get(ctx.db, key);
+        if (stored) return { name: stored, cached: true };
+        const name = await upstream('reverse', { lat: String(lat), lon: String(lon) }, readName);
+        if (name) await geocodeCacheRepository.put(ctx.db, key, name);
+        return { name, cached: false };
+      });
+      return found.name ? { displayName: found.name, cached: found.cached } : { displayName: fallbackName(lat, lon), cached: false };
     },
 
     /**
@@ -138,9 +144,15 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
       const key = searchKey(text);
       const cached = await geocodeSearchRepository.get(ctx.db, key);
       if (cached) return { results: JSON.parse(cached) as GeocodeSearchResult[] };
-      const results = await once(`search:${key}`, () => upstream('search', searchParams(text.trim()), toResults));
+      // As in reverse: the same search asked meanwhile shares this work or finds its stored answer.
+      const results = await once(`search:${key}`, async () => {
+        const stored = await geocodeSearchRepository.get(ctx.db, key);
+        if (stored) return JSON.parse(stored) as GeocodeSearchResult[];
+        const found = await upstream('search', searchParams(text.trim()), toResults);
+        if (found) await geocodeSearchRepository.put(ctx.db, key, JSON.stringify(found));
+        return found;
+      });
       if (!results) throw new DomainError(503, ADDRESS_SEARCH_UNAVAILABLE);
-      await geocodeSearchRepository.put(ctx.db, key, JSON.stringify(results));
       return { results };
     },
   };

@@ -189,6 +189,8 @@ test('the board with a waiting, an overdue and a moving call passes axe in both 
 });
 
 test('the admin cases table puts open calls first by urgency; the case dialog shows the times and the timeline says who moved the unit', async ({ page }) => {
+  // Many steps through two screens and a dialog: on a loaded CI machine it outgrew the default 30 s once.
+  test.slow();
   const token = await apiToken(page, 'operator');
   const headers = { authorization: `Bearer ${token}` };
   const unit = await freeAmbulance(page, token, 'TS09 EA 1008');
