@@ -169,7 +169,7 @@ export function callGrouper(onCall: (call: ReportCall) => void) {
   let caseId: string | undefined;
   let call: ReportCall | undefined;
   return {
-    push(r: ReportCallRow) {
+    push: (r: ReportCallRow) => {
       if (r.case_id !== caseId) {
         if (call) onCall(call);
         caseId = r.case_id;
@@ -177,7 +177,7 @@ export function callGrouper(onCall: (call: ReportCall) => void) {
       }
       if (r.dispatched_at != null) call!.assignments.push(r as AssignmentTimes);
     },
-    end() {
+    end: () => {
       if (call) onCall(call);
       call = undefined;
       caseId = undefined;
@@ -190,7 +190,7 @@ export function demandTally(period: ReportPeriod) {
   const counts = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
   const clock = zoneClock(period.tz);
   return {
-    add(callReceivedAt: string) {
+    add: (callReceivedAt: string) => {
       const { weekday, hour } = clock.slot(isoMs(callReceivedAt));
       counts[weekday][hour]++;
     },
