@@ -78,7 +78,7 @@ export interface ResponseTimesReport {
   tz: string;
   overall: GroupReport;
   priorities: PriorityReport[];
-  /** The 90th-percentile response per local day and priority (days without a response time are left out). */
+  /** The 90th-percentile response per local day and priority: days without a call of that priority are left out; p90_s is null when none of the day's calls has a response time. */
   daily: { date: string; priority: Priority; calls: number; p90_s: number | null }[];
 }
 

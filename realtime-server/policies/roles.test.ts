@@ -116,6 +116,9 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/geocode/reverse': { who: 'staff', url: () => '/api/geocode/reverse?lat=17.385&lon=78.4867', ok: 200 },
   'GET /api/dispatch/suggestions': { who: 'staff', url: () => '/api/dispatch/suggestions?latitude=17.385&longitude=78.4867', ok: 200 },
   'GET /api/geocode/search': { who: 'staff', url: () => '/api/geocode/search?q=17.385%2C%2078.4867', ok: 200 },
+  'GET /api/reports/response-times': { who: 'staff', url: () => '/api/reports/response-times?from=2026-10-01&to=2026-10-03&tz=Asia/Kolkata', ok: 200 },
+  'GET /api/reports/utilisation': { who: 'staff', url: () => '/api/reports/utilisation?from=2026-10-01&to=2026-10-03', ok: 200 },
+  'GET /api/reports/demand': { who: 'staff', url: () => '/api/reports/demand?tz=Europe/London', ok: 200 },
   'GET /api/users/by-email': { who: 'staff', url: () => '/api/users/by-email?email=admin%40lifeline.test', ok: 200 },
 
   'GET /api/users/operators': { who: 'admin', ok: 200 },

@@ -1,0 +1,112 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../../testing/assertions';
+import { FIXTURE_CALLS, FIXTURE_OUTSIDE, FIXTURE_PERIOD, insertFixtureCalls } from '../../testing/reportFixture';
+import { useTestServer } from '../../testing/testServer';
+import { buildResponseTimes } from '../../services/reportService';
+
+/**
+ * The report routes over the database: the fixture's calls (and two just outside the period)
+ * inserted as cases and assignments, read back through the SQL and figured as
+ * reportService.test.ts states; utilisation over a day with a clipped assignment and a deleted ambulance.
+ */
+const s = useTestServer();
+let token = '';
+const PERIOD = 'from=2026-10-01&to=2026-10-03&tz=Asia/Kolkata';
+
+beforeAll(async () => {
+  const db = s.ctx.db;
+  const [a1, a2, gone] = await db('ambulances').insert([
+    { license_plate: 'KA01 A 1', plate_key: 'KA01A1', status: 'available', created_at: '2026-07-01T00:00:00.000Z', updated_at: '2026-07-01T00:00:00.000Z' },
+    { license_plate: 'KA01 A 2', plate_key: 'KA01A2', status: 'available', created_at: '2026-08-01T12:00:00.000Z', updated_at: '2026-08-01T12:00:00.000Z' },
+    { license_plate: 'KA01 Z 9', plate_key: 'KA01Z9', status: 'available', created_at: '2026-07-01T00:00:00.000Z', updated_at: '2026-07-01T00:00:00.000Z' },
+  ]).returning('id').then((rows) => rows.map((r: { id: number } | number) => (typeof r === 'object' ? r.id : r)));
+  await insertFixtureCalls(db, [...FIXTURE_CALLS, ...FIXTURE_OUTSIDE], { id: a1, license_plate: 'KA01 A 1' });
+
+  // 2026-08-01 (UTC): an hour of A1 before the day is not counted; an open assignment runs to the day's end.
+  const shift = (id: string, ambulanceId: number, plate: string, dispatched: string, ended: string | null, cancelled = false) => ({
+    id, ambulanceId, plate, dispatched: `2026-${dispatched}:00.000Z`, ended: ended && `2026-${ended}:00.000Z`, cancelled,
+  });
+  for (const x of [
+    shift('u-1', a1, 'KA01 A 1', '07-31T23:00', '08-01T01:00'),
+    shift('u-2', a1, 'KA01 A 1', '08-01T10:00', '08-01T10:30'),
+    shift('u-3', a1, 'KA01 A 1', '08-01T23:30', null),
+    shift('u-4', a2, 'KA01 A 2', '08-01T13:00', '08-01T15:00', true),
+    shift('u-5', gone, 'KA01 Z 9', '08-01T02:00', '08-01T04:00'),
+  ]) {
+    await db('cases').insert({
+      id: x.id, description: 'Utilisation fixture', status: x.ended ? 'resolved' : 'active', patient_name: 'Fixture', patient_email: 'fixture@example.com',
+      created_at: x.dispatched, updated_at: x.dispatched, priority: 3, call_received_at: x.dispatched,
+    });
+    await db('assignments').insert({
+      case_id: x.id, ambulance_id: x.ambulanceId, license_plate: x.plate, dispatched_at: x.dispatched,
+      status: !x.ended ? 'on_scene' : x.cancelled ? 'cancelled' : 'cleared', on_scene_at: x.ended ? null : x.dispatched,
+      cleared_at: x.cancelled ? null : x.ended, cancelled_at: x.cancelled ? x.ended : null,
+    });
+  }
+  // The ambulance is deleted as the service does it: its assignments keep the plate and forget the id.
+  await db('assignments').where({ ambulance_id: gone }).update({ ambulance_id: null });
+  await db('ambulances').where({ id: gone }).delete();
+  token = await s.signIn('operator');
+});
+
+describe('GET /api/reports/response-times', () => {
+  it('reads the period\'s calls by when they came in, with their assignments, and figures them', async () => {
+    const res = await s.api('GET', `/api/reports/response-times?${PERIOD}`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(buildResponseTimes(FIXTURE_CALLS, FIXTURE_PERIOD, s.config.priorities));
+    // The figures reportService.test.ts states by hand, through the database.
+    expect(res.body.priorities[0].intervals.response).toEqual({ n: 10, mean_s: 672, p50_s: 600, p90_s: 960, missing: 2 });
+    expect(res.body.overall.calls).toBe(16);
+    expect(res.body.daily[0]).toEqual({ date: '2026-10-01', priority: 1, calls: 10, p90_s: 960 });
+  });
+
+  it('takes instants with an offset too: the half-open period leaves out a call at its end', async () => {
+    const res = await s.api('GET', `/api/reports/response-times?from=${encodeURIComponent('2026-10-01T00:00:00+05:30')}&to=${encodeURIComponent('2026-10-02T23:30:00+05:30')}&tz=Asia/Kolkata`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body.priorities[1].calls).toBe(3);
+    expect(res.body.to).toBe('2026-10-02T18:00:00.000Z');
+  });
+
+  it('refuses a bad time zone, a period that ends before it starts, and one too long', async () => {
+    expectError(await s.api('GET', '/api/reports/response-times?from=2026-10-01&to=2026-10-03&tz=Mars/Olympus', { token }), 400, 'tz: must be an IANA time zone such as Asia/Kolkata or UTC');
+    expectError(await s.api('GET', '/api/reports/demand?from=2026-10-03&to=2026-10-01', { token }), 400, 'from: must be before to');
+    expectError(await s.api('GET', '/api/reports/utilisation?from=2025-01-01&to=2026-10-01', { token }), 400, 'to: a period spans at most 400 days');
+    expectError(await s.api('GET', '/api/reports/response-times?from=yesterday', { token }), 400, 'from: must be an ISO 8601 date (2026-11-01) or date and time with offset (2026-11-01T00:00:00+05:30)');
+  });
+
+  it('is for staff only', async () => {
+    expect((await s.api('GET', `/api/reports/response-times?${PERIOD}`)).status).toBe(401);
+    expect((await s.api('GET', `/api/reports/response-times?${PERIOD}`, { token: await s.signIn('admin') })).status).toBe(200);
+  });
+});
+
+describe('GET /api/reports/demand', () => {
+  it('counts the period\'s calls by local hour of week', async () => {
+    const res = await s.api('GET', `/api/reports/demand?${PERIOD}`, { token });
+    expect(res.status).toBe(200);
+    const expected = Array.from({ length: 7 }, () => Array(24).fill(0));
+    // Thursday 1 October: 00:00, 00:30, ten calls from 10:00, 23:50; Friday: 09:00, 09:30, 23:30 (Kolkata).
+    expected[3][0] = 2;
+    expected[3][10] = 10;
+    expected[3][23] = 1;
+    expected[4][9] = 2;
+    expected[4][23] = 1;
+    expect(res.body).toEqual({ ...FIXTURE_PERIOD, counts: expected });
+  });
+});
+
+describe('GET /api/reports/utilisation', () => {
+  it('sums each ambulance\'s committed time in the period over its time on shift, a deleted one by its plate', async () => {
+    const res = await s.api('GET', '/api/reports/utilisation?from=2026-08-01&to=2026-08-02', { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      from: '2026-08-01T00:00:00.000Z', to: '2026-08-02T00:00:00.000Z',
+      overall: { committed_s: 21_600, on_shift_s: 144_000, share: 0.15 },
+      ambulances: [
+        { ambulance_id: expect.any(Number), license_plate: 'KA01 A 1', committed_s: 7200, on_shift_s: 86_400, share: 0.0833 },
+        { ambulance_id: expect.any(Number), license_plate: 'KA01 A 2', committed_s: 7200, on_shift_s: 43_200, share: 0.1667 },
+        { ambulance_id: null, license_plate: 'KA01 Z 9', committed_s: 7200, on_shift_s: 14_400, share: 0.5 },
+      ],
+    });
+  });
+});
