@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
 import type {
   AmbulanceDto, CaseDetail, CaseDto, ConfigResponse, DispatchSuggestionsResponse, GeocodeResponse, GeocodeSearchResponse, OutboxMessageDto,
-  ProfileResponse, TimelineEntryDto, UserDto,
+  ProfileResponse, ResponseTimesReport, TimelineEntryDto, UserDto,
 } from './contract';
 
 /** queryOptions factories: the single source of query keys. */
@@ -79,6 +79,24 @@ export const queries = {
         apiFetch<DispatchSuggestionsResponse>(`/api/dispatch/suggestions?latitude=${latitude}&longitude=${longitude}`, { signal }),
       staleTime: 15_000,
       refetchInterval: 30_000,
+    }),
+  /**
+   * Today's response times so far (GET /api/reports/response-times from local midnight to now).
+   * Under the reports key, which the live cache refetches (throttled) as calls change; the date
+   * in the key makes midnight start a new day's query.
+   */
+  todayReport: (date: string, tz: string) =>
+    queryOptions({
+      queryKey: ['reports', 'today', date, tz] as const,
+      queryFn: ({ signal }) =>
+        apiFetch<ResponseTimesReport>(`/api/reports/response-times?from=${date}&tz=${encodeURIComponent(tz)}`, { signal }),
+    }),
+  /** The last 30 days (the endpoint's default period), for the admin's "measured" line. */
+  measuredReport: (tz: string) =>
+    queryOptions({
+      queryKey: ['reports', 'measured', tz] as const,
+      queryFn: ({ signal }) => apiFetch<ResponseTimesReport>(`/api/reports/response-times?tz=${encodeURIComponent(tz)}`, { signal }),
+      staleTime: 60_000,
     }),
   /** Server settings the web needs (map tiles). */
   config: () =>

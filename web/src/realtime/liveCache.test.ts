@@ -137,6 +137,21 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
     expect(ambulances()![0]).toMatchObject({ version: 5, status: 'maintenance', location: { latitude: 9, updated_at: '2026-01-01T00:00:30.000Z' } });
   });
 
+  it('marks the server-computed reports for refetch on a call change, at most once per window', async () => {
+    setup({ cases: [caseDto('a', 1)], ambulances: [] });
+    socket.emit('connect');
+    await settle();
+    const key = ['reports', 'today', '2026-11-24', 'UTC'];
+    const invalidated = () => qc.getQueryState(key)?.isInvalidated;
+    qc.setQueryData(key, { calls: 1 });
+    socket.emit('case.updated', caseDto('a', 2));
+    expect(invalidated()).toBe(true);
+    // Within the window, a second change waits for its end (the throttle's own test covers the timing).
+    qc.setQueryData(key, { calls: 2 });
+    socket.emit('case.created', caseDto('b', 1));
+    expect(invalidated()).toBe(false);
+  });
+
   it('fetches again when a fetch left before the socket connected (it may have missed an event)', async () => {
     setup({ cases: [], ambulances: [] }, { hold: true });
     await waitFor(() => pending.some((f) => f.url === '/api/cases'), 'the first fetch', 2000);

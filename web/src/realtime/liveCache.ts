@@ -4,6 +4,7 @@ import type { AmbulanceDto, CaseDto, ServerToClientEvents } from '../api/contrac
 import { queries } from '../api/queries';
 import { patchCaseLocation, patchPositions, removeById, upsert } from './cachePatches';
 import { type ConnectionState, type LiveSocket, watchConnection } from './socket';
+import { throttle } from './throttle';
 
 type Patch<T> = (list: T[] | undefined) => T[] | undefined;
 /** A journalled patch, of the list its journal belongs to (the cases or the ambulances). */
@@ -12,6 +13,9 @@ type Key = 'cases' | 'ambulances';
 
 /** Past this many events held for one fetch, the fetch is redone instead (memory stays bounded). */
 const MAX_JOURNAL = 5000;
+
+/** Reports are computed by the server, not patched here: refetched on call changes, at most this often (a busy centre must not hammer it). */
+export const REPORTS_REFRESH_MS = 5000;
 
 /**
  * An ambulance row from an event replaces the cached one only when newer (its version), and
@@ -82,15 +86,19 @@ export function connectLiveCache(socket: LiveSocket, qc: QueryClient, onState: (
     }
   };
   const unsubscribeCache = qc.getQueryCache().subscribe(onCacheEvent);
+  const refreshReports = throttle(() => void qc.invalidateQueries({ queryKey: ['reports'] }), REPORTS_REFRESH_MS);
 
   const handlers: Partial<{ [K in keyof ServerToClientEvents]: ServerToClientEvents[K] }> = {
     'case.created': (c) => {
+      refreshReports.call();
       if (!deleted.cases.has(c.id)) apply<CaseDto>('cases', (l) => (deleted.cases.has(c.id) ? l : upsert(l, c, true)));
     },
     'case.updated': (c) => {
+      refreshReports.call();
       if (!deleted.cases.has(c.id)) apply<CaseDto>('cases', (l) => (deleted.cases.has(c.id) ? l : upsert(l, c)));
     },
     'case.deleted': ({ id }) => {
+      refreshReports.call();
       deleted.cases.add(id);
       apply<CaseDto>('cases', (l) => removeById(l, id));
     },
@@ -125,6 +133,7 @@ export function connectLiveCache(socket: LiveSocket, qc: QueryClient, onState: (
   });
 
   return () => {
+    refreshReports.cancel();
     stopWatching();
     for (const [event, fn] of Object.entries(handlers)) byName.off(event, fn);
     unsubscribeCache();

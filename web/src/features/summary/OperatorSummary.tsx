@@ -12,6 +12,7 @@ import { busyBreakdown, summaryStats } from './summaryStats';
 import { knownOr } from '../shared/loadState';
 import { LoadStateBanner } from '../shared/LoadStateBanner';
 import { useLoadState } from '../shared/useLoadState';
+import { TodayLive } from '../reports/today/TodayLive';
 
 const FAIL_TEXT = 'Failed to load dashboard data';
 
@@ -46,6 +47,9 @@ export function OperatorSummary() {
         <StatTile label="Available Ambulances" value={known(stats.available)} caption="Free, on no active case" icon={<CheckCircleIcon />} color="success" loading={loading} />
         <StatTile label="Busy Ambulances" value={known(stats.busy)} caption={busyBreakdown(stats)} icon={<GpsIcon />} color="warning" loading={loading} />
         <StatTile label="Total Fleet" value={known(stats.total)} icon={<AmbulanceIcon />} color="info" loading={loading} />
+      </Box>
+      <Box sx={{ mb: 3 }}>
+        <TodayLive />
       </Box>
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
         <QuickActions actions={ACTIONS} />

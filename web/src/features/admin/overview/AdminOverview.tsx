@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+import Box from '@mui/material/Box';
 import Grid from '@mui/material/Grid';
 import { AmbulanceIcon, CheckIcon, FolderIcon, GroupIcon, ListIcon, TrendingUpIcon, WarningIcon } from '../../../layout/icons';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
@@ -6,6 +7,8 @@ import { LoadStateBanner } from '../../shared/LoadStateBanner';
 import { QuickActions, type QuickAction } from '../../shared/QuickActions';
 import { StatTile } from '../../shared/StatTile';
 import { busyBreakdown } from '../../summary/summaryStats';
+import { MeasuredLine } from '../../reports/today/MeasuredLine';
+import { TodayLive } from '../../reports/today/TodayLive';
 import { RecentCases } from './RecentCases';
 import { useOverviewData } from './useOverviewData';
 
@@ -16,7 +19,7 @@ const ACTIONS: readonly QuickAction[] = [
   { label: 'View All Cases', hint: 'Every case, with edit and delete', to: '/admin-dashboard/cases', icon: <ListIcon color="action" /> },
 ];
 
-/** /admin-dashboard: counts, fleet utilization, shortcuts and the latest cases. */
+/** /admin-dashboard: counts, fleet utilization, what was measured, today's figures, shortcuts and the latest cases. */
 export function AdminOverview() {
   const { load, counts, pending, recentCases } = useOverviewData();
   const tiles: ComponentProps<typeof StatTile>[] = [
@@ -38,13 +41,17 @@ export function AdminOverview() {
     <>
       <ScreenTitle title="Admin Dashboard" subtitle="Manage your emergency response system" />
       <LoadStateBanner state={load} />
-      <Grid container spacing={{ xs: 1.5, sm: 2 }} sx={{ mb: 3 }}>
+      <Grid container spacing={{ xs: 1.5, sm: 2 }} sx={{ mb: 1.5 }}>
         {tiles.map((t) => (
           <Grid key={t.label} size={{ xs: 6, lg: 4 }}>
             <StatTile {...t} />
           </Grid>
         ))}
       </Grid>
+      <MeasuredLine />
+      <Box sx={{ mb: 3 }}>
+        <TodayLive />
+      </Box>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 4 }}>
           <QuickActions actions={ACTIONS} />
