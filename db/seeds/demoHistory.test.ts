@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priorityForType } from '../../realtime-server/contract/callLife';
 import { assignmentTimeViolations, checkInvariants } from '../../realtime-server/reliability/invariants';
 import { type TestServer, startTestServer } from '../../realtime-server/testing/testServer';
-import { DEMO_AMBULANCES, DEMO_CENTRE } from './demo';
+import { demoHistoryRepository } from '../repositories/demoHistoryRepository';
+import { DEMO_AMBULANCES, DEMO_CENTRE, seedDemo } from './demo';
 import { CANCEL_SHARE, CALLS_PER_DAY, type DemoHistory, PRIORITY_MIX, SKIP_EN_ROUTE_SHARE, generateDemoHistory, localHour, mulberry32 } from './demoHistory';
 
 const NOW = new Date('2026-11-26T09:30:00.000Z');
@@ -163,6 +164,12 @@ describe('the demo history on a first start', () => {
     const ambulances = await seeded.api('GET', '/api/ambulances', { token: await seeded.signIn('admin') });
     expect((ambulances.body.ambulances as { status: string }[]).every((a) => a.status === 'available')).toBe(true);
     expect((await checkInvariants(seeded.ctx.db)).violations).toEqual([]);
+  });
+
+  it('never again on a database that has data: a second seeding adds nothing', async () => {
+    const before = await demoHistoryRepository.count(seeded.ctx.db);
+    expect(await seedDemo(seeded.ctx.db, { historyDays: 30 })).toBe(false);
+    expect(await demoHistoryRepository.count(seeded.ctx.db)).toBe(before);
   });
 
   it('SEED=none: no demo history, whatever DEMO_HISTORY_DAYS says', async () => {
