@@ -20,6 +20,7 @@ const envSchema = z.object({
   STALE_AFTER: z.string().default(''),
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   SEED: z.enum(['demo', 'none']).default('demo'),
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_HOURS: z.coerce.number().positive().default(12),
   STATIC_DIR: z.string().default('dist/web'),
@@ -67,6 +68,8 @@ export type Config = {
   staleAfterS: StaleThresholds;
   tileUrl: string;
   seed: 'demo' | 'none';
+  /** With SEED=demo, the days of past (closed, demo-marked) calls a first start generates; 0 for none. */
+  demoHistoryDays: number;
   logLevel: string;
   sessionTtlMs: number;
   staticDir: string;
@@ -125,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staleAfterS: staleConfig(e.STALE_AFTER),
     tileUrl: e.TILE_URL,
     seed: e.SEED,
+    demoHistoryDays: e.DEMO_HISTORY_DAYS,
     logLevel: e.LOG_LEVEL,
     sessionTtlMs: e.SESSION_HOURS * 3600_000,
     staticDir: path.resolve(e.STATIC_DIR),

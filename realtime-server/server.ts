@@ -40,7 +40,12 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   try {
     await verifyDatabase(db, config.databaseUrl);
     await migrate(db);
-    if (config.seed === 'demo' && (await seedDemo(db))) log.info('seeded the demo data into an empty database');
+    if (config.seed === 'demo') {
+      const started = performance.now();
+      if (await seedDemo(db, { historyDays: config.demoHistoryDays })) {
+        log.info({ historyDays: config.demoHistoryDays, ms: Math.round(performance.now() - started) }, 'seeded the demo data into an empty database');
+      }
+    }
   } catch (err) {
     await db.destroy().catch(() => undefined);
     throw err;

@@ -15,6 +15,9 @@ Object.assign(process.env, {
   GEOCODER_URL: 'off',
   TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
   SEED: 'demo',
+  // The Reports screen draws from it; past calls are closed, so the live boards start empty as before.
+  // E2E_DEMO_HISTORY_DAYS=0 runs without it (every case list then holds only the specs' own cases).
+  DEMO_HISTORY_DAYS: process.env.E2E_DEMO_HISTORY_DAYS ?? '30',
   LOG_LEVEL: 'warn',
   DRAIN_SECONDS: '0',
 });

@@ -3,6 +3,8 @@ import { ambulanceRepository } from '../repositories/ambulanceRepository';
 import { userRepository } from '../repositories/userRepository';
 import { lockForTransaction } from '../advisoryLock';
 import { isSqlite } from '../connection';
+import { demoHistoryRepository } from '../repositories/demoHistoryRepository';
+import { demoCreatedEntries, generateDemoHistory, mulberry32 } from './demoHistory';
 
 const SEED_LOCK_KEY = 7_104_202;
 
@@ -25,17 +27,34 @@ export const DEMO_AMBULANCES = [
   { license_plate: 'TS09 EA 1008', driver_email: 'driver8@lifeline.test', latitude: 17.3457, longitude: 78.5522, place_name: 'LB Nagar, Hyderabad' },
 ];
 
+/** The demo history's seed: every first start makes the same calls (relative to its `now`). */
+const HISTORY_SEED = 17;
+
+export interface SeedOptions {
+  /** Days of past calls to generate (demoHistory.ts); 0, the default, for none. */
+  historyDays?: number;
+  now?: Date;
+}
+
 /**
  * Demo data, only into an empty database (no users and no ambulances). Returns whether it seeded.
  * Several nodes may start at once on one PostgreSQL database: a transaction-level advisory lock
  * makes them check and seed one after the other (the second finds the data and does nothing).
+ * With `historyDays`, the same transaction adds that many days of past, closed demo calls.
  */
-export async function seedDemo(db: Knex): Promise<boolean> {
+export async function seedDemo(db: Knex, opts: SeedOptions = {}): Promise<boolean> {
   return db.transaction(async (trx) => {
     if (!isSqlite(db)) await lockForTransaction(trx, SEED_LOCK_KEY);
     if ((await userRepository.count(trx)) > 0 || (await ambulanceRepository.count(trx)) > 0) return false;
     for (const u of DEMO_USERS) await userRepository.insert(trx, u);
-    for (const a of DEMO_AMBULANCES) await ambulanceRepository.insert(trx, { ...a, status: 'available' });
+    const ambulances = [];
+    for (const a of DEMO_AMBULANCES) ambulances.push({ ...a, id: await ambulanceRepository.insert(trx, { ...a, status: 'available' }) });
+    if (opts.historyDays) {
+      const history = generateDemoHistory({
+        now: opts.now ?? new Date(), days: opts.historyDays, ambulances, random: mulberry32(HISTORY_SEED), centre: DEMO_CENTRE,
+      });
+      await demoHistoryRepository.insert(trx, { ...history, events: demoCreatedEntries(history.cases) });
+    }
     return true;
   });
 }

@@ -130,6 +130,8 @@ export interface CaseDto {
   updated_at: string;
   closed_at: string | null;
   version: number;
+  /** Generated demo history (SEED=demo's past calls), never a real call. */
+  demo: boolean;
 }
 
 /**

@@ -58,6 +58,7 @@ export const presentCase = (c: CaseRow): CaseDto => {
     updated_at: c.updated_at,
     closed_at: c.closed_at,
     version: c.version,
+    demo: Boolean(c.demo),
   };
 };
 

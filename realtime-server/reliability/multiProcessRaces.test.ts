@@ -74,7 +74,7 @@ describe.skipIf(!PG)(`${NODES} server processes on one PostgreSQL database`, () 
     for (let i = 0; i < NODES; i++) {
       const port = await freePort();
       servers.push(new ServerProcess({
-        DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', SEED: 'demo', SMTP_URL: smtp.url, GEOCODER_URL: 'off',
+        DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', SEED: 'demo', DEMO_HISTORY_DAYS: '0', SMTP_URL: smtp.url, GEOCODER_URL: 'off',
         PUBLIC_URL: 'http://lifeline.test', STATIC_DIR: path.join(dir, 'web'), LOG_LEVEL: 'warn', LINK_LIMIT_PER_MIN: '1000000', DRAIN_SECONDS: '0',
         TEST_ENGINE: '',
       }, `http://127.0.0.1:${port}`));

@@ -43,6 +43,8 @@ export async function startTestServer(opts: TestServerOptions = {}) {
     GEOCODER_URL: 'off',
     PUBLIC_URL: 'http://lifeline.test',
     STATIC_DIR: path.join(dir, 'web'),
+    // The demo history only where a test asks (DEMO_HISTORY_DAYS in `env`): every other test counts its own cases.
+    DEMO_HISTORY_DAYS: '0',
     ...opts.env,
   });
   let server: Awaited<ReturnType<typeof startServer>>;

@@ -28,6 +28,8 @@ export function benchEnv(o: ServerOptions, port: number): NodeJS.ProcessEnv {
     // Not the caller's REDIS_URL: one node stays one node (with the default prefix it would hear other servers).
     REDIS_URL: o.redisUrl ?? '',
     SEED: o.seed ?? 'demo',
+    // Each bench loads the data it measures; the demo history would only blur it.
+    DEMO_HISTORY_DAYS: '0',
     LOG_LEVEL: 'warn',
     DRAIN_SECONDS: '0',
     GEOCODER_URL: 'off',

@@ -42,7 +42,7 @@ async function openRun(opts: CrashOptions): Promise<CrashRun> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = new ServerProcess({
-    DATABASE_URL: dbPath, PORT: String(port), HOST: '127.0.0.1', SEED: 'demo', SMTP_URL: smtp.url, GEOCODER_URL: 'off',
+    DATABASE_URL: dbPath, PORT: String(port), HOST: '127.0.0.1', SEED: 'demo', DEMO_HISTORY_DAYS: '0', SMTP_URL: smtp.url, GEOCODER_URL: 'off',
     PUBLIC_URL: base, STATIC_DIR: path.join(dir, 'web'), LOG_LEVEL: 'warn', LINK_LIMIT_PER_MIN: '1000000', DRAIN_SECONDS: '0',
   }, base);
   const figures = emptyFigures(seed);

@@ -1,3 +1,4 @@
+import Chip from '@mui/material/Chip';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -42,6 +43,12 @@ export function CasesTable({ cases, loading, deletingId, onEdit, onDelete }: {
                 <Tooltip title={c.id}>
                   <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>{c.id.slice(0, 8)}</Typography>
                 </Tooltip>
+                {c.demo && (
+                  // Generated past calls (SEED=demo) sit beside real ones in this table: each says so.
+                  <Tooltip title="Demo history: a generated past call, not a real one" describeChild>
+                    <Chip label="Demo" size="small" variant="outlined" data-testid="demo-chip" sx={{ mt: 0.5, height: 20, fontSize: '0.7rem' }} />
+                  </Tooltip>
+                )}
               </TableCell>
               <TableCell><PriorityChip priority={c.priority} short /></TableCell>
               <TableCell sx={{ minWidth: 130, maxWidth: 220 }}>

@@ -1,0 +1,21 @@
+import type { Db } from './types';
+
+/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits at ~20 columns. */
+const CHUNK = 500;
+
+/** Bulk writes of the generated demo history (db/seeds/demoHistory.ts), a few statements for thousands of rows. */
+export const demoHistoryRepository = {
+  /**
+   * The cases, their assignments and their timeline entries; then each case names its
+   * (only) assignment, found by case id, since the ids are the database's.
+   */
+  async insert(db: Db, h: { cases: object[]; assignments: object[]; events: object[] }) {
+    for (const [table, rows] of [['cases', h.cases], ['assignments', h.assignments], ['case_events', h.events]] as const) {
+      for (let i = 0; i < rows.length; i += CHUNK) await db(table).insert(rows.slice(i, i + CHUNK));
+    }
+    await db('cases').where('demo', true).whereNull('assignment_id').update({
+      assignment_id: db('assignments').max('id').whereRaw('assignments.case_id = cases.id'),
+    });
+  },
+  count: async (db: Db) => Number((await db('cases').where('demo', true).count({ n: '*' }).first())?.n ?? 0),
+};

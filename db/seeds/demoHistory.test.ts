@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { priorityForType } from '../../realtime-server/contract/callLife';
+import { assignmentTimeViolations, checkInvariants } from '../../realtime-server/reliability/invariants';
+import { type TestServer, startTestServer } from '../../realtime-server/testing/testServer';
+import { demoHistoryRepository } from '../repositories/demoHistoryRepository';
+import { DEMO_AMBULANCES, DEMO_CENTRE, seedDemo } from './demo';
+import { CANCEL_SHARE, CALLS_PER_DAY, type DemoHistory, PRIORITY_MIX, SKIP_EN_ROUTE_SHARE, generateDemoHistory, localHour, mulberry32 } from './demoHistory';
+
+const NOW = new Date('2026-11-26T09:30:00.000Z');
+const DAY_MS = 86_400_000;
+const IST = 330;
+const fleet = DEMO_AMBULANCES.map((a, i) => ({ id: i + 1, license_plate: a.license_plate, latitude: a.latitude, longitude: a.longitude }));
+const generate = (seed = 17) => generateDemoHistory({ now: NOW, days: 30, ambulances: fleet, random: mulberry32(seed), centre: DEMO_CENTRE, utcOffsetMinutes: IST });
+const ms = (iso: string | null) => (iso == null ? null : Date.parse(iso));
+/** When an assignment ended: cleared or cancelled (every one ended). */
+const endOf = (a: DemoHistory['assignments'][number]) => ms(a.cleared_at ?? a.cancelled_at)!;
+const km = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
+  const rad = Math.PI / 180;
+  const h = Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2
+    + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+};
+
+describe('generateDemoHistory: the stated model', () => {
+  const h = generate();
+  const share = (n: number) => n / h.cases.length;
+
+  it('covers the 30 days before now, with every day in the model\'s range and about 40 calls a day', () => {
+    const start = NOW.getTime() - 30 * DAY_MS;
+    const perDay = Array.from({ length: 30 }, () => 0);
+    for (const c of h.cases) {
+      const t = ms(c.call_received_at)!;
+      expect(t).toBeGreaterThanOrEqual(start);
+      expect(t).toBeLessThan(NOW.getTime());
+      perDay[Math.floor((t - start) / DAY_MS)] += 1;
+    }
+    // Poisson(40): a day outside 40 ± 4 standard deviations would be a broken generator, not bad luck.
+    for (const n of perDay) expect(n).toBeGreaterThanOrEqual(15);
+    for (const n of perDay) expect(n).toBeLessThanOrEqual(65);
+    expect(h.cases.length / 30).toBeGreaterThan(CALLS_PER_DAY - 5);
+    expect(h.cases.length / 30).toBeLessThan(CALLS_PER_DAY + 5);
+  });
+
+  it('follows the day curve: the small hours are quieter than late morning and early evening', () => {
+    const byHour = Array.from({ length: 24 }, () => 0);
+    for (const c of h.cases) byHour[localHour(ms(c.call_received_at)!, IST)] += 1;
+    const night = byHour[2] + byHour[3] + byHour[4] + byHour[5];
+    const morning = byHour[9] + byHour[10] + byHour[11] + byHour[12];
+    const evening = byHour[17] + byHour[18] + byHour[19] + byHour[20];
+    expect(morning).toBeGreaterThan(3 * night);
+    expect(evening).toBeGreaterThan(3 * night);
+  });
+
+  it('mixes the priorities as stated, each with an emergency type the contract gives that priority', () => {
+    for (const [priority, expected] of PRIORITY_MIX) {
+      expect(Math.abs(share(h.cases.filter((c) => c.priority === priority).length) - expected)).toBeLessThan(0.04);
+    }
+    for (const c of h.cases) {
+      // Priorities 3 and 4 are 'Other' (priorityForType's 3); a 4 is an operator's lowering of it.
+      expect(priorityForType(c.case_type)).toBe(Math.min(c.priority, 3));
+      if (c.case_type !== 'Other') expect(c.description).toBe(c.case_type);
+    }
+  });
+
+  it('places every patient within about 10 km of the centre', () => {
+    for (const c of h.cases) expect(km(DEMO_CENTRE, { latitude: c.intake_latitude, longitude: c.intake_longitude })).toBeLessThan(10.1);
+  });
+
+  it('orders every assignment\'s times, as the invariants read them, after the call came in', () => {
+    const caseById = new Map(h.cases.map((c) => [c.id, c]));
+    for (const [i, a] of h.assignments.entries()) {
+      expect(assignmentTimeViolations({ ...a, id: i + 1 })).toEqual([]);
+      expect(ms(a.dispatched_at)! - ms(caseById.get(a.case_id)!.call_received_at)!).toBeGreaterThanOrEqual(30_000);
+    }
+  });
+
+  it('never books one ambulance for two calls at once', () => {
+    for (const unit of fleet) {
+      const mine = h.assignments.filter((a) => a.ambulance_id === unit.id).sort((a, b) => ms(a.dispatched_at)! - ms(b.dispatched_at)!);
+      for (let i = 1; i < mine.length; i += 1) expect(ms(mine[i].dispatched_at)).toBeGreaterThanOrEqual(endOf(mine[i - 1]));
+      expect(mine.every((a) => a.license_plate === unit.license_plate)).toBe(true);
+    }
+  });
+
+  it('cancels about 4 % before arrival and skips en route on about 5 %; the rest arrive', () => {
+    const cancelled = h.assignments.filter((a) => a.status === 'cancelled');
+    expect(Math.abs(share(cancelled.length) - CANCEL_SHARE)).toBeLessThan(0.02);
+    for (const a of cancelled) expect([a.on_scene_at, a.transporting_at, a.at_hospital_at, a.cleared_at]).toEqual([null, null, null, null]);
+    const arrived = h.assignments.filter((a) => a.status === 'cleared');
+    expect(arrived.every((a) => a.on_scene_at != null)).toBe(true);
+    const skipped = arrived.filter((a) => a.en_route_at == null).length / arrived.length;
+    expect(Math.abs(skipped - SKIP_EN_ROUTE_SHARE)).toBeLessThan(0.025);
+    // Treated on scene (on_scene → cleared) is common for priority 4, rare for 1.
+    const treatedOnScene = (p: number) => {
+      const ids = new Set(h.cases.filter((c) => c.priority === p).map((c) => c.id));
+      const mine = arrived.filter((a) => ids.has(a.case_id));
+      return mine.filter((a) => a.transporting_at == null).length / mine.length;
+    };
+    expect(treatedOnScene(4)).toBeGreaterThan(0.6);
+    expect(treatedOnScene(1)).toBeLessThan(0.25);
+  });
+
+  it('keeps the stated intervals (turnout, travel from distance and speed, on scene)', () => {
+    const caseById = new Map(h.cases.map((c) => [c.id, c]));
+    for (const a of h.assignments.filter((x) => x.en_route_at && x.on_scene_at)) {
+      const turnout = (ms(a.en_route_at)! - ms(a.dispatched_at)!) / 1000;
+      expect(turnout).toBeGreaterThanOrEqual(19);
+      expect(turnout).toBeLessThanOrEqual(121);
+      const c = caseById.get(a.case_id)!;
+      const unit = fleet.find((u) => u.id === a.ambulance_id)!;
+      const kmh = (km(unit, { latitude: c.intake_latitude, longitude: c.intake_longitude }) * 1.3) / ((ms(a.on_scene_at)! - ms(a.en_route_at)!) / 3600_000);
+      if (ms(a.on_scene_at)! - ms(a.en_route_at)! > 61_000) expect(kmh).toBeGreaterThan(17); // 30 km/h × noise in [0.6, 1.5]
+      if (ms(a.on_scene_at)! - ms(a.en_route_at)! > 61_000) expect(kmh).toBeLessThan(46);
+      const leftScene = a.transporting_at ?? a.cleared_at;
+      expect((ms(leftScene)! - ms(a.on_scene_at)!) / 60_000).toBeGreaterThanOrEqual(10 - 0.02);
+      expect((ms(leftScene)! - ms(a.on_scene_at)!) / 60_000).toBeLessThanOrEqual(35 + 0.02);
+    }
+  });
+
+  it('ends every call: demo, resolved or closed at the assignment\'s end, none open', () => {
+    expect(h.assignments).toHaveLength(h.cases.length);
+    const byCase = new Map(h.assignments.map((a) => [a.case_id, a]));
+    for (const c of h.cases) {
+      const a = byCase.get(c.id)!;
+      expect(c.demo).toBe(true);
+      expect(c.status).toBe(a.status === 'cancelled' ? 'closed' : 'resolved');
+      expect(c.closed_at).toBe(a.cleared_at ?? a.cancelled_at);
+      expect(ms(c.closed_at)).toBeLessThanOrEqual(NOW.getTime());
+      expect(c.ambulance_id).toBe(a.ambulance_id);
+      expect(c.patient_email).toMatch(/@demo\.lifeline\.invalid$/);
+    }
+    expect(new Set(h.cases.map((c) => c.id)).size).toBe(h.cases.length);
+  });
+
+  it('is deterministic for a seed, and another seed gives other calls', () => {
+    expect(generate()).toEqual(h);
+    expect(generate(18).cases[0]).not.toEqual(h.cases[0]);
+  });
+});
+
+describe('the demo history on a first start', () => {
+  let seeded: TestServer;
+  let bare: TestServer;
+  beforeAll(async () => {
+    [seeded, bare] = await Promise.all([
+      startTestServer({ env: { SEED: 'demo', DEMO_HISTORY_DAYS: '30' } }),
+      startTestServer({ env: { SEED: 'none', DEMO_HISTORY_DAYS: '30' } }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([seeded?.dispose(), bare?.dispose()]);
+  });
+
+  it('SEED=demo: about 30 days of closed demo calls, none on the boards, the invariants holding', async () => {
+    const res = await seeded.api('GET', '/api/cases', { token: await seeded.signIn('admin') });
+    expect(res.status).toBe(200);
+    const cases = res.body.cases as { demo: boolean; status: string; call_received_at: string; assignment: { status: string } | null }[];
+    expect(cases.length).toBeGreaterThan(30 * 30);
+    expect(cases.every((c) => c.demo && ['resolved', 'closed'].includes(c.status))).toBe(true);
+    expect(cases.every((c) => c.assignment && ['cleared', 'cancelled'].includes(c.assignment.status))).toBe(true);
+    const received = cases.map((c) => Date.parse(c.call_received_at));
+    expect((Date.now() - Math.min(...received)) / DAY_MS).toBeGreaterThan(29);
+    expect((Date.now() - Math.min(...received)) / DAY_MS).toBeLessThanOrEqual(30);
+    const ambulances = await seeded.api('GET', '/api/ambulances', { token: await seeded.signIn('admin') });
+    expect((ambulances.body.ambulances as { status: string }[]).every((a) => a.status === 'available')).toBe(true);
+    expect((await checkInvariants(seeded.ctx.db)).violations).toEqual([]);
+  });
+
+  it('never again on a database that has data: a second seeding adds nothing', async () => {
+    const before = await demoHistoryRepository.count(seeded.ctx.db);
+    expect(await seedDemo(seeded.ctx.db, { historyDays: 30 })).toBe(false);
+    expect(await demoHistoryRepository.count(seeded.ctx.db)).toBe(before);
+  });
+
+  it('SEED=none: no demo history, whatever DEMO_HISTORY_DAYS says', async () => {
+    expect((await checkInvariants(bare.ctx.db)).counted.cases).toBe(0);
+  });
+});
