@@ -31,6 +31,8 @@ export function DailyChart({ daily }: { daily: ResponseTimesReport['daily'] }) {
             label: priorityTag(p),
             color: colors[p - 1],
             connectNulls: false,
+            // A day between two gaps has no line to either side: its mark shows it.
+            showMark: true,
             data: dates.map((date) => minutesOf(byKey.get(`${date}|${p}`)?.p90_s ?? null)),
             valueFormatter: (v: number | null) => (v == null ? 'no figure' : formatClock(v * 60)),
           }))}

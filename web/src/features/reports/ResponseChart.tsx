@@ -42,7 +42,7 @@ function PriorityBars({ report }: { report: PriorityReport }) {
         <ChartsReferenceLine
           y={target}
           label={`Target ${formatClock(report.target_s)}`}
-          labelAlign="end"
+          labelAlign="start"
           lineStyle={{ stroke: theme.palette.error.main, strokeDasharray: '6 4', strokeWidth: 2 }}
           labelStyle={{ fill: theme.palette.error.main, fontSize: 12, fontWeight: 700 }}
         />
