@@ -203,6 +203,9 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^TS09 EA 1003/ }).getByRole('cell')).toHaveText(['0.0 h', '0.0 h', '–']);
     await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^All ambulances/ }).getByRole('cell')).toHaveText(['10.0 h', '40.0 h', '25 %']);
     await page.screenshot({ path: '.tmp/reports-fixture.png', fullPage: true });
+    await page.waitForTimeout(400);
+    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    expect(violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`)), 'axe, light theme, every table open').toEqual([]);
 
     // Presets ask for their own days; Custom starts from the days shown and says what is wrong.
     await page.getByRole('combobox', { name: 'Period' }).click();

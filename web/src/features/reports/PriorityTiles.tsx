@@ -60,8 +60,11 @@ function PriorityTile({ report }: { report: PriorityReport }) {
 export function PriorityTiles({ priorities }: { priorities: PriorityReport[] }) {
   const sorted = [...priorities].sort((a, b) => a.priority - b.priority);
   return (
-    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' } }}>
-      {sorted.map((p) => <PriorityTile key={p.priority} report={p} />)}
+    <Box component="section" aria-labelledby="tiles-title">
+      <Typography id="tiles-title" variant="h6" component="h2" sx={{ mb: 1 }}>Response against target, by priority</Typography>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' } }}>
+        {sorted.map((p) => <PriorityTile key={p.priority} report={p} />)}
+      </Box>
     </Box>
   );
 }
