@@ -19,7 +19,7 @@ export function DemandHeatmap({ report }: { report: DemandReport }) {
     <Card component="section" aria-labelledby="demand-title" data-testid="report-demand" sx={{ p: { xs: 2, sm: 2.5 } }}>
       <Typography id="demand-title" variant="h6" component="h2">Demand by hour of week</Typography>
       <Typography variant="body2" color="text.secondary">
-        Calls received per weekday and hour ({report.tz}); the darker the cell, the nearer it is to the busiest hour ({max} calls).
+        Calls received per weekday and hour ({report.tz}); the stronger a cell’s colour, the nearer it is to the busiest hour ({max} calls).
       </Typography>
       <Box sx={{ overflowX: 'auto', mt: 1.5 }}>
         <Box
