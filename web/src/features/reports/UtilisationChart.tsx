@@ -9,6 +9,7 @@ import { hoursText, percentOr } from './reportText';
 export function UtilisationChart({ report }: { report: UtilisationReport }) {
   const theme = useTheme();
   const rows = [...report.ambulances].sort((a, b) => a.license_plate.localeCompare(b.license_plate));
+  const percents = rows.map((a) => (a.share == null ? null : Math.round(a.share * 1000) / 10));
   return (
     <ReportSection
       id="utilisation"
@@ -21,9 +22,9 @@ export function UtilisationChart({ report }: { report: UtilisationReport }) {
           hideLegend
           skipAnimation
           yAxis={[{ scaleType: 'band', data: rows.map((a) => a.license_plate), width: 110 }]}
-          xAxis={[{ min: 0, max: 100, label: '% of time on shift committed to calls' }]}
+          xAxis={[{ min: 0, max: Math.max(100, ...percents.map((v) => v ?? 0)), label: '% of time on shift committed to calls' }]}
           series={[{
-            data: rows.map((a) => (a.share == null ? null : Math.round(a.share * 1000) / 10)),
+            data: percents,
             label: 'Utilisation',
             color: theme.palette.secondary.main,
             valueFormatter: (v) => (v == null ? 'not on shift' : `${v} %`),
