@@ -193,7 +193,7 @@ for (const theme of ['light', 'dark'] as const) {
       if (now.name === 'Toggle dark mode') await page.screenshot({ path: `.tmp/a11y-focus-header-${theme}.png` });
     }
     const names = seen.map((s) => s.name);
-    for (const name of ['Dashboard', 'Cases', 'New Case', 'Ambulance Tracking', 'Ambulance Map', 'View Profile', 'Toggle sidebar', 'Toggle dark mode']) {
+    for (const name of ['Dashboard', 'Cases', 'New Case', 'Ambulance Tracking', 'Ambulance Map', 'Reports', 'View Profile', 'Toggle sidebar', 'Toggle dark mode']) {
       expect(names, `${name} is reached by Tab`).toContain(name);
     }
     expect(seen.filter((s) => !s.ring), 'every stop shows a focus ring').toEqual([]);

@@ -28,12 +28,14 @@ import { Route as AdminAdminDashboardCasesRouteImport } from './routes/_admin/ad
 import { Route as AdminAdminDashboardOperatorsRouteImport } from './routes/_admin/admin-dashboard/operators'
 import { Route as AdminAdminDashboardOutboxRouteImport } from './routes/_admin/admin-dashboard/outbox'
 import { Route as AdminAdminDashboardProfileRouteImport } from './routes/_admin/admin-dashboard/profile'
+import { Route as AdminAdminDashboardReportsRouteImport } from './routes/_admin/admin-dashboard/reports'
 import { Route as OperatorDashboardIndexRouteImport } from './routes/_operator/dashboard/index'
 import { Route as OperatorDashboardAmbulanceMapRouteImport } from './routes/_operator/dashboard/ambulance-map'
 import { Route as OperatorDashboardAmbulanceTrackingRouteImport } from './routes/_operator/dashboard/ambulance-tracking'
 import { Route as OperatorDashboardCasesRouteImport } from './routes/_operator/dashboard/cases'
 import { Route as OperatorDashboardNewCaseRouteImport } from './routes/_operator/dashboard/new-case'
 import { Route as OperatorDashboardProfileRouteImport } from './routes/_operator/dashboard/profile'
+import { Route as OperatorDashboardReportsRouteImport } from './routes/_operator/dashboard/reports'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -134,6 +136,12 @@ const AdminAdminDashboardProfileRoute =
     path: '/profile',
     getParentRoute: () => AdminAdminDashboardRouteRoute,
   } as any)
+const AdminAdminDashboardReportsRoute =
+  AdminAdminDashboardReportsRouteImport.update({
+    id: '/reports',
+    path: '/reports',
+    getParentRoute: () => AdminAdminDashboardRouteRoute,
+  } as any)
 const OperatorDashboardIndexRoute = OperatorDashboardIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -168,6 +176,12 @@ const OperatorDashboardProfileRoute =
     path: '/profile',
     getParentRoute: () => OperatorDashboardRouteRoute,
   } as any)
+const OperatorDashboardReportsRoute =
+  OperatorDashboardReportsRouteImport.update({
+    id: '/reports',
+    path: '/reports',
+    getParentRoute: () => OperatorDashboardRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -185,11 +199,13 @@ export interface FileRoutesByFullPath {
   '/admin-dashboard/operators': typeof AdminAdminDashboardOperatorsRoute
   '/admin-dashboard/outbox': typeof AdminAdminDashboardOutboxRoute
   '/admin-dashboard/profile': typeof AdminAdminDashboardProfileRoute
+  '/admin-dashboard/reports': typeof AdminAdminDashboardReportsRoute
   '/dashboard/ambulance-map': typeof OperatorDashboardAmbulanceMapRoute
   '/dashboard/ambulance-tracking': typeof OperatorDashboardAmbulanceTrackingRoute
   '/dashboard/cases': typeof OperatorDashboardCasesRoute
   '/dashboard/new-case': typeof OperatorDashboardNewCaseRoute
   '/dashboard/profile': typeof OperatorDashboardProfileRoute
+  '/dashboard/reports': typeof OperatorDashboardReportsRoute
   '/admin-dashboard/': typeof AdminAdminDashboardIndexRoute
   '/dashboard/': typeof OperatorDashboardIndexRoute
 }
@@ -207,11 +223,13 @@ export interface FileRoutesByTo {
   '/admin-dashboard/operators': typeof AdminAdminDashboardOperatorsRoute
   '/admin-dashboard/outbox': typeof AdminAdminDashboardOutboxRoute
   '/admin-dashboard/profile': typeof AdminAdminDashboardProfileRoute
+  '/admin-dashboard/reports': typeof AdminAdminDashboardReportsRoute
   '/dashboard/ambulance-map': typeof OperatorDashboardAmbulanceMapRoute
   '/dashboard/ambulance-tracking': typeof OperatorDashboardAmbulanceTrackingRoute
   '/dashboard/cases': typeof OperatorDashboardCasesRoute
   '/dashboard/new-case': typeof OperatorDashboardNewCaseRoute
   '/dashboard/profile': typeof OperatorDashboardProfileRoute
+  '/dashboard/reports': typeof OperatorDashboardReportsRoute
   '/admin-dashboard': typeof AdminAdminDashboardIndexRoute
   '/dashboard': typeof OperatorDashboardIndexRoute
 }
@@ -235,11 +253,13 @@ export interface FileRoutesById {
   '/_admin/admin-dashboard/operators': typeof AdminAdminDashboardOperatorsRoute
   '/_admin/admin-dashboard/outbox': typeof AdminAdminDashboardOutboxRoute
   '/_admin/admin-dashboard/profile': typeof AdminAdminDashboardProfileRoute
+  '/_admin/admin-dashboard/reports': typeof AdminAdminDashboardReportsRoute
   '/_operator/dashboard/ambulance-map': typeof OperatorDashboardAmbulanceMapRoute
   '/_operator/dashboard/ambulance-tracking': typeof OperatorDashboardAmbulanceTrackingRoute
   '/_operator/dashboard/cases': typeof OperatorDashboardCasesRoute
   '/_operator/dashboard/new-case': typeof OperatorDashboardNewCaseRoute
   '/_operator/dashboard/profile': typeof OperatorDashboardProfileRoute
+  '/_operator/dashboard/reports': typeof OperatorDashboardReportsRoute
   '/_admin/admin-dashboard/': typeof AdminAdminDashboardIndexRoute
   '/_operator/dashboard/': typeof OperatorDashboardIndexRoute
 }
@@ -261,11 +281,13 @@ export interface FileRouteTypes {
     | '/admin-dashboard/operators'
     | '/admin-dashboard/outbox'
     | '/admin-dashboard/profile'
+    | '/admin-dashboard/reports'
     | '/dashboard/ambulance-map'
     | '/dashboard/ambulance-tracking'
     | '/dashboard/cases'
     | '/dashboard/new-case'
     | '/dashboard/profile'
+    | '/dashboard/reports'
     | '/admin-dashboard/'
     | '/dashboard/'
   fileRoutesByTo: FileRoutesByTo
@@ -283,11 +305,13 @@ export interface FileRouteTypes {
     | '/admin-dashboard/operators'
     | '/admin-dashboard/outbox'
     | '/admin-dashboard/profile'
+    | '/admin-dashboard/reports'
     | '/dashboard/ambulance-map'
     | '/dashboard/ambulance-tracking'
     | '/dashboard/cases'
     | '/dashboard/new-case'
     | '/dashboard/profile'
+    | '/dashboard/reports'
     | '/admin-dashboard'
     | '/dashboard'
   id:
@@ -310,11 +334,13 @@ export interface FileRouteTypes {
     | '/_admin/admin-dashboard/operators'
     | '/_admin/admin-dashboard/outbox'
     | '/_admin/admin-dashboard/profile'
+    | '/_admin/admin-dashboard/reports'
     | '/_operator/dashboard/ambulance-map'
     | '/_operator/dashboard/ambulance-tracking'
     | '/_operator/dashboard/cases'
     | '/_operator/dashboard/new-case'
     | '/_operator/dashboard/profile'
+    | '/_operator/dashboard/reports'
     | '/_admin/admin-dashboard/'
     | '/_operator/dashboard/'
   fileRoutesById: FileRoutesById
@@ -466,6 +492,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAdminDashboardProfileRouteImport
       parentRoute: typeof AdminAdminDashboardRouteRoute
     }
+    '/_admin/admin-dashboard/reports': {
+      id: '/_admin/admin-dashboard/reports'
+      path: '/reports'
+      fullPath: '/admin-dashboard/reports'
+      preLoaderRoute: typeof AdminAdminDashboardReportsRouteImport
+      parentRoute: typeof AdminAdminDashboardRouteRoute
+    }
     '/_operator/dashboard/': {
       id: '/_operator/dashboard/'
       path: '/'
@@ -508,6 +541,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OperatorDashboardProfileRouteImport
       parentRoute: typeof OperatorDashboardRouteRoute
     }
+    '/_operator/dashboard/reports': {
+      id: '/_operator/dashboard/reports'
+      path: '/reports'
+      fullPath: '/dashboard/reports'
+      preLoaderRoute: typeof OperatorDashboardReportsRouteImport
+      parentRoute: typeof OperatorDashboardRouteRoute
+    }
   }
 }
 
@@ -517,6 +557,7 @@ interface AdminAdminDashboardRouteRouteChildren {
   AdminAdminDashboardOperatorsRoute: typeof AdminAdminDashboardOperatorsRoute
   AdminAdminDashboardOutboxRoute: typeof AdminAdminDashboardOutboxRoute
   AdminAdminDashboardProfileRoute: typeof AdminAdminDashboardProfileRoute
+  AdminAdminDashboardReportsRoute: typeof AdminAdminDashboardReportsRoute
   AdminAdminDashboardIndexRoute: typeof AdminAdminDashboardIndexRoute
 }
 
@@ -527,6 +568,7 @@ const AdminAdminDashboardRouteRouteChildren: AdminAdminDashboardRouteRouteChildr
     AdminAdminDashboardOperatorsRoute: AdminAdminDashboardOperatorsRoute,
     AdminAdminDashboardOutboxRoute: AdminAdminDashboardOutboxRoute,
     AdminAdminDashboardProfileRoute: AdminAdminDashboardProfileRoute,
+    AdminAdminDashboardReportsRoute: AdminAdminDashboardReportsRoute,
     AdminAdminDashboardIndexRoute: AdminAdminDashboardIndexRoute,
   }
 
@@ -551,6 +593,7 @@ interface OperatorDashboardRouteRouteChildren {
   OperatorDashboardCasesRoute: typeof OperatorDashboardCasesRoute
   OperatorDashboardNewCaseRoute: typeof OperatorDashboardNewCaseRoute
   OperatorDashboardProfileRoute: typeof OperatorDashboardProfileRoute
+  OperatorDashboardReportsRoute: typeof OperatorDashboardReportsRoute
   OperatorDashboardIndexRoute: typeof OperatorDashboardIndexRoute
 }
 
@@ -562,6 +605,7 @@ const OperatorDashboardRouteRouteChildren: OperatorDashboardRouteRouteChildren =
     OperatorDashboardCasesRoute: OperatorDashboardCasesRoute,
     OperatorDashboardNewCaseRoute: OperatorDashboardNewCaseRoute,
     OperatorDashboardProfileRoute: OperatorDashboardProfileRoute,
+    OperatorDashboardReportsRoute: OperatorDashboardReportsRoute,
     OperatorDashboardIndexRoute: OperatorDashboardIndexRoute,
   }
 

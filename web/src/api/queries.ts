@@ -2,8 +2,14 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
 import type {
   AmbulanceDto, CaseDetail, CaseDto, ConfigResponse, DispatchSuggestionsResponse, GeocodeResponse, GeocodeSearchResponse, OutboxMessageDto,
-  ProfileResponse, ResponseTimesReport, TimelineEntryDto, UserDto,
+  DemandReport, ProfileResponse, ResponseTimesReport, TimelineEntryDto, UserDto, UtilisationReport,
 } from './contract';
+
+/** A report's period: local dates YYYY-MM-DD in an IANA zone, half-open (`to` is the day after the last). */
+export interface ReportPeriodParams { from: string; to: string; tz: string }
+
+/** "from=…&to=…&tz=…" of every report URL (the CSV's too). */
+export const reportPeriodQuery = (p: ReportPeriodParams) => new URLSearchParams({ from: p.from, to: p.to, tz: p.tz }).toString();
 
 /** queryOptions factories: the single source of query keys. */
 export const queries = {
@@ -98,6 +104,27 @@ export const queries = {
       queryFn: ({ signal }) => apiFetch<ResponseTimesReport>(`/api/reports/response-times?tz=${encodeURIComponent(tz)}`, { signal }),
       staleTime: 60_000,
     }),
+  /** The Reports screen's figures over one period; fetched when asked for, kept a minute (a period's past does not change quickly). */
+  reports: {
+    responseTimes: (p: ReportPeriodParams) =>
+      queryOptions({
+        queryKey: ['reports', 'response-times', p.from, p.to, p.tz] as const,
+        queryFn: ({ signal }) => apiFetch<ResponseTimesReport>(`/api/reports/response-times?${reportPeriodQuery(p)}`, { signal }),
+        staleTime: 60_000,
+      }),
+    utilisation: (p: ReportPeriodParams) =>
+      queryOptions({
+        queryKey: ['reports', 'utilisation', p.from, p.to, p.tz] as const,
+        queryFn: ({ signal }) => apiFetch<UtilisationReport>(`/api/reports/utilisation?${reportPeriodQuery(p)}`, { signal }),
+        staleTime: 60_000,
+      }),
+    demand: (p: ReportPeriodParams) =>
+      queryOptions({
+        queryKey: ['reports', 'demand', p.from, p.to, p.tz] as const,
+        queryFn: ({ signal }) => apiFetch<DemandReport>(`/api/reports/demand?${reportPeriodQuery(p)}`, { signal }),
+        staleTime: 60_000,
+      }),
+  },
   /** Server settings the web needs (map tiles). */
   config: () =>
     queryOptions({

@@ -1,5 +1,5 @@
 import type { NavItem } from '../../layout/SidebarNav';
-import { AddCircleIcon, AmbulanceIcon, DashboardIcon, ListIcon, MapIcon, PersonIcon } from '../../layout/icons';
+import { AddCircleIcon, AmbulanceIcon, BarChartIcon, DashboardIcon, ListIcon, MapIcon, PersonIcon } from '../../layout/icons';
 
 export const operatorNav: NavItem[] = [
   { label: 'Dashboard', to: '/dashboard', icon: <DashboardIcon />, exact: true },
@@ -7,6 +7,7 @@ export const operatorNav: NavItem[] = [
   { label: 'New Case', to: '/dashboard/new-case', icon: <AddCircleIcon /> },
   { label: 'Ambulance Tracking', to: '/dashboard/ambulance-tracking', icon: <AmbulanceIcon /> },
   { label: 'Ambulance Map', to: '/dashboard/ambulance-map', icon: <MapIcon /> },
+  { label: 'Reports', to: '/dashboard/reports', icon: <BarChartIcon /> },
 ];
 
 export const operatorBottomNav: NavItem[] = [

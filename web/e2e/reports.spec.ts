@@ -1,0 +1,258 @@
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ASSIGNMENT_CSV_COLUMNS, type PriorityReport, type ResponseTimesReport } from '../src/api/contract';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, signIn } from './helpers';
+import { demandFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** "13:20", "1:02:09": as the screen writes a duration. */
+function clock(seconds: number): string {
+  const s = Math.floor(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+const percent = (share: number | null) => (share == null ? '–' : `${Math.round(share * 100)} %`);
+
+/** The screen's default period as the browser asks for it: the last 30 local days, to = the day after today. */
+async function defaultPeriod(page: Page) {
+  return page.evaluate(() => {
+    const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    const shift = (days: number) => {
+      const [y, m, d] = today.split('-').map(Number);
+      return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+    };
+    return { from: shift(-29), to: shift(1), tz };
+  });
+}
+
+const query = (p: { from: string; to: string; tz: string }) => new URLSearchParams(p).toString();
+
+/** What a tile must say for a priority's figures. */
+async function expectTile(page: Page, p: PriorityReport) {
+  const tile = page.getByTestId(`report-tile-P${p.priority}`);
+  await expect(tile.getByTestId('tile-calls')).toHaveText(`${p.calls} ${p.calls === 1 ? 'call' : 'calls'}`);
+  await expect(tile.getByTestId('tile-p90')).toHaveText(p.intervals.response.p90_s == null ? '–' : clock(p.intervals.response.p90_s));
+  await expect(tile.getByTestId('tile-target')).toHaveText(`(target ${clock(p.target_s)})`);
+  await expect(tile.getByTestId('tile-share')).toHaveText(`${percent(p.response_within_target.share)} within target`);
+  const p90 = p.intervals.response.p90_s;
+  await expect(tile).toContainText(p90 == null ? 'No response times' : p90 <= p.target_s ? 'Target met' : 'Target missed');
+}
+
+/**
+ * Makes sure the last 30 days hold at least one call with a response time: the demo history
+ * (SEED=demo) has hundreds; without it, one call is dispatched and driven to the scene here.
+ */
+async function ensureHistory(page: Page, period: { from: string; to: string; tz: string }) {
+  const operator = await apiToken(page, 'operator');
+  const res = await page.request.get(`/api/reports/response-times?${query(period)}`, { headers: { authorization: `Bearer ${operator}` } });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  if ((await res.json() as ResponseTimesReport).overall.intervals.response.n > 0) return;
+  const unit = await freeAmbulance(page, operator, 'TS09 EA 1009');
+  const caseId = await dispatchCase(page, operator, { to: 'reports.check@example.com', patientName: 'Reports Check', description: 'Chest pain', ambulanceId: unit.id });
+  for (const status of ['en_route', 'on_scene']) {
+    const step = await page.request.post(`/api/ambulances/${unit.id}/unit-status`, { headers: { authorization: `Bearer ${operator}` }, data: { status } });
+    expect(step.ok(), await step.text()).toBeTruthy();
+  }
+  await closeCase(page, operator, caseId);
+}
+
+test('the Reports screen draws the demo history: tiles, tables and the CSV agree with the API', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page, 'operator');
+  const period = await defaultPeriod(page);
+  await ensureHistory(page, period);
+
+  await page.getByRole('link', { name: 'Reports', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/reports$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Period' })).toHaveText('Last 30 days');
+  await expect(page.getByTestId('reports-total')).toBeVisible({ timeout: 15_000 });
+
+  // The figures the screen drew came from the same period the API answers now.
+  const token = await apiToken(page, 'operator');
+  const get = async <T,>(path: string): Promise<T> => {
+    const res = await page.request.get(`${path}?${query(period)}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.ok(), await res.text()).toBeTruthy();
+    return res.json();
+  };
+  const report = await get<ResponseTimesReport>('/api/reports/response-times');
+  const utilisation = await get<import('../src/api/contract').UtilisationReport>('/api/reports/utilisation');
+  const demand = await get<import('../src/api/contract').DemandReport>('/api/reports/demand');
+
+  await expect(page.getByTestId('reports-total')).toHaveText(`${report.overall.calls} ${report.overall.calls === 1 ? 'call' : 'calls'} received in this period`);
+  for (const p of report.priorities) await expectTile(page, p);
+
+  // Every chart has its figures in a table, with a caption and headers.
+  const response = page.getByTestId('report-response');
+  await response.getByRole('button', { name: 'Show table' }).click();
+  const responseTable = page.getByRole('table', { name: /Response \(call received to on scene\) per priority/ });
+  await expect(responseTable).toBeVisible();
+  for (const p of report.priorities) {
+    const row = responseTable.getByRole('row', { name: new RegExp(`^P${p.priority} `) });
+    await expect(row.getByRole('cell').nth(0)).toHaveText(String(p.calls));
+    await expect(row.getByRole('cell').nth(5)).toHaveText(p.intervals.response.p90_s == null ? '–' : clock(p.intervals.response.p90_s));
+  }
+  await expect(page.getByRole('table', { name: /Every interval over all/ }).getByRole('row')).toHaveCount(1 + 8);
+
+  await page.getByTestId('report-daily').getByRole('button', { name: 'Show table' }).click();
+  const days = new Set(report.daily.map((d) => d.date));
+  await expect(page.getByTestId('daily-table').locator('tbody tr')).toHaveCount(days.size);
+
+  const total = demand.counts.flat().reduce((a, b) => a + b, 0);
+  expect(total, 'demand counts every call of the period').toBe(report.overall.calls);
+  await expect(page.getByRole('table', { name: `Calls per weekday (rows) and hour of the day (columns), ${total} in all` })).toBeVisible();
+  const cells = await page.getByTestId('demand-table').locator('td[data-count]').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-count'))));
+  expect(cells).toEqual(demand.counts.flat());
+
+  await page.getByTestId('report-utilisation').getByRole('button', { name: 'Show table' }).click();
+  const utilTable = page.getByTestId('utilisation-table');
+  await expect(utilTable.locator('tbody tr')).toHaveCount(utilisation.ambulances.length + 1);
+  // Time on shift runs on with the clock, so the shares move between two reads: the rows are compared, not the live shares.
+  await expect(utilTable.locator('tbody th')).toHaveText([...utilisation.ambulances.map((a) => a.license_plate).sort((a, b) => a.localeCompare(b)), 'All ambulances']);
+  await expect(utilTable.getByRole('row', { name: /^All ambulances/ }).getByRole('cell').last()).toHaveText(/^(\d+ %|–)$/);
+
+  // The charts are drawn (SVG from MUI X Charts), not only their tables.
+  await expect(page.getByTestId('report-response').locator('svg .MuiBarElement-root, svg [class*="MuiBarChart"], svg rect').first()).toBeAttached();
+  await expect(page.getByTestId('report-daily').locator('svg path').first()).toBeAttached();
+
+  await page.getByRole('button', { name: 'Hide table' }).first().click();
+  await page.screenshot({ path: '.tmp/reports-operator.png', fullPage: true });
+
+  // Download CSV: the same period, the header row exactly the contract's columns.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  expect(download.suggestedFilename()).toBe(`lifeline-assignments-${period.from}-to-${new Date(Date.parse(`${period.to}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)}.csv`);
+  const csv = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '');
+  const lines = csv.split(/\r?\n/);
+  expect(lines[0]).toBe(ASSIGNMENT_CSV_COLUMNS.join(','));
+  expect(lines.length, 'a row per assignment after the header').toBeGreaterThan(1);
+  expect(lines[1]).toMatch(/^[^,]+,\d+,[1-4],/);
+
+  await page.waitForTimeout(400);
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`))).toEqual([]);
+});
+
+test('the admin has the Reports screen too', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.getByRole('link', { name: 'Reports', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin-dashboard\/reports$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(page.getByTestId('reports-total').or(page.getByTestId('reports-empty'))).toBeVisible({ timeout: 15_000 });
+});
+
+test.describe('a known report (answers stubbed in the browser)', () => {
+  /** Answers the three report requests with the fixtures; `fail` makes response-times answer 500 until set false. */
+  async function stubReports(page: Page, opts: { fail?: () => boolean; hold?: Promise<void>; empty?: boolean } = {}) {
+    const seen: URL[] = [];
+    await page.route('**/api/reports/**', async (route) => {
+      const url = new URL(route.request().url());
+      seen.push(url);
+      const from = url.searchParams.get('from')!;
+      const to = url.searchParams.get('to')!;
+      const tz = url.searchParams.get('tz')!;
+      await opts.hold;
+      if (url.pathname.endsWith('/response-times')) {
+        if (opts.fail?.()) return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' });
+        const body = responseTimesFixture(from, to, tz);
+        if (opts.empty) body.overall.calls = 0;
+        return route.fulfill({ json: body });
+      }
+      if (url.pathname.endsWith('/utilisation')) return route.fulfill({ json: utilisationFixture(from, to) });
+      if (url.pathname.endsWith('/demand')) return route.fulfill({ json: demandFixture(from, to, tz) });
+      return route.continue();
+    });
+    return seen;
+  }
+
+  test('tiles in colour and words, each table, the periods asked for', async ({ page }) => {
+    await signIn(page, 'operator');
+    const seen = await stubReports(page);
+    await page.goto('/dashboard/reports');
+    const period = await defaultPeriod(page);
+    await expect(page.getByTestId('reports-total')).toHaveText('85 calls received in this period');
+
+    const p1 = page.getByTestId('report-tile-P1');
+    await expect(p1).toHaveAccessibleName('P1 Life-threatening · 42 calls · 90th percentile 13:20 (target 15:00) · 91 % within target');
+    await expect(p1).toContainText('Target met');
+    await expect(page.getByTestId('report-tile-P2')).toContainText('Target missed');
+    await expect(page.getByTestId('report-tile-P2').getByTestId('tile-p90')).toHaveText('45:00');
+    await expect(page.getByTestId('report-tile-P4')).toContainText('No response times');
+    await expect(page.getByTestId('report-tile-P4').getByTestId('tile-p90')).toHaveText('–');
+    await expect(page.getByTestId('report-tile-P3').getByTestId('tile-target')).toHaveText('(target 2:00:00)');
+
+    // Every request carried the browser's zone and local dates, to = the day after the last.
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    for (const u of seen) expect(Object.fromEntries(u.searchParams)).toEqual(period);
+
+    await page.getByTestId('report-response').getByRole('button', { name: 'Show table' }).click();
+    await expect(page.getByTestId('report-response').getByRole('button', { name: 'Hide table' })).toHaveAttribute('aria-expanded', 'true');
+    const p2 = page.getByRole('table', { name: /per priority/ }).getByRole('row', { name: /^P2 / });
+    await expect(p2.getByRole('cell')).toHaveText(['30', '30', '0', '25:00', '28:20', '45:00', '40:00', '80 %']);
+
+    await page.getByTestId('report-daily').getByRole('button', { name: 'Show table' }).click();
+    await expect(page.getByTestId('daily-table').getByRole('row', { name: /^2026-11-25/ }).getByRole('cell')).toHaveText(['13:30 (14)', '– (10)', '1:20:00 (4)']);
+
+    const friday18 = page.getByTestId('demand-table').getByRole('row', { name: /^Fri/ }).locator('td').nth(18);
+    await expect(friday18).toHaveText('9');
+    await expect(page.getByRole('table', { name: /, 387 in all$/ })).toBeVisible();
+
+    await page.getByTestId('report-utilisation').getByRole('button', { name: 'Show table' }).click();
+    await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^TS09 EA 1003/ }).getByRole('cell')).toHaveText(['0.0 h', '0.0 h', '–']);
+    await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^All ambulances/ }).getByRole('cell')).toHaveText(['10.0 h', '40.0 h', '25 %']);
+    await page.screenshot({ path: '.tmp/reports-fixture.png', fullPage: true });
+    await page.waitForTimeout(400);
+    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    expect(violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`)), 'axe, light theme, every table open').toEqual([]);
+
+    // Presets ask for their own days; Custom starts from the days shown and says what is wrong.
+    await page.getByRole('combobox', { name: 'Period' }).click();
+    await page.getByRole('option', { name: 'Last 7 days' }).click();
+    await expect.poll(() => seen.at(-1)?.searchParams.get('from')).toBe(await page.evaluate(() => {
+      const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+      const [y, m, d] = today.split('-').map(Number);
+      return new Date(Date.UTC(y, m - 1, d - 6)).toISOString().slice(0, 10);
+    }));
+    await page.getByRole('combobox', { name: 'Period' }).click();
+    await page.getByRole('option', { name: 'Custom' }).click();
+    await page.getByLabel('First day').fill('2026-11-10');
+    await page.getByLabel('Last day').fill('2026-11-01');
+    await expect(page.getByText('The first day must not be after the last day')).toBeVisible();
+    await page.getByLabel('Last day').fill('2026-11-30');
+    await expect.poll(() => seen.at(-1) && Object.fromEntries(seen.at(-1)!.searchParams)).toEqual({ ...period, from: '2026-11-10', to: '2026-12-01' });
+    await expect(page.getByText(/Nov 10, 2026 – Nov 30, 2026|10 Nov 2026 – 30 Nov 2026/)).toBeVisible();
+  });
+
+  test('loading, failure with Retry, and an empty period are worded', async ({ page }) => {
+    await signIn(page, 'operator');
+    let release!: () => void;
+    let failing = true;
+    await stubReports(page, { hold: new Promise<void>((r) => { release = r; }), fail: () => failing });
+    await page.goto('/dashboard/reports');
+    await expect(page.getByRole('status').filter({ hasText: 'Loading reports…' })).toBeVisible();
+    release();
+    const failure = page.getByTestId('load-failure');
+    await expect(failure).toContainText('Could not load reports', { timeout: 15_000 });
+    await page.waitForTimeout(400);
+    const failed = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    expect(failed.violations.map((v) => v.id)).toEqual([]);
+    // Retry is offered once the automatic retries have given up too.
+    const retry = failure.getByRole('button', { name: 'Retry' });
+    await expect(retry).toBeEnabled({ timeout: 15_000 });
+    failing = false;
+    await retry.click();
+    await expect(page.getByTestId('reports-total')).toBeVisible();
+    await expect(failure).toBeHidden();
+
+    await page.unroute('**/api/reports/**');
+    await stubReports(page, { empty: true });
+    await page.getByRole('combobox', { name: 'Period' }).click();
+    await page.getByRole('option', { name: 'Today' }).click();
+    await expect(page.getByTestId('reports-empty')).toHaveText('No calls in this period');
+  });
+});

@@ -1,0 +1,123 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { queries } from '../../api/queries';
+import { ScreenTitle } from '../../layout/ScreenTitle';
+import { useToast } from '../../layout/toast';
+import { LoadStateBanner } from '../shared/LoadStateBanner';
+import { useLoadState } from '../shared/useLoadState';
+import { DailyChart } from './DailyChart';
+import { DemandHeatmap } from './DemandHeatmap';
+import { downloadAssignmentsCsv } from './downloadCsv';
+import { PeriodPicker, type PeriodChoice } from './PeriodPicker';
+import { PriorityTiles } from './PriorityTiles';
+import { ResponseChart } from './ResponseChart';
+import { browserTimeZone, customProblem, localDate, periodOf, periodText, presetDays, type ReportPeriod } from './reportPeriod';
+import { UtilisationChart } from './UtilisationChart';
+
+const FAILED = () => 'Could not load reports';
+
+/** The days a choice shows, or why it cannot be asked for. */
+function resolve(choice: PeriodChoice, today: string, tz: string): { period: ReportPeriod | null; problem: string | null } {
+  if (choice.preset !== 'custom') {
+    const { first, last } = presetDays(choice.preset, today);
+    return { period: periodOf(first, last, tz), problem: null };
+  }
+  const problem = customProblem(choice.first, choice.last);
+  return { period: problem ? null : periodOf(choice.first, choice.last, tz), problem };
+}
+
+/**
+ * /dashboard/reports and /admin-dashboard/reports: response times against their targets per
+ * priority, per day, demand by hour of week and unit utilisation over a chosen period, each
+ * chart with its figures in a table, and the period's assignments as CSV. Days are the
+ * browser's local days (its IANA zone is sent with every request).
+ */
+export function ReportsScreen() {
+  const [tz] = useState(browserTimeZone);
+  const [today] = useState(() => localDate(Date.now(), tz));
+  const [choice, setChoice] = useState<PeriodChoice>(() => ({ preset: 'last30', ...presetDays('last30', today) }));
+  const { period, problem } = resolve(choice, today, tz);
+
+  // A new period keeps the last one's figures on screen (with a progress bar) until it has loaded.
+  const enabled = period != null;
+  const fallback = period ?? periodOf(today, today, tz);
+  const responseTimes = useQuery({ ...queries.reports.responseTimes(fallback), enabled, placeholderData: keepPreviousData });
+  const utilisation = useQuery({ ...queries.reports.utilisation(fallback), enabled, placeholderData: keepPreviousData });
+  const demand = useQuery({ ...queries.reports.demand(fallback), enabled, placeholderData: keepPreviousData });
+  const load = useLoadState([
+    { query: responseTimes, failText: FAILED },
+    { query: utilisation, failText: FAILED },
+    { query: demand, failText: FAILED },
+  ]);
+  const refreshing = responseTimes.isPlaceholderData || utilisation.isPlaceholderData || demand.isPlaceholderData;
+
+  const toast = useToast();
+  const [downloading, setDownloading] = useState(false);
+  const download = () => {
+    if (!period) return;
+    setDownloading(true);
+    downloadAssignmentsCsv(period)
+      .catch(() => toast('Could not download the CSV. Please try again.', 'error'))
+      .finally(() => setDownloading(false));
+  };
+
+  const onChoice = (next: PeriodChoice) => {
+    // Custom starts from the days shown so far, so only the day that changes needs choosing.
+    if (next.preset === 'custom' && choice.preset !== 'custom') setChoice({ preset: 'custom', ...presetDays(choice.preset, today) });
+    else setChoice(next);
+  };
+
+  const report = responseTimes.data;
+  return (
+    <>
+      <ScreenTitle
+        title="Reports"
+        subtitle={period ? `${periodText(period)} · days and hours in ${tz}` : 'Choose the days to report on'}
+        actions={(
+          <Button
+            variant="contained"
+            onClick={download}
+            disabled={!period || downloading}
+            startIcon={downloading ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            Download CSV
+          </Button>
+        )}
+      />
+      <Stack spacing={2.5}>
+        <PeriodPicker value={choice} onChange={onChoice} problem={problem} />
+        {refreshing && <LinearProgress aria-label="Loading the new period" />}
+        <LoadStateBanner state={load} />
+        {!period ? null : load.phase === 'loading' ? (
+          <Box role="status" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2, py: 10 }}>
+            <CircularProgress />
+            <Typography>Loading reports…</Typography>
+          </Box>
+        ) : load.phase === 'failed' || !report || !utilisation.data || !demand.data ? null : report.overall.calls === 0 ? (
+          <Paper variant="outlined" sx={{ py: 8, textAlign: 'center' }}>
+            <Typography variant="h6" component="p" data-testid="reports-empty">No calls in this period</Typography>
+            <Typography color="text.secondary">Choose a longer period, or come back once calls have been taken.</Typography>
+          </Paper>
+        ) : (
+          <>
+            <Typography data-testid="reports-total">
+              <strong>{report.overall.calls}</strong> {report.overall.calls === 1 ? 'call' : 'calls'} received in this period
+            </Typography>
+            <PriorityTiles priorities={report.priorities} />
+            <ResponseChart priorities={report.priorities} overall={report.overall} />
+            <DailyChart daily={report.daily} />
+            <DemandHeatmap report={demand.data} />
+            <UtilisationChart report={utilisation.data} />
+          </>
+        )}
+      </Stack>
+    </>
+  );
+}
