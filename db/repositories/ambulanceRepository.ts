@@ -89,6 +89,8 @@ export const ambulanceRepository = {
       .andWhere((q) => q.whereNull('position_at').orWhere('position_at', '<=', p.position_at))
       .update({ ...p, ...bump(db) }),
   delete: (db: Db, id: number) => db('ambulances').where({ id }).delete(),
+  /** Dates the ambulances' addition back (demo history: the fleet existed through the calls it served). */
+  setCreatedAt: (db: Db, ids: number[], iso: string) => db('ambulances').whereIn('id', ids).update({ created_at: iso }),
   /**
    * Gives the ambulance a new device secret's hash, replacing any earlier one (which stops
    * matching at once); 1 when the ambulance exists, 0 otherwise. Not a change of the ambulance

@@ -50,9 +50,12 @@ export async function seedDemo(db: Knex, opts: SeedOptions = {}): Promise<boolea
     const ambulances = [];
     for (const a of DEMO_AMBULANCES) ambulances.push({ ...a, id: await ambulanceRepository.insert(trx, { ...a, status: 'available' }) });
     if (opts.historyDays) {
+      const now = opts.now ?? new Date();
       const history = generateDemoHistory({
-        now: opts.now ?? new Date(), days: opts.historyDays, ambulances, random: mulberry32(HISTORY_SEED), centre: DEMO_CENTRE,
+        now, days: opts.historyDays, ambulances, random: mulberry32(HISTORY_SEED), centre: DEMO_CENTRE,
       });
+      // On shift since the history began: otherwise unit hour utilisation would divide 30 days of calls by minutes of shift.
+      await ambulanceRepository.setCreatedAt(trx, ambulances.map((a) => a.id), new Date(now.getTime() - opts.historyDays * 86_400_000).toISOString());
       await demoHistoryRepository.insert(trx, { ...history, events: demoCreatedEntries(history.cases) });
     }
     return true;
