@@ -27,25 +27,27 @@ export function quoteField(v: string): string {
   return NEEDS_QUOTES.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** A stored time as ISO 8601 UTC (what the server writes already; anything else normalised), empty for a skipped step. */
 export function isoCell(v: string | null | undefined): string {
   if (!v) return '';
-  if (ISO_UTC.test(v)) return v;
+  // The server writes toISOString(): 24 characters ending in Z (a year's export checks millions of these).
+  if (v.length === 24 && v.charCodeAt(23) === 90 && ISO_UTC.test(v)) return v;
   const ms = Date.parse(v);
   return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
 }
 
 export const csvHeader = () => ASSIGNMENT_CSV_COLUMNS.join(',') + EOL;
 
-/** One assignment as one CSV line, the cells in ASSIGNMENT_CSV_COLUMNS' order; the outcome is its final or current step. */
+/**
+ * One assignment as one CSV line, the cells in ASSIGNMENT_CSV_COLUMNS' order; the outcome is its
+ * final or current step. Only the text people typed can need quotes: ids, numbers, steps and
+ * ISO times never hold a comma, quote or line break.
+ */
 export function csvRow(r: AssignmentExportRow): string {
-  const cells = [
-    r.case_id, String(r.assignment_id), String(r.priority), safeText(r.case_type), safeText(r.license_plate), r.status,
-    isoCell(r.call_received_at), isoCell(r.dispatched_at), isoCell(r.en_route_at), isoCell(r.on_scene_at),
-    isoCell(r.transporting_at), isoCell(r.at_hospital_at), isoCell(r.cleared_at), isoCell(r.cancelled_at),
-  ];
-  return cells.map(quoteField).join(',') + EOL;
+  return `${r.case_id},${r.assignment_id},${r.priority},${quoteField(safeText(r.case_type))},${quoteField(safeText(r.license_plate))},${r.status},`
+    + `${isoCell(r.call_received_at)},${isoCell(r.dispatched_at)},${isoCell(r.en_route_at)},${isoCell(r.on_scene_at)},`
+    + `${isoCell(r.transporting_at)},${isoCell(r.at_hospital_at)},${isoCell(r.cleared_at)},${isoCell(r.cancelled_at)}${EOL}`;
 }
 
 /** The download's name: the period's first and last local day, e.g. lifeline-assignments-2026-11-01-to-2026-11-30.csv. */
