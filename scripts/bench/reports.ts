@@ -14,6 +14,7 @@
  * ambulances taken in turn (the fleet's size, not a schedule: utilisation over 100 % is the model's,
  * not a report's error).
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -244,6 +245,8 @@ async function main() {
     process.stdout.write(`${JSON.stringify({ year: { ...year, build_seconds: buildSeconds }, ...results })}\n`);
   } finally {
     await server.stop();
+    // A year is a few hundred MB: not left behind under .tmp/bench.
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
   }
 }
 
