@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { AssignmentTimes, ReportCall } from '../services/reportService';
+
+/**
+ * Hand-made calls whose report figures are known (reportService.test.ts states them), for the
+ * period 2026-10-01 … 2026-10-02 in Asia/Kolkata (UTC+05:30): from=2026-10-01&to=2026-10-03&tz=Asia/Kolkata
+ * is [2026-09-30T18:30Z, 2026-10-02T18:30Z). 2026-10-01 is a Thursday.
+ */
+export const FIXTURE_PERIOD = { from: '2026-09-30T18:30:00.000Z', to: '2026-10-02T18:30:00.000Z', tz: 'Asia/Kolkata' };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+/** An instant given in IST (+05:30). */
+const ist = (local: string) => Date.parse(`${local}+05:30`);
+
+type Steps = [dispatched: number, enRoute: number | null, onScene: number | null, transporting: number | null, atHospital: number | null, cleared: number | null, cancelled?: number];
+
+export interface FixtureCall extends ReportCall { id: string; assignments: (AssignmentTimes & { cancelled_at: string | null })[] }
+
+/** A call at `at` whose assignments' steps are seconds after the call (null: skipped or not reached). */
+function call(id: string, priority: number, at: number, ...assignments: Steps[]): FixtureCall {
+  const t = (s: number | null | undefined) => (s == null ? null : iso(at + s * 1000));
+  return {
+    id, priority, call_received_at: iso(at),
+    assignments: assignments.map(([d, e, o, tr, h, c, x]) => ({
+      dispatched_at: t(d)!, en_route_at: t(e), on_scene_at: t(o), transporting_at: t(tr), at_hospital_at: t(h), cleared_at: t(c), cancelled_at: t(x),
+    })),
+  };
+}
+
+const morning = (i: number) => ist(`2026-10-01T10:${String(i * 5).padStart(2, '0')}:00`);
+
+/** Inside the period. */
+export const FIXTURE_CALLS: FixtureCall[] = [
+  // Priority 1: ten calls that reach the scene 300 … 1200 s after the call, on 2026-10-01.
+  call('p1-00', 1, morning(0), [60, 120, 300, 1200, 2400, 3600]),
+  call('p1-01', 1, morning(1), [40, 100, 420, 1300, 2500, 3900]),
+  call('p1-02', 1, morning(2), [90, 150, 480, 1500, 2700, 4200]),
+  call('p1-03', 1, morning(3), [50, null, 540, 1400, 2600, 3800]), // en route skipped
+  call('p1-04', 1, morning(4), [70, 110, 600, 1600, 2800, 4000]),
+  call('p1-05', 1, morning(5), [30, 80, 660, null, null, 2000]), // treated on scene: on scene → cleared
+  call('p1-06', 1, morning(6), [80, 140, 720, 1700, 2900, 4300]),
+  // Reassigned: the first ambulance is cancelled on its way, the second arrives.
+  call('p1-07', 1, morning(7), [20, 60, null, null, null, null, 200], [240, 300, 840, 1800, 3000, 4400]),
+  call('p1-08', 1, morning(8), [100, 160, 960, 1900, 3100, 4500]),
+  call('p1-09', 1, morning(9), [110, 170, 1200, 2000, 3200, 4600]),
+  // 2026-10-02: cancelled before arrival, and a waiting call never dispatched.
+  call('p1-10', 1, ist('2026-10-02T09:00:00'), [45, 95, null, null, null, null, 150]),
+  call('p1-11', 1, ist('2026-10-02T09:30:00')),
+  // Priority 2 (target 40 min): the period's first instant, a call on the previous UTC day, one spanning midnight, one past target.
+  call('p2-from', 2, ist('2026-10-01T00:00:00'), [60, null, 600, null, null, 1200]),
+  call('p2-utc-day-before', 2, ist('2026-10-01T00:30:00'), [60, null, 900, null, null, 1500]),
+  call('p2-midnight', 2, ist('2026-10-01T23:50:00'), [60, null, 1200, null, null, 1800]),
+  call('p2-late', 2, ist('2026-10-02T23:30:00'), [60, null, 3000, null, null, 3600]),
+];
+
+/** Just outside the period: 23:30 on the day before (18:00Z) and 00:10 on the day after (18:40Z). */
+export const FIXTURE_OUTSIDE: FixtureCall[] = [
+  call('out-before', 1, ist('2026-09-30T23:30:00'), [60, 120, 300, null, null, 900]),
+  call('out-after', 1, ist('2026-10-03T00:10:00'), [60, 120, 300, null, null, 900]),
+];
+
+/** Writes calls as cases and assignments, on ambulance `ambulanceId` (an assignment without `cancelled_at` and `cleared_at` is left open: none here). */
+export async function insertFixtureCalls(db: Knex, calls: FixtureCall[], ambulance: { id: number; license_plate: string }) {
+  for (const c of calls) {
+    await db('cases').insert({
+      id: c.id, description: `Report fixture ${c.id}`, status: c.assignments.length ? 'resolved' : 'pending', patient_name: 'Fixture', patient_email: 'fixture@example.com',
+      created_at: c.call_received_at, updated_at: c.call_received_at, priority: c.priority, call_received_at: c.call_received_at,
+    });
+    for (const a of c.assignments) {
+      await db('assignments').insert({ case_id: c.id, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, status: a.cancelled_at ? 'cancelled' : 'cleared', ...a });
+    }
+  }
+}
