@@ -22,6 +22,7 @@ import { mountHealth } from './routes/health';
 import { mountMetrics } from './routes/metrics';
 import { mountPublic } from './routes/public';
 import { mountReports } from './routes/reports';
+import { mountReportsCsv } from './routes/reportsCsv';
 import { mountUsers } from './routes/users';
 
 const API_PREFIXES = ['/api/', '/live-location', '/socket.io'];
@@ -35,7 +36,7 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   // Every route is gated by its entry in policies/permissions.ts `access`.
   const router = new GatedRouter();
   const deps = { svc, geocoder: opts.geocoder ?? createGeocoder(svc) };
-  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountDispatchSuggestions, mountAmbulances, mountDevices, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics, mountReports]) {
+  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountDispatchSuggestions, mountAmbulances, mountDevices, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics, mountReports, mountReportsCsv]) {
     mount(router, deps);
   }
   if (router.undeclared.length) throw new Error(`No access rule is declared in policies/permissions.ts for ${router.undeclared.join(', ')}`);

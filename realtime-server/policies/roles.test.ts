@@ -132,6 +132,7 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/cases/:id': { who: 'admin', url: () => `/api/cases/${f.spareCaseId}`, ok: 200 },
   'GET /api/outbox': { who: 'admin', ok: 200 },
   'GET /api/metrics': { who: 'admin', ok: 200 },
+  'GET /api/reports/assignments.csv': { who: 'staff', ok: 200 },
   'POST /api/cases/:id/assignments/:assignmentId/corrections': {
     // A dispatch time a little earlier on each call: every admitted call writes, so a missing refusal would show.
     who: 'staff', url: () => `/api/cases/${f.lateCaseId}/assignments/${f.lateAssignmentId}/corrections`,

@@ -65,6 +65,24 @@ describe('npm run bench (smoke)', () => {
     }
     expect(text).toMatch(/viewer fan-out p50\/p95\/p99\/max ms/);
   }, 60_000);
+
+  it('runs the reports scenario alone: a small year built, the CSV of 30 days and of the year timed', async () => {
+    const { r } = await bench(['--smoke', '--scenarios', 'reports']);
+    const rep = r.details.reports;
+    expect(rep.year.assignments).toBe(r.report_assignments);
+    expect(rep.year.assignments).toBeGreaterThan(4500);
+    for (const k of ['csv_30d', 'csv_year']) {
+      expect(rep[k].status, k).toBe(200);
+      expect(rep[k].median_ms, k).toBeGreaterThan(0);
+      expect(rep[k].server_peak_rss_mb, k).toBeGreaterThan(20);
+    }
+    // The year's file holds every assignment: over 100 bytes a row.
+    expect(rep.csv_year.bytes).toBeGreaterThan(rep.year.assignments * 100);
+    expect(rep.csv_year.bytes).toBeGreaterThan(rep.csv_30d.bytes * 10);
+    expect(r.csv_year_ms).toBe(rep.csv_year.median_ms);
+    // The fleet's scenarios did not run.
+    expect(r.details.fleet).toBeUndefined();
+  }, 90_000);
 });
 
 /** `--nodes 2` needs a PostgreSQL and a Redis: only with DATABASE_URL=postgres://… and REDIS_URL. */

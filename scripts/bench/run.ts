@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,polling,ingest,baselines]
+ * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,polling,ingest,baselines,reports]
  *                [--ambulances A] [--viewers V] [--staff S] [--rate R] [--duration SECONDS] [--load-procs N]
  *                [--nodes N [--database-url postgres://...] [--redis-url redis://...]]
  *
@@ -19,6 +19,10 @@
  *   dispatch and polling if asked, whose dispatchers and polls talk to the first node) runs on
  *   several nodes: ingest and the baselines stay single-node (SQLite) and are skipped here.
  *   --nodes 1 is the fair "one node" against N (same engine: PostgreSQL + Redis adapter).
+ *
+ * reports: a busy centre's year on SQLite (scripts/bench/reports.ts: 500,000 assignments; --quick 50,000,
+ *   --smoke 5,000; --report-assignments N), then the reports and the CSV timed over HTTP against a
+ *   server of its own, before the fleet's server starts. `--scenarios reports` runs only it.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -69,8 +73,8 @@ if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1)) {
 const envPg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
 const databaseUrl = opt('database-url') ?? envPg ?? LOCAL_PG;
 const redisUrl = opt('redis-url') ?? process.env.REDIS_URL ?? LOCAL_REDIS;
-const scenarios = new Set((opt('scenarios') ?? (nodes ? 'fleet' : 'fleet,dispatch,polling,ingest,baselines')).split(','));
-const skippedForNodes = nodes ? ['ingest', 'baselines'].filter((k) => scenarios.delete(k)) : [];
+const scenarios = new Set((opt('scenarios') ?? (nodes ? 'fleet' : 'fleet,dispatch,polling,ingest,baselines,reports')).split(','));
+const skippedForNodes = nodes ? ['ingest', 'baselines', 'reports'].filter((k) => scenarios.delete(k)) : [];
 const jsonFile = opt('json');
 /** Another checkout (e.g. a `git worktree` of the commit before an optimisation): its server runs the ingest scenario too, in the same run. */
 const beforeRoot = opt('before-root') && path.resolve(opt('before-root')!);
@@ -389,6 +393,22 @@ async function dbWriteBaseline() {
   return JSON.parse(out.trim().split('\n').at(-1)!) as { label: string; usPerPosition: number; perSecond: number }[];
 }
 
+// ---------- reports ----------
+type ReportFigure = { status: number; median_ms?: number; ttfb_median_ms?: number; server_cpu_ms_per_run?: number; bytes?: number; server_peak_rss_mb?: number; error?: string };
+type ReportsResult = { year: { calls: number; assignments: number; build_seconds: number } } & Record<string, ReportFigure>;
+
+/** A busy centre's year, built and measured by a child of its own (scripts/bench/reports.ts). */
+async function reportsBench(): Promise<ReportsResult> {
+  const assignments = opt('report-assignments') ?? (smoke ? '5000' : quick ? '50000' : '500000');
+  const child = spawnNode(path.join(ROOT, 'scripts/bench/reports.ts'), ['--assignments', assignments, '--runs', smoke ? '1' : quick ? '3' : '5'], { cpus: LOAD_CPUS });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`reports bench failed (exit ${code})`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as ReportsResult;
+}
+
 // ---------- main ----------
 /** Everything one run measured (the JSON's `details`). */
 interface BenchResult {
@@ -397,6 +417,7 @@ interface BenchResult {
   connect_seconds?: number; fleet?: FleetResult; dispatch?: FleetResult; polling?: FleetResult;
   ingest?: IngestResult; ingest_before?: IngestResult & { root: string }; server_stderr_tail?: string[];
   db_write?: Awaited<ReturnType<typeof dbWriteBaseline>>; ws_floor?: FleetResult; sio_floor?: FleetResult;
+  reports?: ReportsResult;
 }
 type FinishedRun = BenchResult & { seconds: number };
 
@@ -409,6 +430,15 @@ async function main() {
     : 'taskset unavailable: server and load share every CPU';
   log(`profile ${profile}; ${placement}`);
   if (skippedForNodes.length) log(`--nodes: ${skippedForNodes.join(', ')} skipped (single-node scenarios; run them without --nodes)`);
+  // First, on a server of its own, while nothing else of the bench runs.
+  const reports = scenarios.has('reports') ? await reportsBench() : undefined;
+  if ([...scenarios].every((k) => k === 'reports')) {
+    const run = { profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: 1, engine: { database: 'sqlite' }, reports, seconds: (Date.now() - started) / 1000 } satisfies FinishedRun;
+    const summary = headline(run);
+    printTable(summary, run);
+    if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify({ ...summary, details: run }, null, 2)}\n`);
+    return;
+  }
   let cluster: ClusterHandle | undefined;
   let server: ServerProcess;
   if (nodes) {
@@ -426,6 +456,7 @@ async function main() {
   const result: BenchResult = {
     profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: nodes ?? 1,
     engine: nodes ? { database: redact(cluster!.databaseUrl), redis: redact(redisUrl), redis_prefix: cluster!.redisPrefix, skipped: skippedForNodes } : { database: 'sqlite' },
+    reports,
   };
   let fx: Fixtures | undefined;
   try {
@@ -532,6 +563,12 @@ function headline(r: FinishedRun) {
     sio_floor_vs_ws_cpu: ratio(r.sio_floor?.server_cpu_ms_per_delivery, r.ws_floor?.server_cpu_ms_per_delivery),
     knex_vs_prepared: r.db_write ? ratio(r.db_write[0].usPerPosition, r.db_write[2].usPerPosition) : null,
     knex_vs_prepared_batched: r.db_write ? ratio(r.db_write[1].usPerPosition, r.db_write[3].usPerPosition) : null,
+    report_assignments: r.reports?.year.assignments ?? null,
+    response_times_30d_ms: r.reports?.response_times_30d?.median_ms ?? null,
+    response_times_year_ms: r.reports?.response_times_year?.median_ms ?? null,
+    csv_30d_ms: r.reports?.csv_30d?.median_ms ?? null,
+    csv_year_ms: r.reports?.csv_year?.median_ms ?? null,
+    csv_year_mb: r.reports?.csv_year?.bytes ? round(r.reports.csv_year.bytes / 1e6) : null,
     seconds: round(r.seconds),
   };
 }
@@ -569,6 +606,16 @@ function printTable(s: ReturnType<typeof headline>, r: FinishedRun) {
     add(`${name} sustained (p99 ≤ 50 ms): socket, REST`, `${sus(ing.socket_sustained)}, ${sus(ing.rest_sustained)}`);
   }
   if (r.db_write) for (const d of r.db_write) add(`db write: ${d.label}`, `${round(d.usPerPosition)} µs/position (${round(d.perSecond, 0)}/s)`);
+  if (r.reports) {
+    add('reports: the year', `${r.reports.year.assignments} assignments of ${r.reports.year.calls} calls, built in ${r.reports.year.build_seconds} s`);
+    for (const [k, f] of Object.entries(r.reports)) {
+      if (k === 'year') continue;
+      const fig = f as ReportFigure;
+      add(`reports: ${k} median ms (first byte; server CPU ms; bytes; server peak RSS MB)`, fig.status === 200
+        ? `${fig.median_ms} (${fig.ttfb_median_ms}; ${fig.server_cpu_ms_per_run}; ${fig.bytes}; ${fig.server_peak_rss_mb})`
+        : `not measured: ${fig.status} ${fig.error ?? ''}`);
+    }
+  }
   if (s.socketio_vs_ws_cpu !== null) add('CPU per delivery: Lifeline / ws floor, socket.io floor / ws floor', `${s.socketio_vs_ws_cpu}×, ${s.sio_floor_vs_ws_cpu}×`);
   add('run time s', s.seconds);
   const w = Math.max(...rows.map(([k]) => k.length));
