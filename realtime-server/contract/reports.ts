@@ -37,7 +37,7 @@ export const INTERVAL_LABELS: Record<Interval, string> = {
  * ascending, the one at rank ⌈p/100 × n⌉ (1-based). Always one of the values, never an
  * interpolation; null for no values.
  */
-export function nearestRank(sortedAscending: readonly number[], p: number): number | null {
+export function nearestRank(sortedAscending: ArrayLike<number>, p: number): number | null {
   const n = sortedAscending.length;
   if (n === 0) return null;
   const rank = Math.max(1, Math.ceil((p / 100) * n));

@@ -75,18 +75,19 @@ export function callIntervals(call: ReportCall): Record<Interval, number | null>
   return out;
 }
 
-/** One interval's figures from its values in milliseconds (sorted here) and the group's number of calls. */
+/** One interval's figures from its values in milliseconds (in any order) and the group's number of calls. */
 export function intervalFigures(valuesMs: number[], calls: number): IntervalFigures {
   const n = valuesMs.length;
   if (!n) return { n: 0, mean_s: null, p50_s: null, p90_s: null, missing: calls };
-  valuesMs.sort((a, b) => a - b);
+  // A typed array sorts numerically in native code: a year's half a million values in a fraction of a comparator sort's time.
+  const sorted = Float64Array.from(valuesMs).sort();
   let sum = 0;
-  for (const v of valuesMs) sum += v;
+  for (const v of sorted) sum += v;
   return {
     n,
     mean_s: round1(sum / n / 1000),
-    p50_s: nearestRank(valuesMs, 50)! / 1000,
-    p90_s: nearestRank(valuesMs, 90)! / 1000,
+    p50_s: nearestRank(sorted, 50)! / 1000,
+    p90_s: nearestRank(sorted, 90)! / 1000,
     missing: calls - n,
   };
 }
