@@ -132,9 +132,12 @@ describe.skipIf(!PG)('copying a SQLite database into PostgreSQL', () => {
 const KEY_OF: Record<string, string> = { geocode_cache: 'key', geocode_searches: 'query', job_runs: 'name' };
 const rows = (db: Knex, table: string) => db(table).select('*').orderBy(KEY_OF[table] ?? 'id');
 
+/** The boolean columns (users.active, cases.demo). */
+const BOOLEAN_COLUMNS = new Set(['active', 'demo']);
+
 /** SQLite's booleans are 0/1; everything else must be equal as it is. */
 function normalise(row: Record<string, unknown>) {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k] = k === 'active' && v != null ? Boolean(v) : v;
+  for (const [k, v] of Object.entries(row)) out[k] = BOOLEAN_COLUMNS.has(k) && v != null ? Boolean(v) : v;
   return out;
 }
