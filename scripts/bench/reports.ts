@@ -73,7 +73,7 @@ const TYPES: Record<number, string[]> = {
 const TRAVEL_MEDIAN_S: Record<number, number> = { 1: 420, 2: 600, 3: 840, 4: 960 };
 
 /** Builds the year into the SQLite file; answers what it holds. */
-async function buildYear(file: string, end: number) {
+export async function buildYear(file: string, end: number) {
   const knex = openDatabase(file);
   await knex.migrate.latest();
   await seedDemo(knex);
@@ -250,7 +250,10 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Imported (for a profile of one report) it builds nothing by itself.
+if (!process.env.BENCH_NO_MAIN) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
