@@ -99,6 +99,12 @@ function CasesList({ cases, places, onMap }: Props) {
   );
 }
 
+// MUI's one-line toolbar is wider than a phone: the next-page button would fall off the screen.
+const PHONE_PAGINATION = {
+  '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', pl: 0 },
+  '& .MuiTablePagination-actions': { ml: 1 },
+} as const;
+
 /**
  * The All Cases tab: every case matching the search, a page at a time (table or phone list
  * alike). `resetKey` names the search and sort: when it changes the first page shows again.
@@ -110,7 +116,7 @@ export function AllCasesTable({ resetKey, ...props }: Props & { resetKey: string
   return (
     <Box>
       {phone ? <CasesList {...page} /> : <CasesTable {...page} />}
-      {props.cases.length > 0 && <TablePagination component="div" {...pagination} />}
+      {props.cases.length > 0 && <TablePagination component="div" {...pagination} sx={phone ? PHONE_PAGINATION : undefined} />}
       {props.cases.length === 0 && (
         <Box sx={{ mt: 2 }}>
           <EmptyPanel icon={<SearchIcon />} title="No cases found" text="Try adjusting your search or filters to find what you're looking for" />
