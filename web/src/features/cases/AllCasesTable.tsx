@@ -6,6 +6,7 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -20,6 +21,7 @@ import { EmptyPanel } from './EmptyPanel';
 import { OpenCallLines } from './OpenCallLines';
 import { PriorityChip } from '../shared/PriorityChip';
 import { SearchIcon } from '../../layout/icons';
+import { usePagedRows } from '../shared/usePagedRows';
 
 const COLUMNS = ['Case Info', 'Description', 'Emergency Type', 'Status', 'Date', 'Actions'];
 
@@ -97,12 +99,24 @@ function CasesList({ cases, places, onMap }: Props) {
   );
 }
 
-/** The All Cases tab: every case matching the search. */
-export function AllCasesTable(props: Props) {
+// MUI's one-line toolbar is wider than a phone: the next-page button would fall off the screen.
+const PHONE_PAGINATION = {
+  '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', pl: 0 },
+  '& .MuiTablePagination-actions': { ml: 1 },
+} as const;
+
+/**
+ * The All Cases tab: every case matching the search, a page at a time (table or phone list
+ * alike). `resetKey` names the search and sort: when it changes the first page shows again.
+ */
+export function AllCasesTable({ resetKey, ...props }: Props & { resetKey: string }) {
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
+  const { pageRows, pagination } = usePagedRows(props.cases, resetKey);
+  const page = { ...props, cases: pageRows };
   return (
     <Box>
-      {phone ? <CasesList {...props} /> : <CasesTable {...props} />}
+      {phone ? <CasesList {...page} /> : <CasesTable {...page} />}
+      {props.cases.length > 0 && <TablePagination component="div" {...pagination} sx={phone ? PHONE_PAGINATION : undefined} />}
       {props.cases.length === 0 && (
         <Box sx={{ mt: 2 }}>
           <EmptyPanel icon={<SearchIcon />} title="No cases found" text="Try adjusting your search or filters to find what you're looking for" />

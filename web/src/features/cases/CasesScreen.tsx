@@ -66,7 +66,7 @@ export function CasesScreen() {
       ) : tab === 'emergency' ? (
         <EmergencyCasesGrid cases={board.visibleOpen} places={board.places} onMap={openMap} />
       ) : (
-        <AllCasesTable cases={board.visible} places={board.places} onMap={openMap} />
+        <AllCasesTable cases={board.visible} places={board.places} onMap={openMap} resetKey={`${board.search}\n${board.order}`} />
       )}
     </Box>
   );

@@ -1,4 +1,5 @@
 import Button from '@mui/material/Button';
+import TablePagination from '@mui/material/TablePagination';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type ReactElement } from 'react';
 import type { CaseDto } from '../../../api/contract';
@@ -14,6 +15,7 @@ import { ArrowDownIcon, ArrowUpIcon, WarningIcon } from '../../../layout/icons';
 import { CasesTable } from './CasesTable';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
 import { useLoadState } from '../../shared/useLoadState';
+import { usePagedRows } from '../../shared/usePagedRows';
 import { EditCaseDialog } from './EditCaseDialog';
 
 interface DialogState { key: number; open: boolean; caseRow: CaseDto | null }
@@ -26,7 +28,8 @@ const ORDER_ICON: Record<Order, ReactElement> = { urgent: <WarningIcon />, desc:
 /**
  * /admin-dashboard/cases: every case with edit and delete. By default the open calls come first
  * in the boards' order (priority, waiting first, oldest first), the others after, newest first;
- * the button turns to creation date, newest or oldest first.
+ * the button turns to creation date, newest or oldest first. Shown a page at a time (the demo
+ * history alone is over a thousand cases); a new order starts again on the first page.
  */
 export function CasesPage() {
   const toast = useToast();
@@ -36,6 +39,7 @@ export function CasesPage() {
   const [order, setOrder] = useState<Order>('urgent');
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, caseRow: null });
   const sorted = useMemo(() => (order === 'urgent' ? casesTableOrder(cases.data ?? []) : sortByCreated(cases.data ?? [], order)), [cases.data, order]);
+  const { pageRows, pagination } = usePagedRows(sorted, order);
 
   const remove = useApiMutation(mutations.deleteCase, {
     onError: (error) => toast(withServerReason(error, 'Failed to delete case'), 'error'),
@@ -64,12 +68,13 @@ export function CasesPage() {
       />
       <LoadStateBanner state={load} />
       {load.phase !== 'failed' && <CasesTable
-        cases={sorted}
+        cases={pageRows}
         loading={load.phase === 'loading'}
         deletingId={remove.isPending ? (remove.variables ?? null) : null}
         onEdit={(c) => setDialog((d) => ({ key: d.key + 1, open: true, caseRow: c }))}
         onDelete={confirmDelete}
       />}
+      {load.phase === 'loaded' && sorted.length > 0 && <TablePagination component="div" {...pagination} />}
       {dialog.caseRow && (
         <EditCaseDialog
           key={dialog.key}
