@@ -16,8 +16,9 @@ Object.assign(process.env, {
   TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
   SEED: 'demo',
   // The Reports screen draws from it; past calls are closed, so the live boards start empty as before.
-  // E2E_DEMO_HISTORY_DAYS=0 runs without it (every case list then holds only the specs' own cases).
-  DEMO_HISTORY_DAYS: process.env.E2E_DEMO_HISTORY_DAYS ?? '30',
+  // A week (about 280 calls) keeps every full case list a few pages long without a month's weight on
+  // each spec's page loads; E2E_DEMO_HISTORY_DAYS=30 runs as `npm start` does, 0 without history.
+  DEMO_HISTORY_DAYS: process.env.E2E_DEMO_HISTORY_DAYS ?? '7',
   LOG_LEVEL: 'warn',
   DRAIN_SECONDS: '0',
 });
