@@ -4,6 +4,7 @@ import type { LiveSocket } from '../../realtime/socket';
 import { DRIVER_GEOLOCATION, driverLinkClosed, pageStorage, postPosition } from './driverApi';
 import { createDriverStream } from './driverStream';
 import { createPositionQueue } from './positionQueue';
+import { useQueueReplay } from './useQueueReplay';
 
 /** A value read outside render (by the stream as it sends), set from an effect. */
 export function latest<T>(initial: T) {
@@ -34,22 +35,8 @@ export function useDriverStream(opts: { ambulanceId: string; token: string; case
   useEffect(() => setSocket(socket), [setSocket, socket]);
   const state = useSyncExternalStore(stream.subscribe, stream.getState, stream.getState);
 
-  // The tracking link says the case is over (socket dropped and the link now answers 404).
-  useEffect(() => {
-    if (linkClosed) stream.close();
-  }, [linkClosed, stream]);
-
-  // Replay what is waiting: at once (a reload while offline), when the socket (re)connects, when the browser is back online.
-  useEffect(() => {
-    if (stream.getState().pending) stream.flush();
-    const onOnline = () => stream.flush();
-    window.addEventListener('online', onOnline);
-    socket?.on('connect', onOnline);
-    return () => {
-      window.removeEventListener('online', onOnline);
-      socket?.off('connect', onOnline);
-    };
-  }, [stream, socket]);
+  // The tracking link says the case is over (socket dropped and the link now answers 404); replay what waits.
+  useQueueReplay(stream, socket, linkClosed, () => stream.getState().pending > 0);
 
   // Sharing was on before a reload and the permission is still granted: carry on (once per stream).
   useEffect(() => stream.resume(typeof navigator !== 'undefined' ? navigator.permissions : undefined), [stream]);

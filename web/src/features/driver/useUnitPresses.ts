@@ -5,6 +5,7 @@ import type { LiveSocket } from '../../realtime/socket';
 import { driverLinkClosed, pageStorage, postUnitStatus } from './driverApi';
 import { createPressStream, pressQueue } from './pressStream';
 import { latest } from './useDriverStream';
+import { useQueueReplay } from './useQueueReplay';
 
 /** The tracking link is read again this often while the socket is live: a dispatcher may move the unit from the board. */
 const REREAD_MS = 20_000;
@@ -26,21 +27,7 @@ export function useUnitPresses(opts: { ambulanceId: string; token: string; caseI
   useEffect(() => setSocket(socket), [setSocket, socket]);
   const state = useSyncExternalStore(stream.subscribe, stream.getState, stream.getState);
 
-  useEffect(() => {
-    if (linkClosed) stream.close();
-  }, [linkClosed, stream]);
-
-  // Replay what is waiting: at once (a reload while offline), when the socket (re)connects, when the browser is back online.
-  useEffect(() => {
-    if (stream.getState().waiting.length) void stream.flush();
-    const onOnline = () => void stream.flush();
-    window.addEventListener('online', onOnline);
-    socket?.on('connect', onOnline);
-    return () => {
-      window.removeEventListener('online', onOnline);
-      socket?.off('connect', onOnline);
-    };
-  }, [stream, socket]);
+  useQueueReplay(stream, socket, linkClosed, () => stream.getState().waiting.length > 0);
 
   // The driver's socket hears no case events: while it is live the link is read now and then (polling covers the rest).
   useEffect(() => {
