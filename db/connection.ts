@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
-import type Sqlite from 'better-sqlite3';
+import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { withAdvisoryLock } from './advisoryLock';
 import { migrationSource } from './migrationSource';
-import { clientName } from './repositories/types';
+import { type Db, clientName } from './repositories/types';
 
 export function isPostgresUrl(url: string) {
   return /^postgres(ql)?:\/\//.test(url);
@@ -87,6 +87,22 @@ export function knexConfig(databaseUrl: string): Knex.Config {
     acquireConnectionTimeout: 20_000,
     migrations,
   };
+}
+
+/**
+ * A read-only connection of its own to the SQLite file behind `db`, for a long read (a year's
+ * report) that must not hold the pool's one connection for seconds: in WAL mode it reads a
+ * snapshot while the server goes on writing. Undefined on PostgreSQL (whose pool has several
+ * connections), inside a transaction (whose writes only its own connection sees), and for an
+ * in-memory database (which no other connection can open). The caller closes it.
+ */
+export function openSqliteReader(db: Db): Sqlite.Database | undefined {
+  if (clientName(db) !== 'better-sqlite3' || (db as Knex.Transaction).isTransaction) return undefined;
+  const { filename } = db.client.config.connection as { filename: string };
+  if (!filename || filename === ':memory:' || filename.startsWith('file:')) return undefined;
+  const reader = new Sqlite(filename, { readonly: true, fileMustExist: true });
+  reader.pragma('busy_timeout = 5000');
+  return reader;
 }
 
 /** A SQLite DATABASE_URL the server cannot use: the message names the path and the cause. */

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Db } from './types';
 
 /** One assignment as the CSV export reads it: its case's call, its plate snapshot, its step times. */
@@ -44,6 +45,9 @@ export const assignmentExportRepository = {
       if (rows.length < size) return;
       const last = rows[rows.length - 1];
       after = { callReceivedAt: last.call_received_at, assignmentId: last.assignment_id };
+      // A page on SQLite is read synchronously, and a client that keeps up never makes the stream
+      // wait: without a turn of the event loop here, a year's export would hold it for seconds.
+      await setImmediate();
     }
   },
 };

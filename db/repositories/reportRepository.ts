@@ -1,22 +1,19 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
+import { openSqliteReader } from '../connection';
 import { type Db, clientName } from './types';
 
 /**
- * One call of a report period with one of its assignments (null times without any): a case
- * appears once per assignment, its rows next to each other, so that a report groups them in one pass.
+ * One call of a report period with one of its assignments (null times without any), as the
+ * values in this order: a case appears once per assignment, its rows next to each other, so that
+ * a report groups them in one pass. A tuple, not an object: a year is half a million rows.
  */
-export interface ReportCallRow {
-  case_id: string;
-  priority: number;
-  call_received_at: string;
-  dispatched_at: string | null;
-  en_route_at: string | null;
-  on_scene_at: string | null;
-  transporting_at: string | null;
-  at_hospital_at: string | null;
-  cleared_at: string | null;
-}
+export type ReportCallRow = readonly [
+  case_id: string, priority: number, call_received_at: string,
+  dispatched_at: string | null, en_route_at: string | null, on_scene_at: string | null,
+  transporting_at: string | null, at_hospital_at: string | null, cleared_at: string | null,
+];
 
 /** An assignment that may have held its ambulance during a period. */
 export interface CommitmentRow {
@@ -29,11 +26,17 @@ export interface CommitmentRow {
 
 export interface FleetRow { id: number; license_plate: string; created_at: string }
 
+/** Rows read on SQLite between two turns of the event loop (about 10 ms of reading). */
+export const ROWS_PER_SLICE = 2000;
+
 /**
  * Runs a read and hands each row to `fn` as the values of `columns`, in order. On SQLite the
  * rows are iterated as arrays straight from a better-sqlite3 statement: a year of calls is about
  * half a million rows, and Knex's row objects cost about twice the time (measured for issue 17).
- * The iteration is synchronous, so nothing else runs on the one connection meanwhile.
+ * Each step of that iteration is synchronous, so the read yields to the event loop every
+ * ROWS_PER_SLICE rows, and it runs on a read-only connection of its own (openSqliteReader), so
+ * that sockets, timers and other requests' queries go on during a report of seconds. Without a
+ * file to open (an in-memory database, a transaction) it borrows the pool's connection instead.
  */
 async function eachRow(db: Db, query: Knex.QueryBuilder, columns: readonly string[], fn: (row: unknown[]) => void): Promise<void> {
   if (clientName(db) !== 'better-sqlite3') {
@@ -41,12 +44,29 @@ async function eachRow(db: Db, query: Knex.QueryBuilder, columns: readonly strin
     return;
   }
   const { sql, bindings } = query.toSQL().toNative();
+  const reader = openSqliteReader(db);
+  if (reader) {
+    try {
+      await eachRowInSlices(reader, sql, bindings, fn);
+    } finally {
+      reader.close();
+    }
+    return;
+  }
   const client = db.client as { acquireConnection(): Promise<BetterSqlite3.Database>; releaseConnection(c: BetterSqlite3.Database): Promise<void> };
   const conn = await client.acquireConnection();
   try {
-    for (const r of conn.prepare(sql).raw(true).iterate(...bindings)) fn(r as unknown[]);
+    await eachRowInSlices(conn, sql, bindings, fn);
   } finally {
     await client.releaseConnection(conn);
+  }
+}
+
+async function eachRowInSlices(conn: BetterSqlite3.Database, sql: string, bindings: readonly unknown[], fn: (row: unknown[]) => void) {
+  let n = 0;
+  for (const r of conn.prepare(sql).raw(true).iterate(...bindings)) {
+    fn(r as unknown[]);
+    if (++n % ROWS_PER_SLICE === 0) await setImmediate();
   }
 }
 
@@ -56,8 +76,8 @@ const COMMITMENT_COLUMNS = ['ambulance_id', 'license_plate', 'dispatched_at', 'e
 /** What the reports read: only the columns their figures need, found through the indexes on the times. */
 export const reportRepository = {
   /**
-   * Each call received in [fromIso, toIso) with each of its assignments, by call time (the
-   * cases_call_received_at index) and case, so that a case's rows come one after another.
+   * Each call received in [fromIso, toIso) with each of its assignments, by call time and case
+   * (the order of the cases_call_received_at_id index, so no sort), a case's rows one after another.
    */
   eachCallRow: (db: Db, fromIso: string, toIso: string, fn: (row: ReportCallRow) => void) =>
     eachRow(
@@ -68,11 +88,10 @@ export const reportRepository = {
         .orderBy('c.call_received_at').orderBy('c.id')
         .select('c.id as case_id', 'c.priority', 'c.call_received_at', 'a.dispatched_at', 'a.en_route_at', 'a.on_scene_at', 'a.transporting_at', 'a.at_hospital_at', 'a.cleared_at'),
       CALL_COLUMNS,
-      (r) => fn({
-        case_id: r[0] as string, priority: Number(r[1]), call_received_at: r[2] as string, dispatched_at: r[3] as string | null,
-        en_route_at: r[4] as string | null, on_scene_at: r[5] as string | null, transporting_at: r[6] as string | null,
-        at_hospital_at: r[7] as string | null, cleared_at: r[8] as string | null,
-      }),
+      (r) => {
+        if (typeof r[1] !== 'number') r[1] = Number(r[1]);
+        fn(r as unknown as ReportCallRow);
+      },
     ),
 
   /** When each call of [fromIso, toIso) came in (read from the index alone). */

@@ -39,9 +39,12 @@ export const INTERVAL_LABELS: Record<Interval, string> = {
  */
 export function nearestRank(sortedAscending: ArrayLike<number>, p: number): number | null {
   const n = sortedAscending.length;
-  if (n === 0) return null;
-  const rank = Math.max(1, Math.ceil((p / 100) * n));
-  return sortedAscending[Math.min(n, rank) - 1];
+  return n === 0 ? null : sortedAscending[nearestRankIndex(n, p)];
+}
+
+/** The 0-based index of the p-th nearest-rank percentile among n ≥ 1 values sorted ascending. */
+export function nearestRankIndex(n: number, p: number): number {
+  return Math.min(n, Math.max(1, Math.ceil((p / 100) * n))) - 1;
 }
 
 /** One interval's figures over a group of calls; seconds, null without values. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AssignmentTimes, ReportCall } from '../services/reportService';
+import type { AssignmentTimes, ReportCall } from '../services/responseTimes';
 
 /**
  * Hand-made calls whose report figures are known (reportService.test.ts states them), for the

@@ -75,6 +75,9 @@ describe('npm run bench (smoke)', () => {
       expect(rep[k].status, k).toBe(200);
       expect(rep[k].median_ms, k).toBeGreaterThan(0);
       expect(rep[k].server_peak_rss_mb, k).toBeGreaterThan(20);
+      // The server was asked for /api/config while the report ran, and answered.
+      expect(rep[k].probes, k).toBeGreaterThan(0);
+      expect(rep[k].probe_max_ms, k).toBeGreaterThanOrEqual(rep[k].probe_median_ms);
     }
     // The year's file holds every assignment: over 100 bytes a row.
     expect(rep.csv_year.bytes).toBeGreaterThan(rep.year.assignments * 100);

@@ -185,19 +185,43 @@ function timedGet(base: string, path: string, token: string) {
   });
 }
 
-/** `runs` GETs of one path, one after another, with the server's CPU and peak RSS over them. */
+/**
+ * GET /api/config (no database, no work) every 50 ms until stopped: how long the server keeps
+ * everyone else waiting while a report runs (its event loop held by synchronous reads).
+ */
+function probeResponsiveness(base: string, token: string) {
+  const ms: number[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const r = await timedGet(base, '/api/config', token);
+      if (r.status === 200) ms.push(r.ms);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  })();
+  return async () => {
+    running = false;
+    await done;
+    return { probe_max_ms: round(Math.max(0, ...ms), 0), probe_median_ms: round(median(ms), 0), probes: ms.length };
+  };
+}
+
+/** `runs` GETs of one path, one after another, with the server's CPU and peak RSS over them and how it answered meanwhile. */
 async function measure(base: string, pid: number, path: string, token: string, runs: number) {
   const rssBefore = rssMb(pid) ?? 0;
   const meter = new ProcMeter(pid).start();
+  const stopProbe = probeResponsiveness(base, token);
   const each = [];
   for (let i = 0; i < runs; i++) {
     const r = await timedGet(base, path, token);
     if (r.status !== 200) {
       meter.stop();
+      await stopProbe();
       return { path, status: r.status, error: r.body.toString('utf8').slice(0, 200) };
     }
     each.push(r);
   }
+  const probe = await stopProbe();
   const usage = meter.stop();
   const ms = each.map((r) => r.ms);
   let calls: number | undefined;
@@ -208,6 +232,7 @@ async function measure(base: string, pid: number, path: string, token: string, r
     // CPU the server spent per request: what the machine's other work cannot inflate (wall time can, on a shared machine).
     server_cpu_ms_per_run: round((usage.cpuSeconds * 1000) / runs, 0),
     server_rss_before_mb: round(rssBefore, 0), server_peak_rss_mb: round(usage.peakRssMb, 0),
+    ...probe,
   };
 }
 
@@ -240,7 +265,7 @@ async function main() {
     ] as const) {
       const r = await measure(base, server.pid!, path, token, runs);
       results[name] = r;
-      log(`${name}: ${'median_ms' in r ? `median ${r.median_ms} ms (${r.min_ms}–${r.max_ms}), first byte ${r.ttfb_median_ms} ms, server CPU ${r.server_cpu_ms_per_run} ms/run, ${(r.bytes / 1e6).toFixed(1)} MB, server peak RSS ${r.server_peak_rss_mb} MB` : `${r.status} ${r.error}`}`);
+      log(`${name}: ${'median_ms' in r ? `median ${r.median_ms} ms (${r.min_ms}–${r.max_ms}), first byte ${r.ttfb_median_ms} ms, server CPU ${r.server_cpu_ms_per_run} ms/run, ${(r.bytes / 1e6).toFixed(1)} MB, server peak RSS ${r.server_peak_rss_mb} MB, /api/config meanwhile median ${r.probe_median_ms} ms, max ${r.probe_max_ms} ms` : `${r.status} ${r.error}`}`);
     }
     process.stdout.write(`${JSON.stringify({ year: { ...year, build_seconds: buildSeconds }, ...results })}\n`);
   } finally {

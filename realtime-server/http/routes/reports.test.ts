@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
 import { FIXTURE_CALLS, FIXTURE_OUTSIDE, FIXTURE_PERIOD, insertFixtureCalls } from '../../testing/reportFixture';
 import { useTestServer } from '../../testing/testServer';
-import { buildResponseTimes } from '../../services/reportService';
+import { buildResponseTimes } from '../../services/responseTimes';
 
 /**
  * The report routes over the database: the fixture's calls (and two just outside the period)

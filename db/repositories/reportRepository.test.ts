@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgresPass } from '../../realtime-server/testing/testEngine';
+import { openDatabase } from '../connection';
+import { ROWS_PER_SLICE, reportRepository } from './reportRepository';
+
+/**
+ * A long report read on SQLite lets the event loop turn: better-sqlite3 reads synchronously,
+ * and half a million rows read in one go would hold every socket and timer for seconds.
+ * (On PostgreSQL the driver's reads are asynchronous: nothing to test there.)
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-report-read-'));
+let db: Knex;
+const CALLS = ROWS_PER_SLICE * 3 + 17;
+const FROM = '2026-10-01T00:00:00.000Z';
+const TO = '2026-10-02T00:00:00.000Z';
+
+describe.skipIf(onPostgresPass())('reportRepository on SQLite', () => {
+  beforeAll(async () => {
+    db = openDatabase(path.join(dir, 'db.sqlite'));
+    await db.migrate.latest();
+    const at = (i: number) => new Date(Date.parse(FROM) + i * 10_000).toISOString();
+    const rows = Array.from({ length: CALLS }, (_, i) => ({
+      id: `case-${String(i).padStart(6, '0')}`, description: 'Read test', status: 'pending', patient_name: 'Read', patient_email: 'read@example.com',
+      created_at: at(i), updated_at: at(i), priority: 1 + (i % 4), call_received_at: at(i),
+    }));
+    for (let i = 0; i < rows.length; i += 500) await db('cases').insert(rows.slice(i, i + 500));
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads every call of the period in call order, turning the event loop between slices of rows', async () => {
+    const seen: string[] = [];
+    const turns: number[] = [];
+    let waiting = true;
+    const tick = () => {
+      turns.push(seen.length);
+      if (waiting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await reportRepository.eachCallRow(db, FROM, TO, (r) => seen.push(r[0]));
+    waiting = false;
+    expect(seen).toHaveLength(CALLS);
+    expect(seen).toEqual([...seen].sort());
+    // Timers ran while the rows were read, not only before the first and after the last.
+    expect(turns.filter((n) => n > 0 && n < CALLS).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('leaves the pool\'s one connection free meanwhile: another query answers before the read ends', async () => {
+    let seen = 0;
+    let answeredAt = -1;
+    setImmediate(() => void db('cases').count({ n: '*' }).then(() => { answeredAt = seen; }));
+    await reportRepository.eachCallRow(db, FROM, TO, () => { seen++; });
+    expect(seen).toBe(CALLS);
+    expect(answeredAt).toBeGreaterThan(0);
+    expect(answeredAt).toBeLessThan(CALLS);
+  });
+
+  it('reads on the pool\'s connection inside a transaction, which sees its own writes', async () => {
+    await db.transaction(async (trx) => {
+      await trx('cases').insert({
+        id: 'case-in-trx', description: 'Read test', status: 'pending', patient_name: 'Read', patient_email: 'read@example.com',
+        created_at: FROM, updated_at: FROM, priority: 1, call_received_at: FROM,
+      });
+      const ids: string[] = [];
+      await reportRepository.eachCallRow(trx, FROM, TO, (r) => ids.push(r[0]));
+      expect(ids).toContain('case-in-trx');
+      expect(ids).toHaveLength(CALLS + 1);
+      throw new Error('roll back');
+    }).catch((err: Error) => expect(err.message).toBe('roll back'));
+  });
+});
