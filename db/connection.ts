@@ -98,7 +98,7 @@ export function knexConfig(databaseUrl: string): Knex.Config {
  */
 export function openSqliteReader(db: Db): Sqlite.Database | undefined {
   if (clientName(db) !== 'better-sqlite3' || (db as Knex.Transaction).isTransaction) return undefined;
-  const { filename } = db.client.config.connection as { filename: string };
+  const { filename } = (db.client as { config: { connection: { filename?: string } } }).config.connection;
   if (!filename || filename === ':memory:' || filename.startsWith('file:')) return undefined;
   const reader = new Sqlite(filename, { readonly: true, fileMustExist: true });
   reader.pragma('busy_timeout = 5000');

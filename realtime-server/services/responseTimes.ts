@@ -1,6 +1,6 @@
 import quickselect from 'quickselect';
 import {
-  type GroupReport, INTERVALS, INTERVAL_BOUNDS, type Interval, type IntervalFigures, PRIORITIES, type Priority,
+  type AssignmentDto, type GroupReport, INTERVALS, INTERVAL_BOUNDS, type Interval, type IntervalFigures, PRIORITIES, type Priority,
   type PriorityInfo, type PriorityReport, type ReportPeriod, type ResponseTimesReport, nearestRankIndex,
 } from '../contract';
 import type { ReportCallRow } from '../../db/repositories/reportRepository';
@@ -14,14 +14,7 @@ import { isoMs, zoneClock } from './reportTime';
  */
 
 /** An assignment's step times (stored ISO strings; null for a step not reached or skipped). */
-export interface AssignmentTimes {
-  dispatched_at: string;
-  en_route_at: string | null;
-  on_scene_at: string | null;
-  transporting_at: string | null;
-  at_hospital_at: string | null;
-  cleared_at: string | null;
-}
+export type AssignmentTimes = Pick<AssignmentDto, 'dispatched_at' | 'en_route_at' | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'cleared_at'>;
 
 /** A call of the period: its priority, when it came in, and every assignment it had (none for a call never dispatched). */
 export interface ReportCall {
