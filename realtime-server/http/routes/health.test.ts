@@ -77,6 +77,18 @@ describe('storage failures on SQLite (a full database, for real)', () => {
   const s = useTestServer({ engine: 'sqlite', clock });
   let operator: string;
   const pragma = async (sql: string) => Object.values((await s.ctx.db.raw(`PRAGMA ${sql}`))[0])[0] as number;
+  /**
+   * Caps the file at exactly the pages it has, with none of them free: a migration that drops
+   * an index leaves its pages on SQLite's free list, where a write could still go without the
+   * file growing. Answers the cap.
+   */
+  const capAtCurrentSize = async () => {
+    await s.ctx.db.raw('VACUUM');
+    expect(await pragma('freelist_count')).toBe(0);
+    const pages = await pragma('page_count');
+    expect(await pragma(`max_page_count = ${pages}`)).toBe(pages);
+    return pages;
+  };
 
   beforeAll(async () => {
     operator = await s.signIn('operator');
@@ -92,8 +104,7 @@ describe('storage failures on SQLite (a full database, for real)', () => {
 
   it('a dispatch that fails on a full disk turns health to 503 with the cause; health comes back by its own write probe once there is room', async () => {
     // Exactly the pages the file has now: every write that needs one more page fails with SQLITE_FULL.
-    const pages = await pragma('page_count');
-    expect(await pragma(`max_page_count = ${pages}`)).toBe(pages);
+    const pages = await capAtCurrentSize();
 
     const before = await writeCounts(s);
     const refused = await dispatchUntilRefused(s, operator);
@@ -127,8 +138,7 @@ describe('storage failures on SQLite (a full database, for real)', () => {
 
   it('a storage failure outside any request (a background job\'s write) counts too', async () => {
     expect((await s.api('GET', '/api/health')).status).toBe(200);
-    const pages = await pragma('page_count');
-    await pragma(`max_page_count = ${pages}`);
+    const pages = await capAtCurrentSize();
     try {
       // A job's write through the server's own knex: one more page than the file may have.
       await expect(s.ctx.db('geocode_cache').insert({ key: 'job-write', display_name: 'x'.repeat(64 * 1024), created_at: new Date().toISOString() }))
