@@ -223,6 +223,8 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     await page.getByLabel('First day').fill('2026-11-10');
     await page.getByLabel('Last day').fill('2026-11-01');
     await expect(page.getByText('The first day must not be after the last day')).toBeVisible();
+    // Nothing is asked for such a period, so nothing is shown as loading.
+    await expect(page.getByRole('progressbar', { name: 'Loading the new period' })).toHaveCount(0);
     await page.getByLabel('Last day').fill('2026-11-30');
     await expect.poll(() => seen.at(-1) && Object.fromEntries(seen.at(-1)!.searchParams)).toEqual({ ...period, from: '2026-11-10', to: '2026-12-01' });
     await expect(page.getByText(/Nov 10, 2026 – Nov 30, 2026|10 Nov 2026 – 30 Nov 2026/)).toBeVisible();

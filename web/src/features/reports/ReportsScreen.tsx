@@ -56,7 +56,8 @@ export function ReportsScreen() {
     { query: utilisation, failText: FAILED },
     { query: demand, failText: FAILED },
   ]);
-  const refreshing = responseTimes.isPlaceholderData || utilisation.isPlaceholderData || demand.isPlaceholderData;
+  // Only while a period is being fetched: an unfinished custom period asks for nothing, and the last figures are all there is.
+  const refreshing = enabled && (responseTimes.isPlaceholderData || utilisation.isPlaceholderData || demand.isPlaceholderData);
 
   const toast = useToast();
   const [downloading, setDownloading] = useState(false);
