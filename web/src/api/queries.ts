@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
-import type {
-  AmbulanceDto, CaseDetail, CaseDto, ConfigResponse, DispatchSuggestionsResponse, GeocodeResponse, GeocodeSearchResponse, OutboxMessageDto,
-  DemandReport, ProfileResponse, ResponseTimesReport, TimelineEntryDto, UserDto, UtilisationReport,
+import {
+  type AmbulanceDto, type CaseDetail, type CaseDto, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse, type OutboxMessageDto,
+  type DemandReport, type ProfileResponse, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport, localDate,
 } from './contract';
 
 /** A report's period: local dates YYYY-MM-DD in an IANA zone, half-open (`to` is the day after the last). */
@@ -10,6 +10,21 @@ export interface ReportPeriodParams { from: string; to: string; tz: string }
 
 /** "from=…&to=…&tz=…" of every report URL (the CSV's too). */
 export const reportPeriodQuery = (p: ReportPeriodParams) => new URLSearchParams({ from: p.from, to: p.to, tz: p.tz }).toString();
+
+/** The key every server-computed report is cached under (todayReport, measuredReport, reports.*). */
+export const REPORTS_KEY = ['reports'] as const;
+
+/**
+ * Whether a call change now can alter the report cached under this key: today's and the
+ * 30 days' figures always can; a chosen period only while it reaches today (its `to`, the day
+ * after its last, is after today's date in its zone). A period wholly past is left alone.
+ */
+export function reportReachesToday(queryKey: readonly unknown[], nowMs = Date.now()): boolean {
+  if (queryKey[0] !== REPORTS_KEY[0]) return false;
+  if (queryKey.length !== 5) return true;
+  const [, , , to, tz] = queryKey as [string, string, string, string, string];
+  return to > localDate(nowMs, tz);
+}
 
 /** queryOptions factories: the single source of query keys. */
 export const queries = {
@@ -93,34 +108,37 @@ export const queries = {
    */
   todayReport: (date: string, tz: string) =>
     queryOptions({
-      queryKey: ['reports', 'today', date, tz] as const,
+      queryKey: [...REPORTS_KEY, 'today', date, tz] as const,
       queryFn: ({ signal }) =>
         apiFetch<ResponseTimesReport>(`/api/reports/response-times?from=${date}&tz=${encodeURIComponent(tz)}`, { signal }),
     }),
   /** The last 30 days (the endpoint's default period), for the admin's "measured" line. */
   measuredReport: (tz: string) =>
     queryOptions({
-      queryKey: ['reports', 'measured', tz] as const,
+      queryKey: [...REPORTS_KEY, 'measured', tz] as const,
       queryFn: ({ signal }) => apiFetch<ResponseTimesReport>(`/api/reports/response-times?tz=${encodeURIComponent(tz)}`, { signal }),
       staleTime: 60_000,
     }),
-  /** The Reports screen's figures over one period; fetched when asked for, kept a minute (a period's past does not change quickly). */
+  /**
+   * The Reports screen's figures over one period; fetched when asked for, kept a minute. The live
+   * cache refetches them as calls change only while the period reaches today (reportReachesToday).
+   */
   reports: {
     responseTimes: (p: ReportPeriodParams) =>
       queryOptions({
-        queryKey: ['reports', 'response-times', p.from, p.to, p.tz] as const,
+        queryKey: [...REPORTS_KEY, 'response-times', p.from, p.to, p.tz] as const,
         queryFn: ({ signal }) => apiFetch<ResponseTimesReport>(`/api/reports/response-times?${reportPeriodQuery(p)}`, { signal }),
         staleTime: 60_000,
       }),
     utilisation: (p: ReportPeriodParams) =>
       queryOptions({
-        queryKey: ['reports', 'utilisation', p.from, p.to, p.tz] as const,
+        queryKey: [...REPORTS_KEY, 'utilisation', p.from, p.to, p.tz] as const,
         queryFn: ({ signal }) => apiFetch<UtilisationReport>(`/api/reports/utilisation?${reportPeriodQuery(p)}`, { signal }),
         staleTime: 60_000,
       }),
     demand: (p: ReportPeriodParams) =>
       queryOptions({
-        queryKey: ['reports', 'demand', p.from, p.to, p.tz] as const,
+        queryKey: [...REPORTS_KEY, 'demand', p.from, p.to, p.tz] as const,
         queryFn: ({ signal }) => apiFetch<DemandReport>(`/api/reports/demand?${reportPeriodQuery(p)}`, { signal }),
         staleTime: 60_000,
       }),

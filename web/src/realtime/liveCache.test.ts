@@ -152,6 +152,19 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
     expect(invalidated()).toBe(false);
   });
 
+  it('leaves a report of a period wholly past alone: a call taken now cannot change it', async () => {
+    setup({ cases: [caseDto('a', 1)], ambulances: [] });
+    socket.emit('connect');
+    await settle();
+    const past = queries.reports.responseTimes({ from: '2025-01-01', to: '2025-02-01', tz: 'UTC' }).queryKey;
+    const open = queries.reports.responseTimes({ from: '2025-01-01', to: '2999-01-01', tz: 'UTC' }).queryKey;
+    qc.setQueryData(past, { calls: 1 } as never);
+    qc.setQueryData(open, { calls: 1 } as never);
+    socket.emit('case.updated', caseDto('a', 2));
+    expect(qc.getQueryState(open)?.isInvalidated).toBe(true);
+    expect(qc.getQueryState(past)?.isInvalidated).toBe(false);
+  });
+
   it('fetches again when a fetch left before the socket connected (it may have missed an event)', async () => {
     setup({ cases: [], ambulances: [] }, { hold: true });
     await waitFor(() => pending.some((f) => f.url === '/api/cases'), 'the first fetch', 2000);

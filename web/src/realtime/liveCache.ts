@@ -1,7 +1,7 @@
 import type { QueryCacheNotifyEvent, QueryClient, QueryKey } from '@tanstack/react-query';
 import type { Socket } from 'socket.io-client';
 import type { AmbulanceDto, CaseDto, ServerToClientEvents } from '../api/contract';
-import { queries } from '../api/queries';
+import { REPORTS_KEY, queries, reportReachesToday } from '../api/queries';
 import { patchCaseLocation, patchPositions, removeById, upsert } from './cachePatches';
 import { type ConnectionState, type LiveSocket, watchConnection } from './socket';
 import { throttle } from './throttle';
@@ -86,7 +86,8 @@ export function connectLiveCache(socket: LiveSocket, qc: QueryClient, onState: (
     }
   };
   const unsubscribeCache = qc.getQueryCache().subscribe(onCacheEvent);
-  const refreshReports = throttle(() => void qc.invalidateQueries({ queryKey: ['reports'] }), REPORTS_REFRESH_MS);
+  // A period wholly past cannot change with a call taken now: a year's report is not asked for again.
+  const refreshReports = throttle(() => void qc.invalidateQueries({ queryKey: REPORTS_KEY, predicate: (q) => reportReachesToday(q.queryKey) }), REPORTS_REFRESH_MS);
 
   const handlers: Partial<{ [K in keyof ServerToClientEvents]: ServerToClientEvents[K] }> = {
     'case.created': (c) => {
