@@ -176,7 +176,7 @@ export function startRetentionJob(ctx: ServiceContext, everyMs = RETENTION_EVERY
       .then((o) => {
         if (!o.ran) { ctx.log.debug({ reason: o.reason }, 'retention: pass skipped (another node runs or ran it)'); return; }
         const r = o.result;
-        if (Object.values(r).some((n) => n > 0)) ctx.log.info({ ...r, retentionDays: ctx.config.retentionDays }, 'retention: old positions and e-mails deleted');
+        if (Object.values(r).some((n) => n > 0)) ctx.log.info({ ...r, retentionDays: ctx.config.retentionDays }, 'retention: old positions, e-mails, intake places and address searches cleared');
       })
       .catch((err) => { if (!stopped) ctx.log.error({ err }, 'retention pass failed'); })
       .finally(() => { running = undefined; });

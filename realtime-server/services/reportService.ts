@@ -2,14 +2,12 @@ import type { DemandReport, ReportPeriod, ResponseTimesReport, UtilisationReport
 import { type CommitmentRow, type FleetRow, reportRepository } from '../../db/repositories/reportRepository';
 import type { ServiceContext } from './context';
 import { isoMs, zoneClock } from './reportTime';
-import { ResponseTimesTally } from './responseTimes';
+import { ResponseTimesTally, share } from './responseTimes';
 
 /**
  * The report figures (README "Reports: how the figures are made"): pure functions over a
  * period's calls and assignments, and the service functions that read them.
  */
-
-const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
 
 /** Calls by local hour of week: counts[weekday, Monday 0][hour 0–23]. */
 export function demandTally(period: ReportPeriod) {

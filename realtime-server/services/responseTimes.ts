@@ -126,7 +126,8 @@ class Column {
 }
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
-const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
+/** part ÷ whole to 4 decimals; null without a whole. */
+export const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
 
 /**
  * One interval's figures from its values in milliseconds (in any order; a typed array is

@@ -1,4 +1,4 @@
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+import { plural } from '../../domain/plural';
 
 /**
  * The Ambulance Tracker's subtitle. It says "moving live" only for markers that are live:

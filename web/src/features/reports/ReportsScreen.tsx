@@ -18,7 +18,8 @@ import { downloadAssignmentsCsv } from './downloadCsv';
 import { PeriodPicker, type PeriodChoice } from './PeriodPicker';
 import { PriorityTiles } from './PriorityTiles';
 import { ResponseChart } from './ResponseChart';
-import { browserTimeZone, customProblem, localDate, periodOf, periodText, presetDays, type ReportPeriod } from './reportPeriod';
+import { localDate } from '../../api/contract';
+import { browserTimeZone, customProblem, periodOf, periodText, presetDays, type ReportPeriod } from './reportPeriod';
 import { UtilisationChart } from './UtilisationChart';
 
 const FAILED = () => 'Could not load reports';

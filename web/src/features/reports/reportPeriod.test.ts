@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reportPeriodQuery } from '../../api/queries';
-import { addDays, customProblem, localDate, periodOf, periodText, presetDays } from './reportPeriod';
+import { localDate } from '../../api/contract';
+import { addDays, customProblem, periodOf, periodText, presetDays } from './reportPeriod';
 
 describe('report periods', () => {
   it('counts days on the calendar, across month, year and daylight-saving changes', () => {

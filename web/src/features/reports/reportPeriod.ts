@@ -29,12 +29,6 @@ export function addDays(date: string, days: number): string {
 
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 
-/** The local calendar date of an instant in a zone. */
-export function localDate(ms: number, tz: string): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
-}
-
 /** The browser's IANA zone, UTC when it gives none. */
 export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 

@@ -1,5 +1,6 @@
 import type { PriorityReport } from '../../api/contract';
 import { formatClock, priorityTag } from '../../domain/callLife';
+import { plural } from '../../domain/plural';
 
 /** A duration as a clock ("13:20", "1:02:09"), a dash when unknown (never 0 for "no figure"). */
 export const clockOr = (seconds: number | null) => (seconds == null ? '–' : formatClock(seconds));
@@ -24,7 +25,6 @@ export const VERDICT_TEXT: Record<Verdict, string> = {
   unknown: 'No response times',
 };
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
  * One priority's tile in words, e.g. "P1 Life-threatening · 42 calls · 90th percentile 13:20

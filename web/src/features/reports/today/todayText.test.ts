@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type GroupReport, type IntervalFigures, INTERVALS } from '../../../api/contract';
-import { callsText, durationText, measuredLine, priorityLine, shareText, todayIn, verdictOf, VERDICT_TEXT } from './todayText';
+import { localDate } from '../../../api/contract';
+import { callsText, durationText, measuredLine, priorityLine, shareText, verdictOf, VERDICT_TEXT } from './todayText';
 
 const none: IntervalFigures = { n: 0, mean_s: null, p50_s: null, p90_s: null, missing: 0 };
 const intervals = (response: Partial<IntervalFigures>) =>
@@ -43,8 +44,8 @@ describe('the live figures in words', () => {
 
   it('counts today in the given zone', () => {
     const at = Date.parse('2026-11-24T20:00:00Z');
-    expect(todayIn(at, 'UTC')).toBe('2026-11-24');
-    expect(todayIn(at, 'Asia/Kolkata')).toBe('2026-11-25');
-    expect(todayIn(at, 'America/New_York')).toBe('2026-11-24');
+    expect(localDate(at, 'UTC')).toBe('2026-11-24');
+    expect(localDate(at, 'Asia/Kolkata')).toBe('2026-11-25');
+    expect(localDate(at, 'America/New_York')).toBe('2026-11-24');
   });
 });

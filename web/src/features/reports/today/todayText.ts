@@ -1,5 +1,6 @@
-import { type GroupReport, type PriorityReport, DEFAULT_REPORT_DAYS, localDate } from '../../../api/contract';
+import { type GroupReport, type PriorityReport, DEFAULT_REPORT_DAYS } from '../../../api/contract';
 import { formatClock, priorityTag } from '../../../domain/callLife';
+import { plural } from '../../../domain/plural';
 
 /**
  * The words of the live figures: durations as clocks, a 90th percentile against its target in
@@ -16,7 +17,6 @@ export const verdictOf = (p90S: number | null, targetS: number): Verdict | null 
 
 export const VERDICT_TEXT: Record<Verdict, string> = { within: 'Within target', over: 'Over target' };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "3 calls" */
 export const callsText = (n: number) => plural(n, 'call');
@@ -43,9 +43,3 @@ export function measuredLine(overall: Pick<GroupReport, 'calls' | 'intervals' | 
   if (share != null) parts.push(`${shareText(share)} of calls within target`);
   return `${head} ${parts.join(' · ')}`;
 }
-
-/** The browser's IANA zone: days are counted where the dispatcher sits. */
-export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
-/** Today's local date "YYYY-MM-DD" in a zone. */
-export const todayIn = (nowMs: number, tz: string) => localDate(nowMs, tz);
