@@ -1,5 +1,5 @@
 // What the intake location box understands without any network (issue 16): "lat, lon" and plus codes.
-// Zod-free, so the web parses the same way the server does while the operator types.
+// Zod-free; the server answers the web's address search with it (the web itself does not parse).
 import * as pluscodesModule from 'pluscodes';
 import type { LatLon } from './geo';
 import type { GeocodeSearchResult } from './location';

@@ -9,7 +9,6 @@ export * from '../../../realtime-server/contract/callLife';
 export * from '../../../realtime-server/contract/location';
 export * from '../../../realtime-server/contract/reports';
 export * from '../../../realtime-server/contract/zonedTime';
-export * from '../../../realtime-server/contract/locationText';
 export type * from '../../../realtime-server/contract/auth';
 export type * from '../../../realtime-server/contract/users';
 export type * from '../../../realtime-server/contract/ambulances';
