@@ -37,6 +37,7 @@ const envSchema = z.object({
   SOCKET_EVENTS_PER_SEC: z.coerce.number().int().positive().default(10),
   LINK_SOCKETS_MAX: z.coerce.number().int().positive().default(5),
   RETENTION_DAYS: z.coerce.number().positive().default(30),
+  BOARD_RECENT_HOURS: z.coerce.number().min(0).max(168).default(12),
   BENCH_WRITE_STATS: z.enum(['0', '1']).optional(),
   PRIORITY_LABELS: z.string().default('Life-threatening,Emergency,Urgent,Less urgent'),
   PRIORITY_TARGETS: z.string().default('15m,40m,120m,180m'),
@@ -74,6 +75,8 @@ export type Config = {
   sessionTtlMs: number;
   staticDir: string;
   etaSpeedKmh: number;
+  /** Ended calls stay on the live board (bare GET /api/cases) this many hours after they end. */
+  boardRecentHours: number;
   /** Proxies whose X-Forwarded-For is believed (comma-separated IPs); none by default: the socket's address is the client's. */
   trustedProxies: string[];
   /** Origins a browser socket may connect from. */
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signinBackoff: { after: e.SIGNIN_BACKOFF_AFTER, seconds: e.SIGNIN_BACKOFF_SECONDS },
     retentionDays: e.RETENTION_DAYS,
+    boardRecentHours: e.BOARD_RECENT_HOURS,
     writeStats: e.BENCH_WRITE_STATS === '1',
     priorities: priorityConfig(e),
   };

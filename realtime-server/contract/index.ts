@@ -19,3 +19,4 @@ export * from './trail';
 export * from './tracking';
 export * from './timeline';
 export * from './events';
+export * from './caseLists';

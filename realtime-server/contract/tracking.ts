@@ -74,6 +74,8 @@ export interface ConfigResponse {
   stale_after_s: StaleThresholds;
   /** The dispatch centre (the intake map starts there; short plus codes are read from it). */
   centre: LatLon;
+  /** Ended calls stay on the live board this many hours after they end (BOARD_RECENT_HOURS). */
+  board_recent_hours: number;
 }
 
 export interface GeocodeResponse { displayName: string; cached: boolean }

@@ -1,10 +1,13 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { MAX_ID } from '../contract/common';
 import { badRequest, notFound } from '../services/errors';
 
-/** Parses input with a contract schema; a failure is a 400 naming the field and nothing is written. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
+/**
+ * Parses input with a contract schema (zod, or zod/mini for the few the browser shares); a
+ * failure is a 400 naming the field and nothing is written.
+ */
+export function validate<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = z.safeParse(schema, input ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue.path.join('.');

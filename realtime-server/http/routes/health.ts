@@ -11,7 +11,7 @@ export const mountHealth: Mount = (router, { svc }) => {
   /** What the web app needs to know of the server's configuration. */
   router.get('/api/config', (ctx) => {
     ctx.body = {
-      tileUrl: svc.config.tileUrl, etaSpeedKmh: svc.config.etaSpeedKmh, priorities: svc.config.priorities, turnout_s: TURNOUT_TARGET_S,
+      tileUrl: svc.config.tileUrl, etaSpeedKmh: svc.config.etaSpeedKmh, priorities: svc.config.priorities, turnout_s: TURNOUT_TARGET_S, board_recent_hours: svc.config.boardRecentHours,
       stale_after_s: svc.config.staleAfterS, centre: svc.config.centre,
     } satisfies ConfigResponse;
   });

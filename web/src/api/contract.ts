@@ -9,6 +9,8 @@ export * from '../../../realtime-server/contract/callLife';
 export * from '../../../realtime-server/contract/location';
 export * from '../../../realtime-server/contract/reports';
 export * from '../../../realtime-server/contract/zonedTime';
+// The list query schemas are zod/mini (a few KB): the history screens validate their search params with them.
+export * from '../../../realtime-server/contract/caseLists';
 export type * from '../../../realtime-server/contract/auth';
 export type * from '../../../realtime-server/contract/users';
 export type * from '../../../realtime-server/contract/ambulances';

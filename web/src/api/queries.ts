@@ -1,7 +1,19 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
+
+/** Query-string of a list query: the set fields only, in a stable order (so equal queries share a key and a URL). */
+export function listQueryString(q: object): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q).sort(([a], [b]) => a.localeCompare(b))) if (v != null && v !== '') params.set(k, String(v));
+  return params.toString();
+}
+
+/** The board's counts, written by every board fetch beside the board itself. */
+export const CASE_COUNTS_KEY = ['cases', 'counts'] as const;
+/** Every history page (All Cases, phone list, Case Management) is cached under this prefix. */
+export const CASE_HISTORY_KEY = ['cases', 'history'] as const;
 import {
-  type AmbulanceDto, type CaseDetail, type CaseDto, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse, type OutboxMessageDto,
+  type AmbulanceDto, type CaseBoardResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse, type OutboxMessageDto,
   type DemandReport, type ProfileResponse, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport, localDate,
 } from './contract';
 
@@ -34,10 +46,34 @@ export const queries = {
       queryFn: ({ signal }) => apiFetch<ProfileResponse>('/api/auth/profile', { signal }),
       staleTime: 60_000,
     }),
+  /**
+   * The live board (bare GET /api/cases): every open call and the recently ended, in board
+   * order; its size follows what is open, never history. The answer's counts go to
+   * CASE_COUNTS_KEY (read them with caseCounts).
+   */
   cases: () =>
     queryOptions({
       queryKey: ['cases'] as const,
-      queryFn: ({ signal }) => apiFetch<{ cases: CaseDto[] }>('/api/cases', { signal }).then((r) => r.cases),
+      queryFn: ({ signal, client }) => apiFetch<CaseBoardResponse>('/api/cases', { signal }).then((r) => {
+        client.setQueryData<CaseCounts>(CASE_COUNTS_KEY, r.counts);
+        return r.cases;
+      }),
+    }),
+  /** The board's counts ({active, pending, total}); filled by the board's fetch, which this starts when none has run. */
+  caseCounts: () =>
+    queryOptions({
+      queryKey: CASE_COUNTS_KEY,
+      queryFn: async ({ client }) => {
+        await client.fetchQuery(queries.cases());
+        return client.getQueryData<CaseCounts>(CASE_COUNTS_KEY) ?? { active: 0, pending: 0, total: 0 };
+      },
+      staleTime: Infinity,
+    }),
+  /** One page of history (GET /api/cases?scope=all&…), searched and paged by the server. */
+  caseHistory: (q: CaseHistoryQuery) =>
+    queryOptions({
+      queryKey: [...CASE_HISTORY_KEY, listQueryString(q)] as const,
+      queryFn: ({ signal }) => apiFetch<CaseHistoryResponse>(`/api/cases?${listQueryString({ ...q, scope: 'all' })}`, { signal }),
     }),
   /** One case with every assignment it had (GET /api/cases/{id}). */
   caseDetail: (id: string) =>
@@ -60,10 +96,11 @@ export const queries = {
       queryKey: ['operators'] as const,
       queryFn: ({ signal }) => apiFetch<{ operators: UserDto[] }>('/api/users/operators', { signal }).then((r) => r.operators),
     }),
-  outbox: () =>
+  /** One page of the outbox (GET /api/outbox?status=&limit=&cursor=), newest first. */
+  outbox: (q: OutboxQuery = {}) =>
     queryOptions({
-      queryKey: ['outbox'] as const,
-      queryFn: ({ signal }) => apiFetch<{ messages: OutboxMessageDto[] }>('/api/outbox', { signal }).then((r) => r.messages),
+      queryKey: ['outbox', listQueryString(q)] as const,
+      queryFn: ({ signal }) => apiFetch<OutboxPageResponse>(`/api/outbox?${listQueryString(q)}`, { signal }),
     }),
   /** Place names through the server's cached geocoder (never a public geocoder from the browser). */
   placeName: (latitude: number, longitude: number) =>
