@@ -13,7 +13,7 @@ export const CASE_COUNTS_KEY = ['cases', 'counts'] as const;
 /** Every history page (All Cases, phone list, Case Management) is cached under this prefix. */
 export const CASE_HISTORY_KEY = ['cases', 'history'] as const;
 import {
-  type AmbulanceDto, type CaseBoardResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse, type OutboxMessageDto,
+  type AmbulanceDto, type CaseBoardResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse,
   type DemandReport, type ProfileResponse, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport, localDate,
 } from './contract';
 

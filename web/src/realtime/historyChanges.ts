@@ -9,14 +9,14 @@ import { useCallback, useSyncExternalStore } from 'react';
  */
 export interface HistoryChanges {
   /** A call's id, from a case event. */
-  note(id: string): void;
+  note: (id: string) => void;
   /** Events may have been missed (a reconnect): the page is stale by an unknown count. */
-  noteUnknown(): void;
+  noteUnknown: () => void;
   /** Distinct calls noted, or null when only "unknown" was noted; 0 when none. */
-  count(): number | null;
+  count: () => number | null;
   /** The page was fetched afresh. */
-  reset(): void;
-  subscribe(listener: () => void): () => void;
+  reset: () => void;
+  subscribe: (listener: () => void) => () => void;
 }
 
 /** Past this many distinct ids only the count grows (memory stays bounded on a busy shift). */
@@ -31,26 +31,26 @@ export function createHistoryChanges(): HistoryChanges {
     for (const l of listeners) l();
   };
   const store: HistoryChanges = {
-    note(id) {
+    note: (id) => {
       if (ids.has(id)) return;
       if (ids.size < MAX_IDS) ids.add(id);
       else extra += 1;
       changed();
     },
-    noteUnknown() {
+    noteUnknown: () => {
       if (unknown) return;
       unknown = true;
       changed();
     },
     count: () => (ids.size + extra > 0 ? ids.size + extra : unknown ? null : 0),
-    reset() {
+    reset: () => {
       if (!ids.size && !extra && !unknown) return;
       ids = new Set();
       extra = 0;
       unknown = false;
       changed();
     },
-    subscribe(listener) {
+    subscribe: (listener) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
