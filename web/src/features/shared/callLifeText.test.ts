@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AssignmentDto, CaseDto } from '../../api/contract';
 import {
-  callClock, clockCaption, fromLocalInput, movableAssignment, recordedSteps, stepButtonText, stepTimeName, stepTimeText, toLocalInput, turnoutText, unitLine,
+  callClock, casesTableOrder, clockCaption, fromLocalInput, movableAssignment, recordedSteps, stepButtonText, stepTimeName, stepTimeText, toLocalInput, turnoutText, unitLine,
 } from './callLifeText';
 
 const T0 = Date.parse('2026-11-24T10:00:00Z');
@@ -69,6 +69,20 @@ describe('the step controls', () => {
     expect(stepTimeName('call_received')).toEqual({ name: 'Call received', nemsis: 'eTimes.01' });
     expect(stepTimeName('cleared').nemsis).toBe('eTimes.13');
     expect(stepTimeName('cancelled')).toEqual({ name: 'Cancelled', nemsis: 'eTimes.14' });
+  });
+});
+
+describe('the admin table order', () => {
+  it('lists open calls by priority, waiting first, oldest first, then the others newest first', () => {
+    const rows = [
+      call({ id: 'closed-old', status: 'closed', created_at: iso(1) }),
+      call({ id: 'p3', priority: 3, call_received_at: iso(0) }),
+      call({ id: 'p1-new', priority: 1, call_received_at: iso(50) }),
+      call({ id: 'resolved-new', status: 'resolved', created_at: iso(99) }),
+      call({ id: 'p1-old', priority: 1, call_received_at: iso(10) }),
+      call({ id: 'p1-waiting', priority: 1, status: 'pending', call_received_at: iso(80) }),
+    ];
+    expect(casesTableOrder(rows).map((c) => c.id)).toEqual(['p1-waiting', 'p1-old', 'p1-new', 'p3', 'resolved-new', 'closed-old']);
   });
 });
 

@@ -2,7 +2,7 @@ import {
   type AssignmentDto, type CaseDto, type PriorityInfo, type TimedStep, type UnitStep, NEMSIS_TIMES, TIMED_STEPS, isOpenAssignment, stepTimeKey,
 } from '../../api/contract';
 import {
-  type TargetState, UNIT_STATUS_LABELS, formatClock, responseSeconds, stepSince, targetState, turnoutLate,
+  type TargetState, UNIT_STATUS_LABELS, boardOrder, formatClock, isOpenCall, responseSeconds, stepSince, targetState, turnoutLate,
 } from '../../domain/callLife';
 
 /**
@@ -87,6 +87,15 @@ export const movableAssignment = (c: Pick<CaseDto, 'assignment'>): (AssignmentDt
 export function stepTimeName(step: TimedStep | 'cancelled' | 'call_received'): { name: string; nemsis: string } {
   if (step === 'call_received') return { name: 'Call received', nemsis: NEMSIS_TIMES.call_received_at };
   return { name: UNIT_STATUS_LABELS[step], nemsis: NEMSIS_TIMES[stepTimeKey(step)] };
+}
+
+/**
+ * The admin table's order: open calls as the boards order them (priority, waiting first, oldest
+ * first), then every other case newest first.
+ */
+export function casesTableOrder<T extends Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'created_at'>>(cases: readonly T[]): T[] {
+  const closed = cases.filter((c) => !isOpenCall(c)).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+  return [...boardOrder(cases), ...closed];
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
