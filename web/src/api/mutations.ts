@@ -1,6 +1,7 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { apiFetch, newIdempotencyKey } from './client';
+import { caseBoardOf } from '../realtime/caseBoard';
+import { ApiError, apiFetch, newIdempotencyKey } from './client';
 import type {
   AmbulanceDto, CaseDto, DeviceIdentityResponse, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
   SignOutEverywhereResponse, TrackingInitiateResponse, UserDto,
@@ -15,25 +16,47 @@ type Body<Schema extends z.ZodType> = z.input<Schema>;
 type FormBody<Schema extends z.ZodType> = { [K in keyof z.input<Schema>]?: unknown };
 
 /**
- * One write the web app makes: its request (URL, method, body, Idempotency-Key) and the
- * cached lists it makes stale. Screens run it with useApiMutation and add only what they
- * show (toasts, dialogs, navigation).
+ * One write the web app makes: its request (URL, method, body, Idempotency-Key), what its
+ * answer changes in the cache, and the cached lists it makes stale. Screens run it with
+ * useApiMutation and add only what they show (toasts, dialogs, navigation).
  */
 export interface Write<TVars, TData> {
   request: (vars: TVars, qc?: QueryClient) => Promise<TData>;
+  /**
+   * The answer put into the cache (the board's one writer, a call's detail): a case write
+   * refetches no list of cases, whatever the history holds.
+   */
+  answered?: (data: TData, vars: TVars, qc: QueryClient) => void;
   /** Refetched after the write succeeds. */
   invalidates: readonly QueryKey[];
-  /** Also refetched after a refusal, when a refusal means the lists changed meanwhile (a 409). */
-  invalidateOnError?: boolean;
 }
 
 const write = <TVars, TData>(w: Write<TVars, TData>) => w;
 
 const lists = {
-  cases: queries.cases().queryKey,
   ambulances: queries.ambulances().queryKey,
   operators: queries.operators().queryKey,
 };
+
+/**
+ * What a settled write does to the cache: its answer goes in, its stale lists are refetched;
+ * a 409 (the lists changed meanwhile: the ambulance was taken, the call moved on) refetches
+ * the board and the fleet, which are bounded by what is open, never by history.
+ */
+export function settleWrite<TVars, TData>(qc: QueryClient, w: Write<TVars, TData>, outcome: { data: TData; vars: TVars } | { error: unknown }) {
+  if ('error' in outcome) {
+    if (outcome.error instanceof ApiError && outcome.error.status === 409) {
+      void qc.invalidateQueries({ queryKey: queries.cases().queryKey, exact: true });
+      void qc.invalidateQueries({ queryKey: lists.ambulances });
+    }
+    return;
+  }
+  w.answered?.(outcome.data, outcome.vars, qc);
+  for (const queryKey of w.invalidates) void qc.invalidateQueries({ queryKey });
+}
+
+/** A call's timeline gains an entry with every write of it: asked for again if shown (one call's, never a list). */
+const timelineStale = (qc: QueryClient, caseId: string) => void qc.invalidateQueries({ queryKey: queries.caseTimeline(caseId).queryKey, exact: true });
 
 /** A new row is POSTed with a fresh Idempotency-Key per submission; an edit is a PUT (itself idempotent). */
 const createOrUpdate = <TBody, TData>(path: string) => ({ id, body }: { id: number | null; body: TBody }) =>
@@ -63,7 +86,7 @@ export const mutations = {
 
   /**
    * POST /live-location: creates the case and assigns the ambulance in one transaction (a
-   * 409 when it was taken meanwhile, nothing written), so the lists refresh after a refusal too.
+   * 409 when it was taken meanwhile, nothing written: the board and fleet are then refetched).
    * The operator id is looked up by the session's e-mail first; SPEC §7: the lookup answers
    * nothing on failure, and the server then takes the signed-in operator.
    */
@@ -76,32 +99,47 @@ export const mutations = {
         idempotencyKey: newIdempotencyKey(),
       });
     },
-    invalidates: [lists.cases, lists.ambulances],
-    invalidateOnError: true,
+    answered: (r, _vars, qc) => caseBoardOf(qc).put(r.case, { created: true }),
+    // The answer does not hold the assigned unit's row.
+    invalidates: [lists.ambulances],
   }),
   /** PUT /api/cases/{id}: the edit-case form; a changed ambulance changes the fleet too. */
   updateCase: write({
     request: ({ id, body }: { id: string; body: FormBody<typeof caseUpdateSchema> }) =>
       apiFetch<{ case: CaseDto }>(`/api/cases/${id}`, { method: 'PUT', body }),
-    invalidates: [lists.cases, lists.ambulances],
+    answered: (r, _vars, qc) => {
+      caseBoardOf(qc).put(r.case);
+      timelineStale(qc, r.case.id);
+    },
+    invalidates: [lists.ambulances],
   }),
   /** POST /api/ambulances/{id}/unit-status: a unit's next step, set by staff for the crew. */
   setUnitStatus: write({
     request: ({ ambulanceId, body }: { ambulanceId: number; body: UnitStatusInput }) =>
       apiFetch<UnitStatusAck>(`/api/ambulances/${ambulanceId}/unit-status`, { method: 'POST', body }),
-    invalidates: [lists.cases, lists.ambulances],
-    invalidateOnError: true,
+    // The call's new version (and a clear's resolved status) comes with its case.updated event.
+    answered: (r, _vars, qc) => {
+      if (!r.ok) return;
+      caseBoardOf(qc).assignment(r.assignment.case_id, r.assignment);
+      timelineStale(qc, r.assignment.case_id);
+    },
+    invalidates: [lists.ambulances],
   }),
   /** POST /api/cases/{id}/assignments/{assignmentId}/corrections: one recorded time corrected, with a reason. */
   correctTime: write({
     request: ({ caseId, assignmentId, body }: { caseId: string; assignmentId: number; body: Body<typeof timeCorrectionSchema> }) =>
       apiFetch<{ assignment: AssignmentDto }>(`/api/cases/${caseId}/assignments/${assignmentId}/corrections`, { method: 'POST', body }),
-    invalidates: [lists.cases, ['cases', 'detail'] as const],
+    answered: (r, { caseId }, qc) => {
+      caseBoardOf(qc).assignment(caseId, r.assignment);
+      timelineStale(qc, caseId);
+    },
+    invalidates: [],
   }),
   /** DELETE /api/cases/{id}: frees its ambulance. */
   deleteCase: write({
     request: (id: string) => apiFetch(`/api/cases/${id}`, { method: 'DELETE' }),
-    invalidates: [lists.cases, lists.ambulances],
+    answered: (_r, id, qc) => caseBoardOf(qc).remove(id),
+    invalidates: [lists.ambulances],
   }),
 
   /** POST /api/ambulances or PUT /api/ambulances/{id}. */

@@ -29,15 +29,33 @@ export const priorityTag = (p: Priority) => `P${p}`;
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
+type BoardRow = Pick<CaseDto, 'status' | 'priority' | 'call_received_at'> & { created_at?: string; id?: string };
+
+/**
+ * The board's order (contract/caseLists.ts, the server's ORDER BY): open calls first, by
+ * priority (1 on top), within a priority the waiting (pending) above the running, each group
+ * oldest call first; then the ended, newest first. The id breaks ties so that the order is total
+ * and an inserted row lands where the server would put it. The one comparator: the live cache
+ * inserts with it, the boards sort with it, the tests check both against it.
+ */
+export function compareBoard(a: BoardRow, b: BoardRow): number {
+  const openA = isOpenCall(a);
+  const openB = isOpenCall(b);
+  if (openA !== openB) return openA ? -1 : 1;
+  const byId = (a.id ?? '') < (b.id ?? '') ? -1 : (a.id ?? '') > (b.id ?? '') ? 1 : 0;
+  if (!openA) return ms(b.created_at) - ms(a.created_at) || -byId;
+  return a.priority - b.priority
+    || Number(b.status === 'pending') - Number(a.status === 'pending')
+    || ms(a.call_received_at) - ms(b.call_received_at)
+    || byId;
+}
+
 /**
  * Open calls in board order: priority first (1 on top), then within a priority the waiting
  * (pending) calls above the running ones, each group oldest call first.
  */
-export function boardOrder<T extends Pick<CaseDto, 'status' | 'priority' | 'call_received_at'>>(cases: readonly T[]): T[] {
-  return cases.filter(isOpenCall).sort((a, b) =>
-    a.priority - b.priority
-    || Number(b.status === 'pending') - Number(a.status === 'pending')
-    || ms(a.call_received_at) - ms(b.call_received_at));
+export function boardOrder<T extends BoardRow>(cases: readonly T[]): T[] {
+  return cases.filter(isOpenCall).sort(compareBoard);
 }
 
 /** Seconds since the call came in: stopped when the ambulance reached the scene (the response clock, NHS ARP). */

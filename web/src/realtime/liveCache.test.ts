@@ -12,9 +12,10 @@ import { type RunningServer, startServer } from '../../../realtime-server/server
 import { DEMO } from '../../../realtime-server/testing/demoAccounts';
 import { sleep, waitFor } from '../../../realtime-server/testing/wait';
 import type { AmbulanceDto, CaseDto } from '../api/contract';
-import { queries } from '../api/queries';
+import { CASE_COUNTS_KEY, queries } from '../api/queries';
 import { createQueryClient } from '../api/queryClient';
 import { saveSession } from '../auth/session';
+import { historyChangesOf } from './historyChanges';
 import { connectLiveCache } from './liveCache';
 import type { ConnectionState, LiveSocket } from './socket';
 import { memoryStorage } from '../testing/memoryStorage';
@@ -47,25 +48,45 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
   let socket: EventEmitter;
   let unhook: () => void;
   const observers: (() => void)[] = [];
+  /** Every URL fetched, in order. */
+  let fetched: string[];
+  /** The reconnect's delayed refetches, run by the test (the injected timer). */
+  let timers: { fn: () => void; ms: number; cancelled: boolean }[];
+  /** The injected Math.random. */
+  let randomValue: number;
 
   const caseDto = (id: string, version: number, extra: Partial<CaseDto> = {}) => ({ id, version, status: 'active', description: `v${version}`, ...extra }) as CaseDto;
   const ambulanceDto = (id: number, version: number, at: string | null) =>
     ({ id, version, status: 'available', license_plate: `P${id}`, location: at ? { placeName: null, latitude: 1, longitude: 1, updated_at: at } : null }) as AmbulanceDto;
   const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-  const bodyFor = (url: string) => (url === '/api/cases' ? { cases: data.cases } : url === '/api/ambulances' ? { ambulances: data.ambulances } : {});
+  const bodyFor = (url: string) => (url === '/api/cases'
+    ? { cases: data.cases, counts: { active: data.cases.filter((c) => c.status === 'active').length, pending: data.cases.filter((c) => c.status === 'pending').length, total: data.cases.length } }
+    : url === '/api/ambulances' ? { ambulances: data.ambulances }
+    : url.startsWith('/api/cases?') ? { cases: [], next_cursor: null, prev_cursor: null, total: 0, total_exact: true } : {});
 
   function setup(initial: typeof data, opts: { hold?: boolean } = {}) {
     data = initial;
     hold = Boolean(opts.hold);
     pending = [];
+    fetched = [];
+    timers = [];
+    randomValue = 0.5;
     signInAs('tok');
     vi.stubGlobal('fetch', (url: string) => new Promise((resolve) => {
+      fetched.push(url);
       if (!hold) return resolve(json(bodyFor(url)));
       pending.push({ url, resolve: (body) => resolve(json(body)) });
     }));
     qc = createQueryClient();
     socket = new EventEmitter();
-    unhook = connectLiveCache(socket as unknown as LiveSocket, qc);
+    unhook = connectLiveCache(socket as unknown as LiveSocket, qc, () => {}, {
+      random: () => randomValue,
+      delay: (fn, ms) => {
+        const t = { fn, ms, cancelled: false };
+        timers.push(t);
+        return () => { t.cancelled = true; };
+      },
+    });
     for (const q of [queries.cases(), queries.ambulances()]) observers.push(new QueryObserver(qc, q as any).subscribe(() => {}));
   }
   /** Answers every held fetch of `url` with `body`. */
@@ -84,6 +105,14 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
     await waitFor(() => qc.isFetching() === 0, 'the fetches to end', 2000);
     await sleep(20);
   }
+  /** A reconnect: the socket drops and comes back; the delayed refetch is run at once (its wait is checked apart). */
+  function reconnect() {
+    socket.emit('disconnect');
+    socket.emit('connect');
+    const t = timers.at(-1);
+    expect(t && !t.cancelled).toBe(true);
+    t!.fn();
+  }
   const cases = () => qc.getQueryData<CaseDto[]>(queries.cases().queryKey);
   const ambulances = () => qc.getQueryData<AmbulanceDto[]>(queries.ambulances().queryKey);
 
@@ -101,8 +130,7 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
     expect(idsAndVersions(cases())).toEqual(['a@1', 'b@1']);
     // A reconnect: the lists are refetched; while the answer is on its way, events come.
     hold = true;
-    socket.emit('disconnect');
-    socket.emit('connect');
+    reconnect();
     await waitFor(() => pending.some((f) => f.url === '/api/cases'), 'the refetch', 2000);
     socket.emit('case.updated', caseDto('a', 2));
     socket.emit('case.deleted', { id: 'b' });
@@ -113,8 +141,7 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
     expect(idsAndVersions(cases())).toEqual(['a@2', 'c@1']);
     // A snapshot newer than what was heard wins as a whole.
     data.cases = [caseDto('a', 5), caseDto('c', 1), caseDto('d', 1)];
-    socket.emit('disconnect');
-    socket.emit('connect');
+    reconnect();
     await settle();
     expect(idsAndVersions(cases())).toEqual(['a@5', 'c@1', 'd@1']);
   });
@@ -163,6 +190,54 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
     socket.emit('case.updated', caseDto('a', 2));
     expect(qc.getQueryState(open)?.isInvalidated).toBe(true);
     expect(qc.getQueryState(past)?.isInvalidated).toBe(false);
+  });
+
+  it('on a reconnect refetches the board and the fleet only, after the random wait (0–3 s), and marks history unknown', async () => {
+    setup({ cases: [caseDto('a', 1)], ambulances: [] });
+    const historyKey = queries.caseHistory({ q: 'x' }).queryKey;
+    observers.push(new QueryObserver(qc, queries.caseHistory({ q: 'x' }) as any).subscribe(() => {}));
+    socket.emit('connect');
+    await settle();
+    expect(timers).toEqual([]); // the first connect refetches at once
+    expect(historyChangesOf(qc).count()).toBe(0);
+    const detailKey = queries.caseDetail('a').queryKey;
+    qc.setQueryData(detailKey, { case: caseDto('a', 1), assignments: [] });
+    fetched = [];
+    for (const [r, ms] of [[0, 0], [0.5, 1500], [0.9999, 2999]] as const) {
+      randomValue = r;
+      socket.emit('disconnect');
+      socket.emit('connect');
+      expect(timers.at(-1)!.ms).toBe(ms);
+    }
+    // Only the latest reconnect's refetch stays scheduled; nothing is fetched before it runs.
+    expect(timers.map((t) => t.cancelled)).toEqual([true, true, false]);
+    await sleep(20);
+    expect(fetched).toEqual([]);
+    expect(historyChangesOf(qc).count()).toBeNull();
+    expect(qc.getQueryState(historyKey)?.isInvalidated).toBe(false);
+    // Other cached queries are stale (refetched when next shown), not refetched now.
+    expect(qc.getQueryState(detailKey)?.isInvalidated).toBe(true);
+    timers.at(-1)!.fn();
+    await settle();
+    expect(fetched.sort()).toEqual(['/api/ambulances', '/api/cases']);
+  });
+
+  it('case events patch the board and its counts and note history, never fetching a history page', async () => {
+    setup({ cases: [caseDto('a', 1), caseDto('b', 1, { status: 'pending' })], ambulances: [] });
+    observers.push(new QueryObserver(qc, queries.caseHistory({}) as any).subscribe(() => {}));
+    socket.emit('connect');
+    await settle();
+    expect(qc.getQueryData(CASE_COUNTS_KEY)).toEqual({ active: 1, pending: 1, total: 2 });
+    fetched = [];
+    socket.emit('case.created', caseDto('c', 1, { status: 'pending' }));
+    socket.emit('case.updated', caseDto('b', 2, { status: 'active' }));
+    socket.emit('case.deleted', { id: 'a' });
+    socket.emit('case.deleted', { id: 'a' }); // twice (a write's answer and its event): counted once
+    await sleep(20);
+    expect(idsAndVersions(cases())).toEqual(['b@2', 'c@1']);
+    expect(qc.getQueryData(CASE_COUNTS_KEY)).toEqual({ active: 1, pending: 1, total: 2 });
+    expect(historyChangesOf(qc).count()).toBe(3);
+    expect(fetched).toEqual([]);
   });
 
   it('fetches again when a fetch left before the socket connected (it may have missed an event)', async () => {

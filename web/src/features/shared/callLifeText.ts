@@ -2,7 +2,7 @@ import {
   type AssignmentDto, type CaseDto, type PriorityInfo, type TimedStep, type UnitStep, NEMSIS_TIMES, TIMED_STEPS, isOpenAssignment, stepTimeKey,
 } from '../../api/contract';
 import {
-  type TargetState, UNIT_STATUS_LABELS, boardOrder, formatClock, isOpenCall, responseSeconds, stepSince, targetState, turnoutLate,
+  type TargetState, UNIT_STATUS_LABELS, compareBoard, formatClock, responseSeconds, stepSince, targetState, turnoutLate,
 } from '../../domain/callLife';
 
 /**
@@ -94,8 +94,7 @@ export function stepTimeName(step: TimedStep | 'cancelled' | 'call_received'): {
  * first), then every other case newest first.
  */
 export function casesTableOrder<T extends Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'created_at'>>(cases: readonly T[]): T[] {
-  const closed = cases.filter((c) => !isOpenCall(c)).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
-  return [...boardOrder(cases), ...closed];
+  return [...cases].sort(compareBoard);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
