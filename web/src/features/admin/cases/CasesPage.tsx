@@ -38,7 +38,9 @@ export function CasesPage() {
   const { load } = history;
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, caseRow: null });
 
+  // The reader's own edit or delete shows at once: the page is fetched again (others' changes wait for the banner).
   const remove = useApiMutation(mutations.deleteCase, {
+    onSuccess: history.refresh,
     onError: (error) => toast(withServerReason(error, 'Failed to delete case'), 'error'),
   });
 
@@ -86,6 +88,7 @@ export function CasesPage() {
           caseRow={dialog.caseRow}
           onClose={close}
           onSaved={() => {
+            history.refresh();
             toast('Case updated successfully', 'success');
             close();
           }}
