@@ -188,7 +188,7 @@ test('the board with a waiting, an overdue and a moving call passes axe in both 
   }
 });
 
-test('the admin cases table puts open calls first by urgency; the case dialog shows the times and the timeline says who moved the unit', async ({ page }) => {
+test('the admin cases table lists the newest first with each call\'s priority and unit step; the case dialog shows the times and the timeline says who moved the unit', async ({ page }) => {
   // Many steps through two screens and a dialog: on a loaded CI machine it outgrew the default 30 s once.
   test.slow();
   const token = await apiToken(page, 'operator');
@@ -208,16 +208,19 @@ test('the admin cases table puts open calls first by urgency; the case dialog sh
 
     await signIn(page, 'admin');
     await page.goto('/admin-dashboard/cases');
-    await expect(page.getByRole('button', { name: /^Order: most urgent first/ })).toBeVisible();
+    // History from the server, newest first (SPEC's creation-date toggle); searched for this test's calls.
+    await expect(page.getByRole('button', { name: /^Order: newest first/ })).toBeVisible();
+    await page.getByPlaceholder('Search by patient, email, description...').fill(`${TAG} Admin`);
     const rows = page.getByTestId('admin-case-row').filter({ hasText: `${TAG} Admin` });
     await expect(rows).toHaveCount(2);
-    await expect(rows.nth(0)).toContainText(`${TAG} Admin urgent`);
-    await expect(rows.nth(0).getByTestId('priority-chip')).toHaveText('P1');
-    await expect(rows.nth(0).getByTestId('unit-status-chip')).toHaveText('En route');
-    await expect(rows.nth(1)).toContainText(`${TAG} Admin minor`);
+    await expect(rows.nth(0)).toContainText(`${TAG} Admin minor`);
+    await expect(rows.nth(1)).toContainText(`${TAG} Admin urgent`);
+    const urgentRow = rows.filter({ hasText: `${TAG} Admin urgent` });
+    await expect(urgentRow.getByTestId('priority-chip')).toHaveText('P1');
+    await expect(urgentRow.getByTestId('unit-status-chip')).toHaveText('En route');
     await expectNoViolations(page, 'the admin cases table with open calls');
 
-    await rows.nth(0).getByRole('button', { name: /^Edit case of/ }).click();
+    await urgentRow.getByRole('button', { name: /^Edit case of/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Case Information' });
     await expect(dialog.getByTestId('call-time').filter({ hasText: 'eTimes.05' })).toContainText('En route');
     await expect(dialog.getByRole('button', { name: 'Correct En route time of TS09 EA 1008' })).toBeVisible();
@@ -247,7 +250,7 @@ test('the admin cases table puts open calls first by urgency; the case dialog sh
     await page.getByRole('option', { name: 'P2 Emergency' }).click();
     await dialog.getByRole('button', { name: 'Update Case' }).click();
     await expect(dialog).toBeHidden();
-    await expect(rows.nth(0).getByTestId('priority-chip')).toHaveText('P2');
+    await expect(urgentRow.getByTestId('priority-chip')).toHaveText('P2');
   } finally {
     await closeCase(page, token, urgent);
     await closeCase(page, token, minor);

@@ -6,7 +6,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -21,7 +20,8 @@ import { EmptyPanel } from './EmptyPanel';
 import { OpenCallLines } from './OpenCallLines';
 import { PriorityChip } from '../shared/PriorityChip';
 import { SearchIcon } from '../../layout/icons';
-import { usePagedRows } from '../shared/usePagedRows';
+import { HistoryPagination, type HistoryPaginationProps } from '../shared/caseHistory/HistoryPagination';
+import { useCasePlaces } from './useCasePlaces';
 
 const COLUMNS = ['Case Info', 'Description', 'Emergency Type', 'Status', 'Date', 'Actions'];
 
@@ -99,25 +99,19 @@ function CasesList({ cases, places, onMap }: Props) {
   );
 }
 
-// MUI's one-line toolbar is wider than a phone: the next-page button would fall off the screen.
-const PHONE_PAGINATION = {
-  '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', pl: 0 },
-  '& .MuiTablePagination-actions': { ml: 1 },
-} as const;
-
 /**
- * The All Cases tab: every case matching the search, a page at a time (table or phone list
- * alike). `resetKey` names the search and sort: when it changes the first page shows again.
+ * The All Cases tab: one page of history from the server (table, or a list on a phone), with
+ * its pagination. The search, order and page are the screen's; this draws what it is given.
  */
-export function AllCasesTable({ resetKey, ...props }: Props & { resetKey: string }) {
+export function AllCasesTable({ cases, pagination, onMap }: { cases: CaseDto[]; pagination: HistoryPaginationProps; onMap: (c: CaseDto) => void }) {
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
-  const { pageRows, pagination } = usePagedRows(props.cases, resetKey);
-  const page = { ...props, cases: pageRows };
+  const places = useCasePlaces(cases);
+  const page = { cases, places, onMap };
   return (
     <Box>
       {phone ? <CasesList {...page} /> : <CasesTable {...page} />}
-      {props.cases.length > 0 && <TablePagination component="div" {...pagination} sx={phone ? PHONE_PAGINATION : undefined} />}
-      {props.cases.length === 0 && (
+      {(cases.length > 0 || pagination.page > 0) && <HistoryPagination {...pagination} phone={phone} />}
+      {cases.length === 0 && (
         <Box sx={{ mt: 2 }}>
           <EmptyPanel icon={<SearchIcon />} title="No cases found" text="Try adjusting your search or filters to find what you're looking for" />
         </Box>

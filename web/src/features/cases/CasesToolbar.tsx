@@ -1,11 +1,10 @@
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import type { SortOrder } from '../../domain/caseRules';
-import { ArrowDownIcon, ArrowUpIcon, RefreshIcon, SearchIcon, SwapVertIcon } from '../../layout/icons';
+import { ArrowDownIcon, ArrowUpIcon, RefreshIcon, SwapVertIcon } from '../../layout/icons';
+import { HistorySearchField } from '../shared/caseHistory/HistorySearchField';
 
 const SORT_HINT: Record<SortOrder, string> = {
   none: 'Most urgent first (press to sort by creation date)',
@@ -22,18 +21,7 @@ export function CasesToolbar(props: {
   const sortIcon = props.order === 'asc' ? <ArrowUpIcon /> : props.order === 'desc' ? <ArrowDownIcon /> : <SwapVertIcon />;
   return (
     <Paper variant="outlined" sx={{ p: 1.5, mb: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>
-      <TextField
-        value={props.search}
-        onChange={(e) => props.onSearch(e.target.value)}
-        placeholder="Search by patient, email, description..."
-        size="small"
-        type="search"
-        sx={{ flex: '1 1 260px' }}
-        slotProps={{
-          htmlInput: { 'aria-label': 'Search cases' },
-          input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
-        }}
-      />
+      <HistorySearchField value={props.search} onChange={props.onSearch} />
       <Tooltip title={SORT_HINT[props.order]} describeChild>
         <Button variant="outlined" color="inherit" startIcon={sortIcon} onClick={props.onSort} data-order={props.order} sx={{ flex: { xs: 1, sm: 'none' } }}>
           Sort

@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { queries } from '../../api/queries';
 import { activeCasesOf, matchesSearch, sortByCreated, type SortOrder } from '../../domain/caseRules';
 import { boardOrder, isOpenCall } from '../../domain/callLife';
-import { casesTableOrder } from '../shared/callLifeText';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useCasePlaces } from './useCasePlaces';
 import { useErrorToast } from '../shared/useErrorToast';
@@ -13,26 +11,23 @@ import { useLoadState } from '../shared/useLoadState';
 const casesFailText = (e: unknown) => (e instanceof ApiError ? 'Failed to fetch cases from database' : 'Failed to fetch cases');
 
 /**
- * The cases board's data: the live cases query (30 s polling only while the socket is
- * down), place texts, free-text search and the creation-date sort toggle. Until the toggle is
- * pressed the open calls (active and waiting) are in board order: priority, waiting calls on
- * top of their priority, oldest first; every other case follows, newest first.
+ * The Emergency Cases tab's data: the live board (30 s polling only while the socket is
+ * down; its size follows what is open, never history), place texts, and the open calls that
+ * match the search box (the board is small: searched here, as typed). Until Sort is pressed
+ * they are in board order: priority, waiting calls on top of their priority, oldest first;
+ * then by creation date. The header's Total Cases is the server's count of every case.
  */
-export function useCasesBoard() {
+export function useCasesBoard(search: string, order: SortOrder) {
   const query = useQuery({ ...queries.cases(), refetchInterval: usePollingFallback(30_000) });
+  const counts = useQuery(queries.caseCounts());
   useErrorToast(query.error, query.errorUpdatedAt, casesFailText);
   const load = useLoadState([{ query, failText: casesFailText }]);
 
   const cases = query.data ?? [];
-  const places = useCasePlaces(cases);
-  const [search, setSearch] = useState('');
-  // Starts as received; the first press sorts ascending, each press toggles.
-  const [order, setOrder] = useState<SortOrder>('none');
-  const toggleSort = () => setOrder((o) => (o === 'asc' ? 'desc' : 'asc'));
-
-  const found = cases.filter((c) => matchesSearch(c, search, places.get(c.id)));
-  const visible = order === 'none' ? casesTableOrder(found) : sortByCreated(found, order);
-  const visibleOpen = order === 'none' ? boardOrder(found) : visible.filter(isOpenCall);
+  const open = cases.filter(isOpenCall);
+  // Place names only for the cards shown (not for the calls that ended on the board).
+  const places = useCasePlaces(open);
+  const found = open.filter((c) => matchesSearch(c, search, places.get(c.id)));
 
   return {
     /** loading / failed / loaded: counts and empty states only when loaded. */
@@ -40,14 +35,10 @@ export function useCasesBoard() {
     refreshing: query.isFetching,
     refresh: () => void query.refetch(),
     places,
-    search,
-    setSearch,
-    order,
-    toggleSort,
-    visible,
     /** The Emergency Cases tab: open calls, active and waiting. */
-    visibleOpen,
+    visibleOpen: order === 'none' ? boardOrder(found) : sortByCreated(found, order),
     activeCount: activeCasesOf(cases).length,
-    totalCount: cases.length,
+    /** Every case stored; null until the board has answered. */
+    totalCount: counts.data?.total ?? null,
   };
 }

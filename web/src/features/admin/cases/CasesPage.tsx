@@ -1,47 +1,46 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TablePagination from '@mui/material/TablePagination';
-import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState, type ReactElement } from 'react';
+import Paper from '@mui/material/Paper';
+import { getRouteApi } from '@tanstack/react-router';
+import { useCallback, useState } from 'react';
 import type { CaseDto } from '../../../api/contract';
 import { mutations } from '../../../api/mutations';
-import { queries } from '../../../api/queries';
 import { useApiMutation } from '../../../api/useApiMutation';
-import { sortByCreated } from '../../../domain/caseRules';
-import { casesTableOrder } from '../../shared/callLifeText';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { useToast } from '../../../layout/toast';
 import { withServerReason } from '../shared/errors';
-import { ArrowDownIcon, ArrowUpIcon, WarningIcon } from '../../../layout/icons';
+import { ArrowDownIcon, ArrowUpIcon } from '../../../layout/icons';
 import { CasesTable } from './CasesTable';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
-import { useLoadState } from '../../shared/useLoadState';
-import { usePagedRows } from '../../shared/usePagedRows';
+import { HistoryChangesBanner } from '../../shared/caseHistory/HistoryChangesBanner';
+import { HistoryPagination } from '../../shared/caseHistory/HistoryPagination';
+import { HistorySearchField } from '../../shared/caseHistory/HistorySearchField';
+import type { HistorySearch } from '../../shared/caseHistory/historySearch';
+import { useCaseHistory, type GoToSearch } from '../../shared/caseHistory/useCaseHistory';
 import { EditCaseDialog } from './EditCaseDialog';
+
+const route = getRouteApi('/_admin/admin-dashboard/cases');
 
 interface DialogState { key: number; open: boolean; caseRow: CaseDto | null }
 
-type Order = 'urgent' | 'desc' | 'asc';
-const NEXT_ORDER: Record<Order, Order> = { urgent: 'desc', desc: 'asc', asc: 'urgent' };
-const ORDER_TEXT: Record<Order, string> = { urgent: 'Most urgent first', desc: 'Newest first', asc: 'Oldest first' };
-const ORDER_ICON: Record<Order, ReactElement> = { urgent: <WarningIcon />, desc: <ArrowDownIcon />, asc: <ArrowUpIcon /> };
-
 /**
- * /admin-dashboard/cases: every case with edit and delete. By default the open calls come first
- * in the boards' order (priority, waiting first, oldest first), the others after, newest first;
- * the button turns to creation date, newest or oldest first. Shown a page at a time (the demo
- * history alone is over a thousand cases); a new order starts again on the first page.
+ * /admin-dashboard/cases: every case with edit and delete, a page at a time from the server,
+ * searched there; SPEC's sort button toggles the creation date, newest first to start. The
+ * search, order and page are the route's search params (a link or a reload shows the same).
  */
 export function CasesPage() {
   const toast = useToast();
-  const cases = useQuery(queries.cases());
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const go = useCallback<GoToSearch<HistorySearch>>((next, o) => void navigate({ search: next, replace: o?.replace }), [navigate]);
   // SPEC §8 ignores this screen's failures silently; an empty table would then read as "no cases", so it says so.
-  const load = useLoadState([{ query: cases, failText: () => 'Could not load cases' }]);
-  const [order, setOrder] = useState<Order>('urgent');
+  const history = useCaseHistory(search, go);
+  const { load } = history;
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, caseRow: null });
-  const sorted = useMemo(() => (order === 'urgent' ? casesTableOrder(cases.data ?? []) : sortByCreated(cases.data ?? [], order)), [cases.data, order]);
-  const { pageRows, pagination } = usePagedRows(sorted, order);
 
+  // The reader's own edit or delete shows at once: the page is fetched again (others' changes wait for the banner).
   const remove = useApiMutation(mutations.deleteCase, {
+    onSuccess: history.refresh,
     onError: (error) => toast(withServerReason(error, 'Failed to delete case'), 'error'),
   });
 
@@ -49,6 +48,7 @@ export function CasesPage() {
     if (window.confirm('Are you sure you want to delete this case?')) remove.mutate(c.id);
   };
   const close = () => setDialog((d) => ({ ...d, open: false }));
+  const asc = history.order === 'asc';
 
   return (
     <>
@@ -58,23 +58,29 @@ export function CasesPage() {
         actions={(
           <Button
             variant="outlined"
-            onClick={() => setOrder((o) => NEXT_ORDER[o])}
-            endIcon={ORDER_ICON[order]}
-            aria-label={`Order: ${ORDER_TEXT[order].toLowerCase()} (press for ${ORDER_TEXT[NEXT_ORDER[order]].toLowerCase()})`}
+            onClick={() => history.setOrder(asc ? 'desc' : 'asc')}
+            endIcon={asc ? <ArrowUpIcon /> : <ArrowDownIcon />}
+            aria-label={asc ? 'Order: oldest first (press for newest first)' : 'Order: newest first (press for oldest first)'}
           >
-            {ORDER_TEXT[order]}
+            {asc ? 'Oldest first' : 'Newest first'}
           </Button>
         )}
       />
+      <Paper variant="outlined" sx={{ p: 1.5, mb: 2, display: 'flex' }}>
+        <HistorySearchField value={history.text} onChange={history.setText} />
+      </Paper>
       <LoadStateBanner state={load} />
+      {load.phase === 'loaded' && <HistoryChangesBanner count={history.changes} onShow={history.refresh} />}
       {load.phase !== 'failed' && <CasesTable
-        cases={pageRows}
+        cases={history.cases}
         loading={load.phase === 'loading'}
         deletingId={remove.isPending ? (remove.variables ?? null) : null}
         onEdit={(c) => setDialog((d) => ({ key: d.key + 1, open: true, caseRow: c }))}
         onDelete={confirmDelete}
       />}
-      {load.phase === 'loaded' && sorted.length > 0 && <TablePagination component="div" {...pagination} />}
+      {load.phase === 'loaded' && (history.cases.length > 0 || history.pagination.page > 0) && (
+        <Box><HistoryPagination {...history.pagination} /></Box>
+      )}
       {dialog.caseRow && (
         <EditCaseDialog
           key={dialog.key}
@@ -82,6 +88,7 @@ export function CasesPage() {
           caseRow={dialog.caseRow}
           onClose={close}
           onSaved={() => {
+            history.refresh();
             toast('Case updated successfully', 'success');
             close();
           }}
