@@ -62,7 +62,8 @@ export const outboxRepository = {
   async countUpTo(db: Db, cap: number, status?: OutboxRow['status']): Promise<number> {
     const rows = db('outbox').select(db.raw('1')).limit(cap + 1);
     if (status) rows.where('status', status);
-    return Number((await db.count({ n: '*' }).from(rows.as('m')).first())?.n ?? 0);
+    const counted = (await db.count({ n: '*' }).from(rows.as('m')).first()) as { n: number | string } | undefined;
+    return Number(counted?.n ?? 0);
   },
   findById: (db: Db, id: number) => db<OutboxRow>('outbox').where({ id }).first(),
   /** The newest message's id (0 with none): where a starting worker's "new since start" begins. */

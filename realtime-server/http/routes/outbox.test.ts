@@ -1,7 +1,9 @@
+import type { Knex } from 'knex';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CASE_PAGE_DEFAULT, HISTORY_COUNT_CAP, type OutboxPageResponse } from '../../contract';
 import type { OutboxRow } from '../../../db/repositories/types';
 import { encodeCursor } from '../../services/keysetCursor';
+import { testEngine } from '../../testing/testEngine';
 import { useTestServer } from '../../testing/testServer';
 
 /**
@@ -129,6 +131,27 @@ describe('GET /api/outbox', () => {
     expect(await page('limit=1')).toMatchObject({ total: HISTORY_COUNT_CAP, total_exact: false });
     expect(await page('status=failed')).toMatchObject({ total: 1, total_exact: true });
   }, 30_000);
+
+  it.runIf(testEngine() === 'sqlite')('on SQLite reads a page through an index in its order, with or without a status: no sort of the whole outbox', async () => {
+    await put(at(1), 'sent');
+    const seen: { sql: string; bindings: Knex.RawBinding[] }[] = [];
+    const record = (q: { sql: string; bindings: Knex.RawBinding[] }) => { if (/order by/i.test(q.sql)) seen.push(q); };
+    s.ctx.db.on('query', record);
+    try {
+      const first = await page('limit=1');
+      await page('status=sent&limit=1');
+      await page(`limit=1&cursor=${encodeCursor('outbox', 'next', at(5), 9)}`);
+      expect(first.messages).toHaveLength(1);
+    } finally {
+      s.ctx.db.removeListener('query', record);
+    }
+    expect(seen).toHaveLength(3);
+    for (const q of seen) {
+      const plan = (await s.ctx.db.raw<{ detail: string }[]>(`explain query plan ${q.sql}`, q.bindings)).map((r) => r.detail).join('; ');
+      expect(plan, q.sql).toMatch(/USING (COVERING )?INDEX outbox_(status_)?created_at_id/);
+      expect(plan, q.sql).not.toMatch(/TEMP B-TREE/);
+    }
+  });
 
   it('is for admins only', async () => {
     expect(await s.api('GET', '/api/outbox', { token: operator })).toMatchObject({ status: 403, body: { error: 'Only admins can read the outbox' } });
