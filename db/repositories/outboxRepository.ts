@@ -46,7 +46,25 @@ export const outboxRepository = {
       status: 'queued', attempts: 0, next_attempt_at: now, case_id: m.caseId ?? null, created_at: now, ...redacted,
     }).returning('id'));
   },
-  list: (db: Db) => db<OutboxRow>('outbox').orderBy('id', 'desc'),
+  /**
+   * The admin's outbox, within one status when given, as a query still to be ordered and
+   * limited: the caller pages it by keyset on (created_at, id), which the migration
+   * 20261127000300_outbox_page_index serves with and without a status.
+   */
+  listQuery: (db: Db, status?: OutboxRow['status']) => {
+    const q = db<OutboxRow>('outbox').select('outbox.*');
+    return status ? q.where('outbox.status', status) : q;
+  },
+  /**
+   * How many messages there are (within one status when given), counting at most `cap` + 1:
+   * a LIMITed subquery, so a year of mail is not counted row by row for every page.
+   */
+  async countUpTo(db: Db, cap: number, status?: OutboxRow['status']): Promise<number> {
+    const rows = db('outbox').select(db.raw('1')).limit(cap + 1);
+    if (status) rows.where('status', status);
+    const counted = (await db.count({ n: '*' }).from(rows.as('m')).first()) as { n: number | string } | undefined;
+    return Number(counted?.n ?? 0);
+  },
   findById: (db: Db, id: number) => db<OutboxRow>('outbox').where({ id }).first(),
   /** The newest message's id (0 with none): where a starting worker's "new since start" begins. */
   latestId: async (db: Db) => Number((await db('outbox').max({ id: 'id' }).first())?.id ?? 0),

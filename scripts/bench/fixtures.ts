@@ -1,3 +1,4 @@
+import type { OutboxPageResponse } from '../../realtime-server/contract';
 import { expectOk, request } from './http';
 
 /** One ambulance of the bench fleet: on an active case, with its patient's and driver's link tokens. */
@@ -45,7 +46,13 @@ export async function buildFleet(url: string, count: number): Promise<Fixtures> 
     await expectOk(request(url, 'POST', '/api/tracking/initiate', { token: operatorToken, body: { caseId, ambulanceId: id } }), 'tracking');
     return caseId;
   });
-  const messages = (await expectOk(request<{ messages: { kind: string; case_id: string; text: string }[] }>(url, 'GET', '/api/outbox', { token: adminToken }), 'outbox')).messages;
+  // The outbox answers a page at a time (newest first): read every page, the fleet's mail is all there is.
+  const messages: { kind: string; case_id: string | null; text: string }[] = [];
+  for (let cursor: string | null = ''; cursor !== null;) {
+    const page: OutboxPageResponse = await expectOk(request<OutboxPageResponse>(url, 'GET', `/api/outbox?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { token: adminToken }), 'outbox');
+    messages.push(...page.messages);
+    cursor = page.next_cursor;
+  }
   const tokenIn = (caseId: string, kind: 'track' | 'driver', id: number) => {
     for (const m of messages) {
       if (m.case_id !== caseId) continue;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { geocodeSearchQuerySchema, latitude, longitude } from '../../contract';
+import { geocodeSearchQuerySchema, latitude, longitude, outboxQuerySchema } from '../../contract';
 import { outboxService } from '../../services/outboxService';
 import { validate } from '../validate';
 import type { Mount } from './types';
@@ -9,8 +9,9 @@ const coordinate = () => z.string({ error: 'required' }).trim().min(1, 'required
 const coords = z.object({ lat: coordinate().pipe(latitude()), lon: coordinate().pipe(longitude()) });
 
 export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
+  // One page, newest first (?status=&limit=&cursor=); admins only (permissions.ts: outbox.read).
   router.get('/api/outbox', async (ctx) => {
-    ctx.body = { messages: await outboxService.list(svc) };
+    ctx.body = await outboxService.page(svc, validate(outboxQuerySchema, ctx.query));
   });
   router.get('/api/geocode/reverse', async (ctx) => {
     const { lat, lon } = validate(coords, ctx.query);
