@@ -1,159 +1,303 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, locationPath, outboxLinks, signIn } from './helpers';
+import { ACCOUNTS, apiToken, closeCase, closeOpenCalls, dispatchCase, freeAmbulance, locationPath, outboxLinks, settled, signIn, trackRequests } from './helpers';
 
 // WCAG 2.1 A/AA plus axe's best practices: every page a dispatcher, an admin or a patient opens
-// must have none, of any impact.
+// must have none, of any impact. One screen per test, each on data the test makes itself (through
+// the API: never what the demo history or another spec left), with the page's clock pinned, and
+// axe run only once the page is settled: no request in flight, nothing fading (a colour caught
+// mid-transition is not the colour a person reads), the live connection up.
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-/** Runs axe on the page as it is now; fails listing each violation's rule, impact, targets and summary. */
+/** Runs axe on the settled page; fails listing each violation's rule, impact, targets and summary. */
 async function expectNoViolations(page: Page, what: string) {
-  // Animations settle first (a fading chip or dialog is measured at its final colours).
-  await page.waitForTimeout(400);
+  await settled(page);
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const report = violations.flatMap((v) =>
     v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}\n    ${n.failureSummary?.replace(/\n/g, '\n    ')}`));
-  expect.soft(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
+  expect(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
 }
 
 const run = Date.now().toString(36).toUpperCase();
 const PLATE = 'TS09 EA 1007';
+const tag = (what: string) => `A11y ${what} ${run}`;
+
+/** Every page's requests are counted from its first load, for settled(). */
+test.beforeEach(({ page }) => trackRequests(page));
 
 /** Cases a test opened: closed after it, so their ambulance is free for the other specs. */
-const opened: { operator: string; caseId: string }[] = [];
+const opened: { token: string; caseId: string }[] = [];
 test.afterEach(async ({ page }) => {
-  for (const c of opened.splice(0)) await closeCase(page, c.operator, c.caseId);
+  for (const c of opened.splice(0)) await closeCase(page, c.token, c.caseId);
 });
 
-/** One active case with a tracking link, made through the API (set-up, not what the tests are about). */
-async function activeCase(page: Page) {
+/**
+ * The page's clock stands still at the server's now plus `aheadMs` (the data the test made is
+ * then always the same age): durations, "ago" texts and stale marks read the same on every run.
+ * Timers still run, so the app works as usual.
+ */
+async function pinClock(page: Page, aheadMs = 60_000) {
+  const health = await page.request.get('/api/health');
+  const serverNow = Date.parse(health.headers()['date'] ?? '') || Date.now();
+  await page.clock.setFixedTime(serverNow + aheadMs);
+}
+
+/** Opens `path` signed in as `who` (a session as the sign-in page stores it: the form has its own test), in the theme asked. */
+async function openAs(page: Page, who: keyof typeof ACCOUNTS, path: string, theme: 'light' | 'dark' = 'light') {
+  const res = await page.request.post('/api/auth/signin', { data: ACCOUNTS[who] });
+  expect(res.ok()).toBeTruthy();
+  const { token, user } = await res.json();
+  await page.addInitScript(({ token, user, dark }) => {
+    localStorage.setItem('userEmail', user.email);
+    localStorage.setItem('userToken', token);
+    localStorage.setItem('userRole', user.role);
+    localStorage.setItem('userName', user.username || user.email);
+    localStorage.setItem('darkMode', String(dark));
+  }, { token, user, dark: theme === 'dark' });
+  await page.goto(path);
+}
+
+async function createCase(page: Page, token: string, data: Record<string, unknown>): Promise<string> {
+  const res = await page.request.post('/api/cases', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { to: `a11y.${run.toLowerCase()}@example.com`, caseType: 'Medical Emergency', description: 'Chest pain', ...data },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).case.id;
+}
+
+/**
+ * The calls the screens show, one of every kind a chip can draw: active P1 on PLATE, pending P2,
+ * P3 and P4, a resolved and a closed call. Every other open call is closed first, so the live
+ * board shows exactly these.
+ */
+async function callsOfEveryKind(page: Page) {
+  await closeOpenCalls(page);
+  const token = await apiToken(page, 'operator');
+  const ambulance = await freeAmbulance(page, token, PLATE);
+  const active = await createCase(page, token, { patientName: tag('Active'), priority: 1, ambulance_id: ambulance.id });
+  opened.push({ token, caseId: active });
+  for (const priority of [2, 3, 4]) opened.push({ token, caseId: await createCase(page, token, { patientName: tag(`Pending P${priority}`), status: 'pending', priority }) });
+  for (const [status, priority] of [['resolved', 3], ['closed', 4]] as const) {
+    const id = await createCase(page, token, { patientName: tag(status), status: 'pending', priority });
+    const res = await page.request.put(`/api/cases/${id}`, { headers: { authorization: `Bearer ${token}` }, data: { status } });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
+  return { active, activeName: tag('Active') };
+}
+
+/** One active case with a tracking link, dispatched as the operator form does. */
+async function dispatchedCase(page: Page) {
   const operator = await apiToken(page, 'operator');
   const ambulance = await freeAmbulance(page, operator, PLATE);
-  const patientName = `A11y Patient ${run}`;
-  const caseId = await dispatchCase(page, operator, { to: `a11y.${run.toLowerCase()}@example.com`, patientName, description: 'Chest pain', ambulanceId: ambulance.id });
-  opened.push({ operator, caseId });
-  return { operator, caseId, patientName, ambulanceId: ambulance.id };
+  const caseId = await dispatchCase(page, operator, { to: `a11y.${run.toLowerCase()}@example.com`, patientName: tag('Patient'), description: 'Chest pain', ambulanceId: ambulance.id });
+  opened.push({ token: operator, caseId });
+  return { operator, caseId, ambulanceId: ambulance.id };
 }
 
 test.describe('axe-core finds no violation', () => {
-  test('failure, not-found and wrong-role states', async ({ page }) => {
-    await signIn(page, 'operator');
-    await page.route('**/api/cases', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
-    await page.goto('/dashboard/cases');
-    await expect(page.getByTestId('load-failure')).toBeVisible({ timeout: 15_000 });
-    await expectNoViolations(page, 'the cases board when its load failed');
-    await page.goto('/dashboard/ambulance-tracking');
-    await expect(page.getByTestId('load-failure')).toBeVisible({ timeout: 15_000 });
-    await expectNoViolations(page, 'the fleet screen when the cases failed');
-    await page.unroute('**/api/cases');
-    await page.goto('/dashboard/no-such-screen');
-    await expect(page.getByText('Page not found')).toBeVisible();
-    await expectNoViolations(page, 'the not-found screen');
-    await page.goto('/admin-dashboard');
-    await expect(page.getByText('This page is for administrators')).toBeVisible();
-    await expectNoViolations(page, 'an admin page opened by an operator');
+  test.describe('when a load fails, and on not-found and wrong-role pages', () => {
+    test('the cases board when its load failed', async ({ page }) => {
+      await pinClock(page);
+      await page.route('**/api/cases', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+      await openAs(page, 'operator', '/dashboard/cases');
+      await expect(page.getByTestId('load-failure')).toBeVisible({ timeout: 15_000 });
+      await expectNoViolations(page, 'the cases board when its load failed');
+    });
+
+    test('the fleet screen when the cases failed', async ({ page }) => {
+      await pinClock(page);
+      await page.route('**/api/cases', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+      await openAs(page, 'operator', '/dashboard/ambulance-tracking');
+      await expect(page.getByTestId('load-failure')).toBeVisible({ timeout: 15_000 });
+      await expectNoViolations(page, 'the fleet screen when the cases failed');
+    });
+
+    test('the not-found screen', async ({ page }) => {
+      await pinClock(page);
+      await openAs(page, 'operator', '/dashboard/no-such-screen');
+      await expect(page.getByText('Page not found')).toBeVisible();
+      await expectNoViolations(page, 'the not-found screen');
+    });
+
+    test('an admin page opened by an operator', async ({ page }) => {
+      await pinClock(page);
+      await openAs(page, 'operator', '/admin-dashboard');
+      await expect(page.getByText('This page is for administrators')).toBeVisible();
+      await expectNoViolations(page, 'an admin page opened by an operator');
+    });
   });
 
-  test('landing and sign-in', async ({ page }) => {
+  test('the landing page', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expectNoViolations(page, 'the landing page');
+  });
+
+  test('the sign-in page', async ({ page }) => {
     await page.goto('/signin');
     await expect(page.getByRole('button', { name: 'GET STARTED' })).toBeVisible();
     await expectNoViolations(page, 'the sign-in page');
   });
 
   for (const theme of ['light', 'dark'] as const) {
-    test(`operator screens (${theme})`, async ({ page }) => {
-      await activeCase(page);
-      if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('darkMode', 'true'));
-      await signIn(page, 'operator');
-      await expect(page.getByRole('heading', { name: /dashboard/i }).first()).toBeVisible();
-      await page.waitForLoadState('networkidle');
-      await expectNoViolations(page, `the operator dashboard (${theme})`);
+    test.describe(`operator screens (${theme})`, () => {
+      test('the dashboard', async ({ page }) => {
+        await callsOfEveryKind(page);
+        await pinClock(page);
+        await openAs(page, 'operator', '/dashboard', theme);
+        await expect(page.getByRole('heading', { name: /dashboard/i }).first()).toBeVisible();
+        await expectNoViolations(page, `the operator dashboard (${theme})`);
+      });
 
-      await page.goto('/dashboard/cases');
-      await expect(page.getByText(`A11y Patient ${run}`).first()).toBeVisible({ timeout: 10_000 });
-      await expectNoViolations(page, `cases, Emergency Cases tab (${theme})`);
-      await page.getByRole('tab', { name: /All Cases/ }).click();
-      await expect(page.getByRole('tab', { name: /All Cases/ })).toHaveAttribute('aria-selected', 'true');
-      await expect(page.getByText(`A11y Patient ${run}`).first()).toBeVisible();
-      await expectNoViolations(page, `cases, All Cases tab (${theme})`);
+      test('cases, Emergency Cases tab', async ({ page }) => {
+        const { activeName } = await callsOfEveryKind(page);
+        await pinClock(page);
+        await openAs(page, 'operator', '/dashboard/cases', theme);
+        await expect(page.getByText(activeName).first()).toBeVisible({ timeout: 10_000 });
+        await expect(page.getByText(tag('Pending P4')).first()).toBeVisible();
+        await expectNoViolations(page, `cases, Emergency Cases tab (${theme})`);
+      });
 
-      await page.goto('/dashboard/new-case');
-      await expect(page.getByRole('button', { name: /dispatch/i }).first()).toBeVisible();
-      await expectNoViolations(page, `new case (${theme})`);
+      test('cases, All Cases tab', async ({ page }) => {
+        const { activeName } = await callsOfEveryKind(page);
+        await pinClock(page);
+        await openAs(page, 'operator', '/dashboard/cases', theme);
+        await page.getByRole('tab', { name: /All Cases/ }).click();
+        await expect(page.getByRole('tab', { name: /All Cases/ })).toHaveAttribute('aria-selected', 'true');
+        await expect(page.getByText(activeName).first()).toBeVisible({ timeout: 10_000 });
+        await expectNoViolations(page, `cases, All Cases tab (${theme})`);
+      });
 
-      await page.goto('/dashboard/ambulance-tracking');
-      await expect(page.getByText(PLATE).first()).toBeVisible({ timeout: 10_000 });
-      await expectNoViolations(page, `fleet (${theme})`);
+      test('new case', async ({ page }) => {
+        await pinClock(page);
+        await openAs(page, 'operator', '/dashboard/new-case', theme);
+        await expect(page.getByRole('button', { name: /dispatch/i }).first()).toBeVisible();
+        await expectNoViolations(page, `new case (${theme})`);
+      });
 
-      // Ten minutes on, every position is old: the map shows its amber 'Stale' marks too.
-      await page.clock.setFixedTime(Date.now() + 10 * 60_000);
-      await page.goto('/dashboard/ambulance-map');
-      await expect(page.getByRole('heading', { name: 'Ambulance Tracker' })).toBeVisible();
-      await expect(page.getByTestId('map-list-item').first()).toBeVisible({ timeout: 10_000 });
-      await expect(page.getByText('Stale').first()).toBeVisible();
-      await expectNoViolations(page, `the ambulance map (${theme})`);
+      test('fleet', async ({ page }) => {
+        await callsOfEveryKind(page);
+        await pinClock(page);
+        await openAs(page, 'operator', '/dashboard/ambulance-tracking', theme);
+        await expect(page.getByText(PLATE).first()).toBeVisible({ timeout: 10_000 });
+        await expectNoViolations(page, `fleet (${theme})`);
+      });
+
+      test('the ambulance map, with stale positions', async ({ page }) => {
+        await callsOfEveryKind(page);
+        // Ten minutes on, every position is old: the map shows its amber 'Stale' marks too.
+        await pinClock(page, 10 * 60_000);
+        await openAs(page, 'operator', '/dashboard/ambulance-map', theme);
+        await expect(page.getByRole('heading', { name: 'Ambulance Tracker' })).toBeVisible();
+        await expect(page.getByTestId('map-list-item').first()).toBeVisible({ timeout: 10_000 });
+        await expect(page.getByText('Stale').first()).toBeVisible();
+        await expectNoViolations(page, `the ambulance map (${theme})`);
+      });
     });
   }
 
-  test('admin overview, tables and the Edit Case dialog', async ({ page }) => {
-    const { patientName, caseId } = await activeCase(page);
-    await signIn(page, 'admin');
-    await page.waitForLoadState('networkidle');
-    await expectNoViolations(page, 'the admin overview');
+  test.describe('admin screens', () => {
+    test('the overview', async ({ page }) => {
+      const { activeName } = await callsOfEveryKind(page);
+      await pinClock(page);
+      await openAs(page, 'admin', '/admin-dashboard');
+      await expect(page.getByText(activeName).first()).toBeVisible({ timeout: 10_000 });
+      await expectNoViolations(page, 'the admin overview');
+    });
+
     for (const [path, what, loaded] of [
       ['/admin-dashboard/operators', 'Manage Operators', 'table tbody tr'],
       ['/admin-dashboard/ambulances', 'Manage Ambulances', 'table tbody tr'],
       ['/admin-dashboard/outbox', 'the outbox', 'article'],
-      ['/admin-dashboard/cases', 'All Cases', `tr[data-case-id="${caseId}"]`],
     ] as const) {
-      await page.goto(path);
-      await expect(page.locator(loaded).first()).toBeVisible({ timeout: 10_000 });
-      await page.waitForLoadState('networkidle');
-      await expectNoViolations(page, what);
+      test(what, async ({ page }) => {
+        await dispatchedCase(page); // its e-mail is in the outbox
+        await pinClock(page);
+        await openAs(page, 'admin', path);
+        await expect(page.locator(loaded).first()).toBeVisible({ timeout: 10_000 });
+        await expectNoViolations(page, what);
+      });
     }
-    await page.locator(`tr[data-case-id="${caseId}"]`).getByRole('button', { name: `Edit case of ${patientName}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Edit Case Information' });
-    await expect(dialog.getByRole('heading', { name: 'Update Case' })).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    await expectNoViolations(page, 'the Edit Case dialog');
-  });
 
-  test('toasts of success and of refusal', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/admin-dashboard/ambulances');
-    const row = page.locator('table tbody tr', { hasText: 'TS09 EA 1008' });
-    await row.getByRole('button', { name: /^Edit / }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Update Ambulance' }).click();
-    await expect(page.getByText('Ambulance updated successfully')).toBeVisible();
-    await expectNoViolations(page, 'a success toast');
-    await page.getByRole('button', { name: 'Add New Ambulance' }).click();
-    await page.getByRole('dialog').getByLabel(/License Plate/).fill('TS09 EA 1008');
-    await page.getByRole('dialog').getByRole('button', { name: 'Add Ambulance' }).click();
-    await expect(page.getByText('An ambulance with license plate TS09 EA 1008 already exists')).toBeVisible();
-    await expectNoViolations(page, 'a refusal toast over the Add dialog');
-  });
-
-  test('the patient location page and the public tracking page', async ({ page }) => {
-    const { operator, caseId, ambulanceId } = await activeCase(page);
-    await page.goto(await locationPath(page, caseId));
-    await expect(page.getByRole('button', { name: 'Share My Location' })).toBeVisible();
-    await expectNoViolations(page, 'the location page');
-    await page.goto(`/location/${caseId}?t=${'x'.repeat(43)}`);
-    await expect(page.getByTestId('location-invalid')).toBeVisible();
-    await expectNoViolations(page, 'the location page of a wrong link (Share off)');
-
-    const sent = await page.request.post('/api/tracking/initiate', {
-      headers: { authorization: `Bearer ${operator}` }, data: { caseId, ambulanceId, patientEmail: '', driverEmail: '' },
+    test('All Cases', async ({ page }) => {
+      const { active } = await callsOfEveryKind(page);
+      await pinClock(page);
+      await openAs(page, 'admin', '/admin-dashboard/cases');
+      await expect(page.locator(`tr[data-case-id="${active}"]`)).toBeVisible({ timeout: 10_000 });
+      await expectNoViolations(page, 'All Cases');
     });
-    expect(sent.ok(), await sent.text()).toBeTruthy();
-    const [track] = await outboxLinks(page, caseId, 'tracking-patient');
-    await page.goto(track);
-    await expect(page.getByRole('heading', { name: 'Ambulance Tracking' })).toBeVisible();
-    await expect(page.getByTestId('tracking-badge')).toHaveText('Live Tracking Active');
-    await expectNoViolations(page, 'the tracking page');
+
+    test('the Edit Case dialog', async ({ page }) => {
+      const { active, activeName } = await callsOfEveryKind(page);
+      await pinClock(page);
+      await openAs(page, 'admin', '/admin-dashboard/cases');
+      await page.locator(`tr[data-case-id="${active}"]`).getByRole('button', { name: `Edit case of ${activeName}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit Case Information' });
+      await expect(dialog.getByRole('heading', { name: 'Update Case' })).toBeVisible();
+      await expectNoViolations(page, 'the Edit Case dialog');
+    });
+  });
+
+  test.describe('toasts', () => {
+    /** A toast hides itself after 5 s: the pointer on it holds it (notistack pauses on hover) while axe measures. */
+    async function expectToastPasses(page: Page, text: string, what: string) {
+      const toast = page.getByText(text);
+      await expect(toast).toBeVisible();
+      await toast.hover();
+      await expectNoViolations(page, what);
+      await expect(toast, 'the toast was on screen while axe measured').toBeVisible();
+    }
+
+    test('of success', async ({ page }) => {
+      await pinClock(page);
+      await openAs(page, 'admin', '/admin-dashboard/ambulances');
+      const row = page.locator('table tbody tr', { hasText: 'TS09 EA 1008' });
+      await row.getByRole('button', { name: /^Edit / }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Update Ambulance' }).click();
+      await expectToastPasses(page, 'Ambulance updated successfully', 'a success toast');
+    });
+
+    test('of refusal, over the Add dialog', async ({ page }) => {
+      await pinClock(page);
+      await openAs(page, 'admin', '/admin-dashboard/ambulances');
+      await page.getByRole('button', { name: 'Add New Ambulance' }).click();
+      await page.getByRole('dialog').getByLabel(/License Plate/).fill('TS09 EA 1008');
+      await page.getByRole('dialog').getByRole('button', { name: 'Add Ambulance' }).click();
+      await expectToastPasses(page, 'An ambulance with license plate TS09 EA 1008 already exists', 'a refusal toast over the Add dialog');
+    });
+  });
+
+  test.describe('the patient\'s pages', () => {
+    test('the location page', async ({ page }) => {
+      const { caseId } = await dispatchedCase(page);
+      await pinClock(page);
+      await page.goto(await locationPath(page, caseId));
+      await expect(page.getByRole('button', { name: 'Share My Location' })).toBeVisible();
+      await expectNoViolations(page, 'the location page');
+    });
+
+    test('the location page of a wrong link (Share off)', async ({ page }) => {
+      const { caseId } = await dispatchedCase(page);
+      await pinClock(page);
+      await page.goto(`/location/${caseId}?t=${'x'.repeat(43)}`);
+      await expect(page.getByTestId('location-invalid')).toBeVisible();
+      await expectNoViolations(page, 'the location page of a wrong link (Share off)');
+    });
+
+    test('the public tracking page', async ({ page }) => {
+      const { operator, caseId, ambulanceId } = await dispatchedCase(page);
+      const sent = await page.request.post('/api/tracking/initiate', {
+        headers: { authorization: `Bearer ${operator}` }, data: { caseId, ambulanceId, patientEmail: '', driverEmail: '' },
+      });
+      expect(sent.ok(), await sent.text()).toBeTruthy();
+      const [track] = await outboxLinks(page, caseId, 'tracking-patient');
+      await pinClock(page);
+      await page.goto(track);
+      await expect(page.getByRole('heading', { name: 'Ambulance Tracking' })).toBeVisible();
+      await expect(page.getByTestId('tracking-badge')).toHaveText('Live Tracking Active');
+      await expectNoViolations(page, 'the tracking page');
+    });
   });
 });
 

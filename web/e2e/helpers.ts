@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 
 export const ACCOUNTS = {
   admin: { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' },
@@ -117,4 +117,52 @@ export async function closeOpenCalls(page: Page): Promise<void> {
   expect(res.ok()).toBeTruthy();
   const open = ((await res.json()).cases as { id: string; status: string }[]).filter((c) => c.status === 'active' || c.status === 'pending');
   for (const c of open) await closeCase(page, token, c.id);
+}
+
+/**
+ * The page's requests still in flight, counted from now on (call before the first goto). The
+ * socket's own transport (a WebSocket, or long polls when it falls back) is left out: it never ends.
+ */
+const inFlight = new WeakMap<Page, Set<Request>>();
+export function trackRequests(page: Page): void {
+  if (inFlight.has(page)) return;
+  const pending = new Set<Request>();
+  inFlight.set(page, pending);
+  page.on('request', (r) => { if (!r.url().includes('/socket.io/')) pending.add(r); });
+  page.on('requestfinished', (r) => pending.delete(r));
+  page.on('requestfailed', (r) => pending.delete(r));
+}
+
+/**
+ * Waits until the page is settled: no request of the page in flight, no transition or animation
+ * running, fonts loaded, the header's live connection (where there is one) up, all of it still
+ * so a few checks in a row (a response can start a render that starts a fade). This, not a fixed
+ * sleep, is what a test waits for before measuring colours (axe) or taking a screenshot: a
+ * sleep is too short on a busy machine and too long on a quiet one. Needs trackRequests(page).
+ */
+export async function settled(page: Page, { timeout = 10_000, calmChecks = 3 } = {}): Promise<void> {
+  const pending = inFlight.get(page);
+  if (!pending) throw new Error('settled(page) needs trackRequests(page) before the page loads');
+  const deadline = Date.now() + timeout;
+  for (let calm = 0; ;) {
+    const onPage = await page.evaluate(async () => {
+      await document.fonts.ready;
+      const live = document.querySelector('[data-testid="connection-indicator"]');
+      const reconnecting = live && live.textContent !== 'Live' ? ['the live connection'] : [];
+      // Finite transitions and animations only: an endless spinner is a state, not a change.
+      const moving = document.getAnimations()
+        .filter((a) => (a.pending || a.playState === 'running') && Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((a) => {
+          const el = a.effect instanceof KeyframeEffect ? a.effect.target : null;
+          const what = a instanceof CSSTransition ? `transition of ${a.transitionProperty}` : a instanceof CSSAnimation ? `animation ${a.animationName}` : 'animation';
+          return `${what} on ${el ? [el.tagName.toLowerCase(), ...[...el.classList].slice(0, 3)].join('.') : '?'}`;
+        });
+      return [...reconnecting, ...moving];
+    });
+    const busy = [...[...pending].map((r) => `${r.method()} ${r.url()}`), ...onPage];
+    calm = busy.length ? 0 : calm + 1;
+    if (calm >= calmChecks) return;
+    if (Date.now() > deadline) throw new Error(`the page did not settle in ${timeout} ms; still busy: ${busy.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -6,6 +6,8 @@ import { createTheme, type PaletteMode } from '@mui/material/styles';
  * fill) meets WCAG AA (4.5:1) on the paper and page backgrounds of its mode: MUI's default
  * orange (#ed6c02, 3.1:1 on white) and its reds on the dark backgrounds (3.3:1) do not, and
  * `contrastThreshold: 4.5` makes MUI pick a chip's or button's label colour by the same rule.
+ * chipContrast.test.ts checks every chip colour and variant in both modes (MUI's info blue
+ * #0277bd is 4.4:1 on the light page background, so info is #0369a1).
  */
 export function createAppTheme(mode: PaletteMode = 'light') {
   const dark = mode === 'dark';
@@ -19,7 +21,7 @@ export function createAppTheme(mode: PaletteMode = 'light') {
         : { main: '#d32f2f', dark: '#a51d1d', light: '#ef5350', contrastText: '#fff' },
       ...(dark
         ? { error: { main: '#ff6b6b' } }
-        : { warning: { main: '#b45309' }, info: { main: '#0277bd' } }),
+        : { warning: { main: '#b45309' }, info: { main: '#0369a1' } }),
       secondary: { main: dark ? '#90caf9' : '#1d3557', contrastText: dark ? '#0b1220' : '#fff' },
       background: dark
         ? { default: '#0f1620', paper: '#17212e' }
@@ -51,6 +53,10 @@ export function createAppTheme(mode: PaletteMode = 'light') {
       // text, a labelled role=status box): to a screen reader it is noise, and unnamed it fails axe.
       MuiCircularProgress: { defaultProps: { 'aria-hidden': true } },
       MuiCard: { defaultProps: { variant: 'outlined' } },
+      // A chip's colour is a state (Live, Reconnecting, a case's status): it changes at once. MUI
+      // fades the fill while the label's colour jumps, so for 225 ms the label stood on an
+      // in-between fill (white on #468c49, 4.1:1, when the header's chip turned Live).
+      MuiChip: { styleOverrides: { root: ({ theme }) => ({ transition: theme.transitions.create('box-shadow') }) } },
       MuiAppBar: { defaultProps: { elevation: 0, color: 'inherit' } },
     },
   });
