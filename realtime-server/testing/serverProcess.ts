@@ -115,7 +115,10 @@ export class ServerProcess {
     const pid = this.child?.pid;
     if (!pid || !this.running) return;
     try { process.kill(-pid, 'SIGTERM'); } catch { return; }
-    const done = await Promise.race([this.exited!.then(() => true), sleep(15_000).then(() => false)]);
+    // The fallback timer is cleared once the server is gone: left running it kept the caller's process alive 15 s.
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([this.exited!.then(() => true), new Promise<boolean>((r) => { timer = setTimeout(() => r(false), 15_000); })]);
+    clearTimeout(timer);
     if (!done) await this.kill9();
   }
 }

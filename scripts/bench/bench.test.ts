@@ -86,6 +86,34 @@ describe('npm run bench (smoke)', () => {
     // The fleet's scenarios did not run.
     expect(r.details.fleet).toBeUndefined();
   }, 90_000);
+
+  it('runs the history scenario on a tiny year: every list and search asked and timed, the event loop read, fan-out beside an empty database', async () => {
+    const { r, text } = await bench(['--smoke', '--scenarios', 'history', '--history-cases', '1000', '--history-samples', '2', '--duration', '2']);
+    expect(r.details.fleet).toBeUndefined();
+    const [h] = r.details.history;
+    expect(h.engine).toBe('sqlite');
+    expect(h.year).toMatchObject({ cases: 1000 });
+    expect(h.year.assignments).toBeGreaterThan(990);
+    expect(r.history).toEqual([{ engine: 'sqlite', cases: 1000, targets_met: expect.any(Number), targets: h.checks.length }]);
+    // The board answered, was timed, and its size counted on the wire and decompressed.
+    expect(h.board).toMatchObject({ status: 200, ok: true });
+    expect(h.board.latency.n).toBe(2);
+    expect(h.board.raw_bytes).toBeGreaterThan(h.board.wire_bytes);
+    for (const g of [h.board, h.first_page, ...Object.values<any>(h.searches)]) {
+      expect(g.latency.n, g.path).toBeGreaterThan(0);
+      // The server's own event-loop delay max over the group, from its /api/metrics.
+      expect(g.event_loop_max_ms, g.path).toBeGreaterThan(0);
+    }
+    expect(h.searches.id_prefix.path).toMatch(/q=[0-9a-f]{8}$/);
+    // Positions reached the viewers on both servers, none lost.
+    for (const f of [h.fanout.empty, h.fanout.year]) {
+      expect(f.n).toBeGreaterThan(0);
+      expect(f.lost).toBe(0);
+    }
+    expect(h.checks.map((c: string[]) => c[0])).toContain('fan-out p99: year / empty');
+    expect(text).toMatch(/history sqlite: board: latency/);
+    // About 35 s on a quiet machine (two servers started, two small fleets driven); the margin is for a busy one.
+  }, 90_000);
 });
 
 /** `--nodes 2` needs a PostgreSQL and a Redis: only with DATABASE_URL=postgres://… and REDIS_URL. */

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,polling,ingest,baselines,reports]
+ * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,polling,ingest,baselines,reports,history]
  *                [--ambulances A] [--viewers V] [--staff S] [--rate R] [--duration SECONDS] [--load-procs N]
  *                [--nodes N [--database-url postgres://...] [--redis-url redis://...]]
  *
@@ -23,6 +23,18 @@
  * reports: a busy centre's year on SQLite (scripts/bench/reports.ts: 500,000 assignments; --quick 50,000,
  *   --smoke 5,000; --report-assignments N), then the reports and the CSV timed over HTTP against a
  *   server of its own, before the fleet's server starts. `--scenarios reports` runs only it.
+ *
+ * history (not in the default set; `--scenarios history` runs only it): a busy centre's year of calls
+ *   (scripts/bench/historyFixture.ts: 400,000 cases; --quick 40,000, --smoke 2,000; --history-cases N)
+ *   in a fresh database under a server of its own, then over HTTP (scripts/bench/history.ts): the
+ *   board, history's first page, every page to page 1,000 by next_cursor and that page again, and
+ *   searches for a name, an 8-character id prefix, an address word and a plate (--history-samples R
+ *   requests each; default 30, --smoke 3): p50/p95, bytes raw and on the wire, the server's event-loop
+ *   delay max (its /api/metrics); then the fleet's viewer fan-out on that server and on an empty one,
+ *   and the targets met or not. On SQLite, and also on PostgreSQL (a fresh schema, dropped at the end)
+ *   with --pg, --database-url or DATABASE_URL=postgres://. Its fan-out uses the quick profile's fleet
+ *   (20 ambulances, 500 viewers, 8 s; --smoke's with --smoke) unless --ambulances, --viewers or
+ *   --duration say otherwise. The results also go to .tmp/bench/history-<time>.json (git-ignored).
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +49,7 @@ import { freshSqlite, startServer } from './server';
 import type { ServerProcess } from '../../realtime-server/testing/serverProcess';
 import { ROOT, spawnNode, tasksetWorks } from '../../realtime-server/testing/spawnNode';
 import { round, type Summary, summarize } from './stats';
+import { type FanoutFigure, type HistoryResult, historyScenario } from './history';
 
 // ---------- options ----------
 const argv = process.argv.slice(2);
@@ -50,13 +63,16 @@ if (flag('help')) {
 const quick = flag('quick');
 const smoke = flag('smoke');
 const profile = smoke ? 'smoke' : quick ? 'quick' : 'full';
+/** `--scenarios history` alone: its fan-out comparison needs no 10,000 viewers, the quick fleet's sizes serve. */
+const historyOnly = opt('scenarios') === 'history';
+const fleetQuick = quick || historyOnly;
 const P = {
-  ambulances: num('ambulances', smoke ? 4 : quick ? 20 : 200),
-  viewers: num('viewers', smoke ? 20 : quick ? 500 : 10_000),
-  staff: num('staff', smoke ? 4 : quick ? 20 : 500),
+  ambulances: num('ambulances', smoke ? 4 : fleetQuick ? 20 : 200),
+  viewers: num('viewers', smoke ? 20 : fleetQuick ? 500 : 10_000),
+  staff: num('staff', smoke ? 4 : fleetQuick ? 20 : 500),
   rate: num('rate', 1),
-  duration: num('duration', smoke ? 3 : quick ? 8 : 30) * 1000,
-  loadProcs: num('load-procs', smoke ? 1 : quick ? 1 : 3),
+  duration: num('duration', smoke ? 3 : fleetQuick ? 8 : 30) * 1000,
+  loadProcs: num('load-procs', smoke ? 1 : fleetQuick ? 1 : 3),
   dispatchers: num('dispatchers', smoke ? 1 : quick ? 2 : 4),
   /** The tracking page's poll (SPEC: 5 s); the smoke run polls faster to see a few polls at all. */
   pollInterval: num('poll-interval', smoke ? 1000 : 5000),
@@ -74,8 +90,10 @@ const envPg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? proce
 const databaseUrl = opt('database-url') ?? envPg ?? LOCAL_PG;
 const redisUrl = opt('redis-url') ?? process.env.REDIS_URL ?? LOCAL_REDIS;
 const scenarios = new Set((opt('scenarios') ?? (nodes ? 'fleet' : 'fleet,dispatch,polling,ingest,baselines,reports')).split(','));
-const skippedForNodes = nodes ? ['ingest', 'baselines', 'reports'].filter((k) => scenarios.delete(k)) : [];
+const skippedForNodes = nodes ? ['ingest', 'baselines', 'reports', 'history'].filter((k) => scenarios.delete(k)) : [];
 const jsonFile = opt('json');
+/** The history scenario's PostgreSQL: asked for by --pg, --database-url or a postgres:// DATABASE_URL. */
+const historyPg = flag('pg') || opt('database-url') !== undefined || envPg !== undefined ? databaseUrl : undefined;
 /** Another checkout (e.g. a `git worktree` of the commit before an optimisation): its server runs the ingest scenario too, in the same run. */
 const beforeRoot = opt('before-root') && path.resolve(opt('before-root')!);
 const SERVER_CPU = '0';
@@ -413,6 +431,38 @@ async function reportsBench(): Promise<ReportsResult> {
   return JSON.parse(out.trim().split('\n').at(-1)!) as ReportsResult;
 }
 
+// ---------- history ----------
+/** A busy centre's year under a server of its own (scripts/bench/history.ts), with the fleet's fan-out on it and on an empty one. */
+async function historyBench(cpus: string | undefined): Promise<HistoryResult> {
+  const fanout = async (server: ServerProcess): Promise<FanoutFigure> => {
+    const fx = await buildFleet(server.base, P.ambulances);
+    const procs = spawnLoad(P.loadProcs);
+    try {
+      const { placement } = await connectFleet([server.base], fx, procs);
+      const f = await fleetPhase('history fan-out', { url: server.base, pids: [server.pid!] }, fx, procs, placement);
+      const { p50, p95, p99, max, n } = f.viewer_fanout;
+      return { p50, p95, p99, max, n, lost: f.lost };
+    } finally {
+      await Promise.all(procs.map((p) => p.close()));
+    }
+  };
+  const result = await historyScenario({
+    cases: num('history-cases', smoke ? 2000 : quick ? 40_000 : 400_000),
+    samples: num('history-samples', smoke ? 3 : 30),
+    deepPage: 1000,
+    pgUrl: historyPg,
+    cpus,
+    fanout,
+    log,
+  });
+  // Run results stay out of git (.tmp/ is ignored).
+  const file = path.join(ROOT, '.tmp', 'bench', `history-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  log(`history: results in ${path.relative(ROOT, file)}`);
+  return result;
+}
+
 // ---------- main ----------
 /** Everything one run measured (the JSON's `details`). */
 interface BenchResult {
@@ -421,7 +471,7 @@ interface BenchResult {
   connect_seconds?: number; fleet?: FleetResult; dispatch?: FleetResult; polling?: FleetResult;
   ingest?: IngestResult; ingest_before?: IngestResult & { root: string }; server_stderr_tail?: string[];
   db_write?: Awaited<ReturnType<typeof dbWriteBaseline>>; ws_floor?: FleetResult; sio_floor?: FleetResult;
-  reports?: ReportsResult;
+  reports?: ReportsResult; history?: HistoryResult;
 }
 type FinishedRun = BenchResult & { seconds: number };
 
@@ -436,8 +486,9 @@ async function main() {
   if (skippedForNodes.length) log(`--nodes: ${skippedForNodes.join(', ')} skipped (single-node scenarios; run them without --nodes)`);
   // First, on a server of its own, while nothing else of the bench runs.
   const reports = scenarios.has('reports') ? await reportsBench() : undefined;
-  if ([...scenarios].every((k) => k === 'reports')) {
-    const run = { profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: 1, engine: { database: 'sqlite' }, reports, seconds: (Date.now() - started) / 1000 } satisfies FinishedRun;
+  const history = scenarios.has('history') ? await historyBench(pinned ? SERVER_CPU : undefined) : undefined;
+  if ([...scenarios].every((k) => k === 'reports' || k === 'history')) {
+    const run = { profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: 1, engine: { database: history?.length === 2 ? 'sqlite, postgres' : 'sqlite' }, reports, history, seconds: (Date.now() - started) / 1000 } satisfies FinishedRun;
     const summary = headline(run);
     printTable(summary, run);
     if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify({ ...summary, details: run }, null, 2)}\n`);
@@ -460,7 +511,7 @@ async function main() {
   const result: BenchResult = {
     profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: nodes ?? 1,
     engine: nodes ? { database: redact(cluster!.databaseUrl), redis: redact(redisUrl), redis_prefix: cluster!.redisPrefix, skipped: skippedForNodes } : { database: 'sqlite' },
-    reports,
+    reports, history,
   };
   let fx: Fixtures | undefined;
   try {
@@ -573,6 +624,8 @@ function headline(r: FinishedRun) {
     csv_30d_ms: r.reports?.csv_30d?.median_ms ?? null,
     csv_year_ms: r.reports?.csv_year?.median_ms ?? null,
     csv_year_mb: r.reports?.csv_year?.bytes ? round(r.reports.csv_year.bytes / 1e6) : null,
+    // Per engine: how many of the issue's targets the year met.
+    history: r.history?.map((h) => ({ engine: h.engine, cases: h.year.cases, targets_met: h.checks.filter((c) => c[3]).length, targets: h.checks.length })) ?? null,
     seconds: round(r.seconds),
   };
 }
@@ -619,6 +672,10 @@ function printTable(s: ReturnType<typeof headline>, r: FinishedRun) {
         ? `${fig.median_ms} (${fig.ttfb_median_ms}; ${fig.server_cpu_ms_per_run}; ${fig.bytes}; ${fig.server_peak_rss_mb}; ${fig.probe_max_ms})`
         : `not measured: ${fig.status} ${fig.error ?? ''}`);
     }
+  }
+  for (const h of r.history ?? []) {
+    add(`history ${h.engine}: the year`, `${h.year.cases} cases (${h.year.active} active, ${h.year.pending} pending), ${h.year.assignments} assignments, built in ${h.year.build_seconds} s`);
+    for (const [name, figure, target, met] of h.checks) add(`history ${h.engine}: ${name}`, `${figure}  (target ${target}) ${met ? '✓' : '✗'}`);
   }
   if (s.socketio_vs_ws_cpu !== null) add('CPU per delivery: Lifeline / ws floor, socket.io floor / ws floor', `${s.socketio_vs_ws_cpu}×, ${s.sio_floor_vs_ws_cpu}×`);
   add('run time s', s.seconds);
