@@ -135,9 +135,12 @@ const rows = (db: Knex, table: string) => db(table).select('*').orderBy(KEY_OF[t
 /** The boolean columns (users.active, cases.demo). */
 const BOOLEAN_COLUMNS = new Set(['active', 'demo']);
 
+/** SQLite's own key of its search index (cases.search_rowid): PostgreSQL's index needs none. */
+const SQLITE_ONLY_COLUMNS = new Set(['search_rowid']);
+
 /** SQLite's booleans are 0/1; everything else must be equal as it is. */
 function normalise(row: Record<string, unknown>) {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k] = BOOLEAN_COLUMNS.has(k) && v != null ? Boolean(v) : v;
+  for (const [k, v] of Object.entries(row)) if (!SQLITE_ONLY_COLUMNS.has(k)) out[k] = BOOLEAN_COLUMNS.has(k) && v != null ? Boolean(v) : v;
   return out;
 }
