@@ -201,6 +201,46 @@ test('the outbox lists the patient\'s e-mail with the share-location link', asyn
   }
 });
 
+test('the outbox pages on the server: 25 a page, newest first, Next and Previous by cursor, a status filter', async ({ page }) => {
+  const op = await apiToken(page, 'operator');
+  const b = await ambulanceByPlate(page, op, PLATE_B);
+  const to = `outbox.pages.${run.toLowerCase()}@example.com`;
+  // 27 messages newer than any other: the share-location mail, then 13 tracking pairs (patient, driver).
+  const caseId = await dispatchCase(page, op, { to, patientName: `E2E Pages ${run}`, description: 'Fall', ambulanceId: b.id });
+  try {
+    for (let i = 0; i < 13; i++) {
+      const sent = await page.request.post('/api/tracking/initiate', { headers: { authorization: `Bearer ${op}` }, data: { caseId, ambulanceId: b.id } });
+      expect(sent.ok(), await sent.text()).toBeTruthy();
+    }
+    await signIn(page, 'admin');
+    await page.getByRole('navigation').getByRole('link', { name: 'Outbox' }).click();
+    const pager = page.getByLabel('Outbox pages');
+    const shareMail = page.getByRole('article', { name: `Message to ${to}` }).filter({ hasText: 'please share your location' });
+    await expect(pager).toContainText(/1–25 of \d+/);
+    await expect(page.getByRole('article')).toHaveCount(25);
+    await expect(page.getByRole('article', { name: `Message to ${to}` })).toHaveCount(12);
+    await expect(shareMail).toHaveCount(0);
+
+    await pager.getByRole('button', { name: 'Go to next page' }).click();
+    await expect(pager).toContainText(/26–\d+ of \d+/);
+    // The two oldest of the 27 lead page 2: the first tracking mail to the patient, then the share-location mail.
+    await expect(page.getByRole('article').nth(1)).toHaveAccessibleName(`Message to ${to}`);
+    await expect(page.getByRole('article').nth(1)).toContainText('please share your location');
+
+    await pager.getByRole('button', { name: 'Go to previous page' }).click();
+    await expect(pager).toContainText(/1–25 of \d+/);
+    await expect(shareMail).toHaveCount(0);
+
+    await pick(page, page.locator('main'), 'Status', 'Failed');
+    await expect(page.getByText('No failed messages')).toBeVisible();
+    await pick(page, page.locator('main'), 'Status', 'Queued');
+    await expect(page.getByRole('article', { name: `Message to ${to}` })).toHaveCount(12);
+    await expect(page.getByRole('article').first()).toContainText('queued');
+  } finally {
+    await closeCase(page, op, caseId);
+  }
+});
+
 test('an operator on /manage-ambulances may change only the status', async ({ page }) => {
   await signIn(page, 'operator');
   await page.goto('/manage-ambulances');

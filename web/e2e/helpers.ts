@@ -94,9 +94,18 @@ export const locationApiPath = async (page: Page, caseId: string) => `/api${awai
 /** The links the server queued for a case (admin outbox), by mail kind, as paths (`/track/…?t=…`). */
 export async function outboxLinks(page: Page, caseId: string, kind: string): Promise<string[]> {
   const admin = await apiToken(page, 'admin');
-  const res = await page.request.get('/api/outbox', { headers: { authorization: `Bearer ${admin}` } });
-  expect(res.ok()).toBeTruthy();
-  const messages = (await res.json()).messages as { kind: string; case_id: string | null; links: string[] }[];
+  // The outbox answers a page at a time, newest first: read on until the case's mail is behind us.
+  const messages: { kind: string; case_id: string | null; links: string[] }[] = [];
+  for (let cursor: string | null = '', seen = false; cursor !== null;) {
+    const res = await page.request.get(`/api/outbox?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(res.ok()).toBeTruthy();
+    const body = (await res.json()) as { messages: typeof messages; next_cursor: string | null };
+    messages.push(...body.messages);
+    const ofCase = body.messages.map((m) => m.case_id === caseId);
+    // A case's mail is queued together: once seen, a page that ends on another case's mail is the last needed.
+    seen ||= ofCase.includes(true);
+    cursor = seen && !ofCase[ofCase.length - 1] ? null : body.next_cursor;
+  }
   return messages
     .filter((m) => m.case_id === caseId && m.kind === kind)
     .flatMap((m) => m.links)

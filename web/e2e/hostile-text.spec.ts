@@ -65,7 +65,7 @@ test('patient- and operator-supplied text is shown as text on every screen, publ
     expect((await stored.json()).case).toMatchObject({ patientName: NAME, description: DESCRIPTION });
 
     await test.step('e-mails are text only and carry the text literally', async () => {
-      const res = await page.request.get('/api/outbox', { headers: auth(admin) });
+      const res = await page.request.get('/api/outbox?limit=100', { headers: auth(admin) });
       const mails = ((await res.json()).messages as Record<string, unknown>[]).filter((m) => m.case_id === caseId);
       expect(mails.map((m) => m.kind).sort()).toEqual(['share-location', 'tracking-driver', 'tracking-patient']);
       for (const m of mails) {

@@ -8,7 +8,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 interface OutboxMessage { kind: string; case_id: string | null; to: string; links: string[] }
 
 async function outbox(page: Page): Promise<OutboxMessage[]> {
-  const res = await page.request.get('/api/outbox', { headers: auth(await apiToken(page, 'admin')) });
+  const res = await page.request.get('/api/outbox?limit=100', { headers: auth(await apiToken(page, 'admin')) });
   expect(res.ok()).toBeTruthy();
   return (await res.json()).messages;
 }

@@ -100,7 +100,10 @@ export const queries = {
   outbox: (q: OutboxQuery = {}) =>
     queryOptions({
       queryKey: ['outbox', listQueryString(q)] as const,
-      queryFn: ({ signal }) => apiFetch<OutboxPageResponse>(`/api/outbox?${listQueryString(q)}`, { signal }),
+      queryFn: ({ signal }) => {
+        const qs = listQueryString(q);
+        return apiFetch<OutboxPageResponse>(qs ? `/api/outbox?${qs}` : '/api/outbox', { signal });
+      },
     }),
   /** Place names through the server's cached geocoder (never a public geocoder from the browser). */
   placeName: (latitude: number, longitude: number) =>

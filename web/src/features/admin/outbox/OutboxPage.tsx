@@ -2,11 +2,14 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
+import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
+import { CASE_PAGE_DEFAULT, CASE_PAGE_SIZES } from '../../../api/contract';
 import { queries } from '../../../api/queries';
 import { ScreenTitle } from '../../../layout/ScreenTitle';
 import { serverErrorOr } from '../shared/errors';
@@ -14,17 +17,23 @@ import { LoadStateBanner } from '../../shared/LoadStateBanner';
 import { useLoadState } from '../../shared/useLoadState';
 import { RefreshIcon } from '../../../layout/icons';
 import { OutboxMessageCard } from './OutboxMessageCard';
-import { matchesFilter, newestFirst } from './outboxText';
+import { OUTBOX_STATUSES, type OutboxStatus, firstPage, outboxQueryOf, turnPage } from './outboxPaging';
+
+const STATUS_LABELS: Record<OutboxStatus, string> = { queued: 'Queued', sending: 'Sending', sent: 'Sent', failed: 'Failed' };
 
 /**
- * /admin-dashboard/outbox: every queued and sent e-mail. Without an SMTP server this is
- * where a demo user picks up the patient's share-location link and the tracking links.
+ * /admin-dashboard/outbox: the queued and sent e-mails, newest first, a page at a time from
+ * the server (GET /api/outbox), filtered by status there. Without an SMTP server this is where
+ * a demo user picks up the patient's share-location link and the tracking links. Only the
+ * page on screen is cached and polled: a year of mail never reaches the browser.
  */
 export function OutboxPage() {
-  const outbox = useQuery({ ...queries.outbox(), refetchInterval: 15_000 });
+  const [view, setView] = useState(() => firstPage(undefined, CASE_PAGE_DEFAULT));
+  const outbox = useQuery({ ...queries.outbox(outboxQueryOf(view)), refetchInterval: 15_000 });
   const load = useLoadState([{ query: outbox, failText: (e) => serverErrorOr(e, 'Failed to load messages') }]);
-  const [filter, setFilter] = useState('');
-  const messages = useMemo(() => newestFirst(outbox.data ?? []).filter((m) => matchesFilter(m, filter)), [outbox.data, filter]);
+  const answer = outbox.data;
+  // A page reached by cursor that has emptied meanwhile (retention deleted its mail): back to the newest.
+  if (view.page > 0 && answer && answer.messages.length === 0) setView(firstPage(view.status, view.limit));
 
   return (
     <>
@@ -41,25 +50,45 @@ export function OutboxPage() {
         Without a mail server, messages stay queued here: open or copy a patient's share-location link or a tracking link from the message.
         Once a message is sent (or has failed for good), its link tokens and codes are removed and shown as ….
       </Alert>
-      {(outbox.data?.length ?? 0) > 0 && (
-        <TextField
-          size="small"
-          label="Filter by recipient, subject or case"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          sx={{ mb: 2, width: { xs: '100%', sm: 360 } }}
-        />
-      )}
+      <TextField
+        select
+        size="small"
+        label="Status"
+        value={view.status ?? ''}
+        onChange={(e) => setView(firstPage((e.target.value || undefined) as OutboxStatus | undefined, view.limit))}
+        sx={{ mb: 2, width: { xs: '100%', sm: 200 } }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      >
+        <MenuItem value="">All</MenuItem>
+        {OUTBOX_STATUSES.map((s) => <MenuItem key={s} value={s}>{STATUS_LABELS[s]}</MenuItem>)}
+      </TextField>
       <LoadStateBanner state={load} />
-      {load.phase === 'failed' ? null : load.phase === 'loading' ? (
+      {load.phase === 'loading' && (
         <Box role="status" aria-label="Loading messages" sx={{ display: 'grid', placeItems: 'center', py: 10 }}><CircularProgress /></Box>
-      ) : messages.length === 0 ? (
+      )}
+      {load.phase === 'loaded' && answer && (answer.messages.length === 0 ? (
         <Typography color="text.secondary" sx={{ py: 8, textAlign: 'center' }}>
-          {filter ? 'No messages match this filter' : 'No messages yet'}
+          {view.status ? `No ${view.status} messages` : 'No messages yet'}
         </Typography>
       ) : (
-        <Stack spacing={2}>{messages.map((m) => <OutboxMessageCard key={m.id} message={m} />)}</Stack>
-      )}
+        <>
+          <Stack spacing={2}>{answer.messages.map((m) => <OutboxMessageCard key={m.id} message={m} />)}</Stack>
+          <TablePagination
+            component="div"
+            aria-label="Outbox pages"
+            // Past HISTORY_COUNT_CAP the server stops counting: MUI then says "of more than …".
+            count={answer.total_exact ? answer.total : -1}
+            page={view.page}
+            rowsPerPage={view.limit}
+            rowsPerPageOptions={[...CASE_PAGE_SIZES]}
+            labelRowsPerPage="Messages per page"
+            onPageChange={(_, to) => setView(turnPage(view, to, answer))}
+            onRowsPerPageChange={(e) => setView(firstPage(view.status, Number(e.target.value)))}
+            // The server's cursors, not the count, say whether a neighbour page exists (mail is queued all the time).
+            slotProps={{ actions: { nextButton: { disabled: !answer.next_cursor }, previousButton: { disabled: view.page === 0 } } }}
+          />
+        </>
+      ))}
     </>
   );
 }

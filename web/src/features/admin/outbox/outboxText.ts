@@ -35,12 +35,3 @@ export function isRedactedLink(link: string): boolean {
   })();
   return t === '…';
 }
-
-/** Newest first. */
-export const newestFirst = (messages: OutboxMessageDto[]) => [...messages].sort((a, b) => b.id - a.id);
-
-export function matchesFilter(m: OutboxMessageDto, query: string): boolean {
-  const q = query.trim().toLowerCase();
-  if (!q) return true;
-  return [m.to, m.subject, m.kind, m.case_id ?? '', m.status].some((v) => v.toLowerCase().includes(q));
-}
