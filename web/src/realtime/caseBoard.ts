@@ -208,6 +208,7 @@ function createCaseBoard(qc: QueryClient, options: CaseBoardOptions): CaseBoardW
     location: (loc) => {
       if (deleted.has(loc.id)) return;
       apply({ type: 'location', loc }, loc.id);
+      qc.setQueryData<CaseDetail>(detailKey(loc.id), (d) => d && { ...d, case: patchCaseLocation([d.case], loc)![0] });
     },
     assignment: (caseId, a) => {
       // The call's own version moves with the write; the event that follows carries it. Until

@@ -20,13 +20,16 @@ const casesFailText = (e: unknown) => (e instanceof ApiError ? 'Failed to fetch 
  */
 export function useCasesBoard() {
   const query = useQuery({ ...queries.cases(), refetchInterval: usePollingFallback(30_000) });
+  // Every case stored (SPEC's Total Cases): the board's counts, not the board's length (which
+  // is the total only from a server that answers every case, without counts).
+  const counts = useQuery(queries.caseCounts());
   useErrorToast(query.error, query.errorUpdatedAt, casesFailText);
   const load = useLoadState([{ query, failText: casesFailText }]);
 
   const cases = query.data ?? [];
   const places = useCasePlaces(cases);
   const [search, setSearch] = useState('');
-  // Starts as received; the first press sorts ascending, each press toggles.
+  // Starts as received (the board's order, kept by the live cache); the first press sorts ascending, each press toggles.
   const [order, setOrder] = useState<SortOrder>('none');
   const toggleSort = () => setOrder((o) => (o === 'asc' ? 'desc' : 'asc'));
 
@@ -48,6 +51,6 @@ export function useCasesBoard() {
     /** The Emergency Cases tab: open calls, active and waiting. */
     visibleOpen,
     activeCount: activeCasesOf(cases).length,
-    totalCount: cases.length,
+    totalCount: counts.data?.total ?? cases.length,
   };
 }
