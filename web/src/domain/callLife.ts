@@ -29,12 +29,12 @@ export const priorityTag = (p: Priority) => `P${p}`;
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
-type BoardRow = Pick<CaseDto, 'status' | 'priority' | 'call_received_at'> & { created_at?: string; id?: string };
+type BoardRow = Pick<CaseDto, 'status' | 'priority' | 'call_received_at'> & { closed_at?: string | null; id?: string };
 
 /**
  * The board's order (contract/caseLists.ts, the server's ORDER BY): open calls first, by
  * priority (1 on top), within a priority the waiting (pending) above the running, each group
- * oldest call first; then the ended, newest first. The id breaks ties so that the order is total
+ * oldest call first; then the ended, the latest ended first. The id breaks ties so that the order is total
  * and an inserted row lands where the server would put it. The one comparator: the live cache
  * inserts with it, the boards sort with it, the tests check both against it.
  */
@@ -43,7 +43,7 @@ export function compareBoard(a: BoardRow, b: BoardRow): number {
   const openB = isOpenCall(b);
   if (openA !== openB) return openA ? -1 : 1;
   const byId = (a.id ?? '') < (b.id ?? '') ? -1 : (a.id ?? '') > (b.id ?? '') ? 1 : 0;
-  if (!openA) return ms(b.created_at) - ms(a.created_at) || -byId;
+  if (!openA) return (ms(b.closed_at) || 0) - (ms(a.closed_at) || 0) || -byId;
   return a.priority - b.priority
     || Number(b.status === 'pending') - Number(a.status === 'pending')
     || ms(a.call_received_at) - ms(b.call_received_at)

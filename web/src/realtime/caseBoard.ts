@@ -35,12 +35,12 @@ export interface BoardContext {
 export type CountsDelta = CaseCounts;
 const NO_DELTA: CountsDelta = { active: 0, pending: 0, total: 0 };
 
-/** When an ended call ended: its closed_at (set by every ending), else its last change. */
-const endedAt = (c: Pick<CaseDto, 'closed_at' | 'updated_at'>) => Date.parse(c.closed_at ?? c.updated_at);
-
-/** Whether a call belongs on the board at `nowMs`: open, or ended within the window. */
-export function onBoard(c: Pick<CaseDto, 'status' | 'closed_at' | 'updated_at'>, nowMs: number, recentHours: number): boolean {
-  return isOpenCall(c) || endedAt(c) >= nowMs - recentHours * 3600_000;
+/**
+ * Whether a call belongs on the board at `nowMs`, as the server decides it: open, or ended
+ * (its closed_at, set by every ending) within the window.
+ */
+export function onBoard(c: Pick<CaseDto, 'status' | 'closed_at'>, nowMs: number, recentHours: number): boolean {
+  return isOpenCall(c) || (c.closed_at != null && Date.parse(c.closed_at) >= nowMs - recentHours * 3600_000);
 }
 
 /** Index at which `row` goes in a list already in board order (binary search). */
@@ -208,6 +208,7 @@ function createCaseBoard(qc: QueryClient, options: CaseBoardOptions): CaseBoardW
     location: (loc) => {
       if (deleted.has(loc.id)) return;
       apply({ type: 'location', loc }, loc.id);
+      qc.setQueryData<CaseDetail>(detailKey(loc.id), (d) => d && { ...d, case: patchCaseLocation([d.case], loc)![0] });
     },
     assignment: (caseId, a) => {
       // The call's own version moves with the write; the event that follows carries it. Until

@@ -351,6 +351,9 @@ describe('a staff client with the live cache against a real server', () => {
     const c = cacheLists();
     expect(byId(c.cases)).toEqual(byId(s.cases));
     expect(byId(c.ambulances)).toEqual(byId(s.ambulances));
+    // The board patched by events is in the server's order, with the server's counts.
+    expect(c.cases!.map((x) => x.id)).toEqual(s.cases.map((x) => x.id));
+    expect(qc.getQueryData(CASE_COUNTS_KEY)).toEqual((await other('GET', '/api/cases', operator)).body.counts);
     return s;
   }
 

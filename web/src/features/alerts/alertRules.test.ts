@@ -224,3 +224,13 @@ describe("the freed unit's place in the dispatch ranking", () => {
     expect(freeUnitRankText(3, [])).toBeNull();
   });
 });
+
+describe('what the watch remembers', () => {
+  it('is the board and the fleet now: a call that left the board is forgotten, so the tick never grows with history', () => {
+    const a = kase('a', { status: 'pending', call_received_at: ago(3600) });
+    const b = kase('b');
+    const { state } = run([{ cases: [] }, { cases: [a, b] }, { cases: [b] }]);
+    expect([...state.caseIds]).toEqual(['b']);
+    expect([...state.alerted].sort()).toEqual(['new:b']);
+  });
+});

@@ -131,9 +131,11 @@ export function watchStep(state: WatchState, input: WatchInput): { state: WatchS
   const { cases, ambulances } = input;
   if (!cases || !ambulances) return { state, alerts: [] };
   const units = new Map(ambulances.map((a) => [a.id, a.unit_status] as const));
-  const caseIds = new Set(state.caseIds);
-  for (const c of cases) caseIds.add(c.id);
-  const alerted = new Set(state.alerted);
+  // What the watch remembers is what is on the board and the fleet now, never every call the
+  // tab has seen: the 1 Hz tick costs the board's size, however long the tab stays open.
+  const caseIds = new Set(cases.map((c) => c.id));
+  const current = new Set([...caseIds].flatMap((id) => [`new:${id}`, `wait:${id}`]).concat(ambulances.map((a) => `free:${a.id}:${a.version}`)));
+  const alerted = new Set([...state.alerted].filter((k) => current.has(k)));
 
   if (!state.primed) {
     for (const c of cases) if (overdue(c, input)) alerted.add(`wait:${c.id}`);

@@ -19,6 +19,8 @@ const casesFailText = (e: unknown) => (e instanceof ApiError ? 'Failed to fetch 
  */
 export function useCasesBoard(search: string, order: SortOrder) {
   const query = useQuery({ ...queries.cases(), refetchInterval: usePollingFallback(30_000) });
+  // Every case stored (SPEC's Total Cases): the board's counts, not the board's length (which
+  // is the total only from a server that answers every case, without counts).
   const counts = useQuery(queries.caseCounts());
   useErrorToast(query.error, query.errorUpdatedAt, casesFailText);
   const load = useLoadState([{ query, failText: casesFailText }]);

@@ -73,12 +73,12 @@ describe('the step controls', () => {
 });
 
 describe('the admin table order', () => {
-  it('lists open calls by priority, waiting first, oldest first, then the others newest first', () => {
+  it('is the board order: open calls by priority, waiting first, oldest first, then the ended, the latest ended first', () => {
     const rows = [
-      call({ id: 'closed-old', status: 'closed', created_at: iso(1) }),
+      call({ id: 'closed-old', status: 'closed', created_at: iso(90), closed_at: iso(95) }),
       call({ id: 'p3', priority: 3, call_received_at: iso(0) }),
       call({ id: 'p1-new', priority: 1, call_received_at: iso(50) }),
-      call({ id: 'resolved-new', status: 'resolved', created_at: iso(99) }),
+      call({ id: 'resolved-new', status: 'resolved', created_at: iso(1), closed_at: iso(99) }),
       call({ id: 'p1-old', priority: 1, call_received_at: iso(10) }),
       call({ id: 'p1-waiting', priority: 1, status: 'pending', call_received_at: iso(80) }),
     ];

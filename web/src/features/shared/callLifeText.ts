@@ -90,10 +90,10 @@ export function stepTimeName(step: TimedStep | 'cancelled' | 'call_received'): {
 }
 
 /**
- * The admin table's order: open calls as the boards order them (priority, waiting first, oldest
- * first), then every other case newest first.
+ * The board's order (compareBoard, the server's): open calls by priority, waiting first, oldest
+ * first, then the ended, the latest ended first.
  */
-export function casesTableOrder<T extends Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'created_at'>>(cases: readonly T[]): T[] {
+export function casesTableOrder<T extends Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'closed_at'>>(cases: readonly T[]): T[] {
   return [...cases].sort(compareBoard);
 }
 

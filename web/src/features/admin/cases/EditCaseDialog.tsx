@@ -37,9 +37,12 @@ export function EditCaseDialog({ open, caseRow, onClose, onSaved }: {
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   const [form, setForm] = useState<EditCaseForm>(() => formFromCase(caseRow));
   const ambulances = useQuery(queries.ambulances());
-  // The case's location as it is now (the patient may share or move while the dialog is open).
-  const live = useQuery({ ...queries.cases(), select: (list) => list.find((c) => c.id === caseRow.id) });
-  const near = formLocation(form, live.data ?? caseRow);
+  // The case's location as it is now (the patient may share or move while the dialog is open):
+  // its board row, or for a call no longer on the board (history) its detail, which the live
+  // cache keeps as current (and CallTimes below reads anyway).
+  const onBoard = useQuery({ ...queries.cases(), select: (list) => list.find((c) => c.id === caseRow.id) });
+  const detail = useQuery({ ...queries.caseDetail(caseRow.id), enabled: open });
+  const near = formLocation(form, onBoard.data ?? detail.data?.case ?? caseRow);
   const suggestions = useQuery({ ...queries.dispatchSuggestions(near?.latitude ?? 0, near?.longitude ?? 0), enabled: open && near != null });
   const setIntake = useCallback((intake: IntakeLocationDto | null) => setForm((f) => ({ ...f, intake, intakeChanged: true })), []);
   const save = useApiMutation(mutations.updateCase, {

@@ -57,7 +57,7 @@ export function AdminOverview() {
           <QuickActions actions={ACTIONS} />
         </Grid>
         <Grid size={{ xs: 12, md: 8 }}>
-          <RecentCases cases={recentCases} loading={pending.cases} />
+          <RecentCases cases={recentCases} loading={pending.recent} />
         </Grid>
       </Grid>
     </>

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../api/client';
 import { queries } from '../../../api/queries';
-import type { AmbulanceDto, CaseDto, UserDto } from '../../../api/contract';
+import type { AmbulanceDto, CaseCounts, CaseDto, UserDto } from '../../../api/contract';
 import { useToast } from '../../../layout/toast';
 import { activeCasesOf } from '../../../domain/caseRules';
 import { useLoadState } from '../../shared/useLoadState';
@@ -24,17 +24,38 @@ export interface OverviewCounts {
  * The counts from whichever lists are known. Ambulances are classified against the cases
  * exactly as the fleet screen does (SPEC §4), so both screens say the same numbers.
  */
-export function countsOf(operators: UserDto[] | undefined, cases: CaseDto[] | undefined, ambulances: AmbulanceDto[] | undefined): OverviewCounts {
+export function countsOf(operators: UserDto[] | undefined, cases: CaseDto[] | undefined, ambulances: AmbulanceDto[] | undefined, caseCounts?: CaseCounts): OverviewCounts {
   const fleet = cases && ambulances ? summaryStats(cases, ambulances) : null;
   return {
     totalOperators: operators ? operators.length : null,
     activeCases: cases ? activeCasesOf(cases).length : null,
     availableAmbulances: fleet ? fleet.available : null,
     busyAmbulances: fleet ? fleet.busy : null,
-    totalCases: cases ? cases.length : null,
+    // Every case stored, from the board's counts (the board holds only what is open or recent).
+    totalCases: cases ? (caseCounts?.total ?? cases.length) : null,
     utilization: fleet ? fleet.utilization : null,
     busyBreakdown: fleet ? { onEmergency: fleet.onEmergency, busyNoCase: fleet.busyNoCase } : null,
   };
+}
+
+/** SPEC: the admin dashboard's Recent Cases are the first 5. */
+export const RECENT_CASES = 5;
+
+const newestFirst = (a: CaseDto, b: CaseDto) => Date.parse(b.created_at) - Date.parse(a.created_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * The newest cases: the first history page of RECENT_CASES (newest first, fetched when the
+ * overview opens) merged with the live board, which holds every call taken since (a new call is
+ * open, so on the board): a call taken while the overview is open shows at once, with no page
+ * refetched, and a call's latest version wins. Bounded: the board and 5 rows.
+ */
+export function recentCasesOf(board: readonly CaseDto[], page: readonly CaseDto[] | undefined, n = RECENT_CASES): CaseDto[] {
+  const byId = new Map<string, CaseDto>();
+  for (const c of [...(page ?? []), ...board]) {
+    const held = byId.get(c.id);
+    if (!held || held.version < c.version) byId.set(c.id, c);
+  }
+  return [...byId.values()].sort(newestFirst).slice(0, n);
 }
 
 const SOURCES = [
@@ -55,6 +76,8 @@ export function useOverviewData() {
   const toast = useToast();
   const operators = useQuery(queries.operators());
   const cases = useQuery(queries.cases());
+  const caseCounts = useQuery(queries.caseCounts());
+  const recentPage = useQuery(queries.caseHistory({ limit: RECENT_CASES }));
   const ambulances = useQuery(queries.ambulances());
   const results = { operators, cases, ambulances };
   const load = useLoadState(SOURCES.map((s) => ({ query: results[s.key], failText: failTextOf(s.warning) })));
@@ -73,12 +96,15 @@ export function useOverviewData() {
 
   return {
     load,
-    counts: countsOf(operators.data, cases.data, ambulances.data),
+    counts: countsOf(operators.data, cases.data, ambulances.data, caseCounts.data),
     pending: {
       operators: pending(operators),
       cases: pending(cases),
       fleet: pending(cases, ambulances),
+      // The list waits for its page too (no reshuffle as it lands); a refused page does not hold it.
+      recent: pending(cases) || recentPage.isPending,
     },
-    recentCases: cases.data?.slice(0, 5) ?? null,
+    // Without the history page (still loading, or refused) the board's newest stand in.
+    recentCases: cases.data ? recentCasesOf(cases.data, recentPage.data?.cases) : null,
   };
 }
