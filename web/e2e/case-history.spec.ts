@@ -1,5 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { apiToken, signIn } from './helpers';
+
+// Each test walks many pages of a screen; on a loaded 2-core machine a page's first answer took
+// over the default 5 s (and a test over 30 s), so waits are longer here: they pass as soon as
+// the state is there.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.beforeEach(() => test.slow());
 
 // History from the server a page at a time (GET /api/cases?scope=all): the All Cases tab, the
 // phone list and admin Case Management keep search, order and page in the URL.
