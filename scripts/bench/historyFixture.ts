@@ -49,9 +49,9 @@ export interface HistoryYear {
 
 type Row = Record<string, string | number | boolean | null>;
 
-/** The lower-cased text the search index reads (the server's `cases.search_text`: id, description, status, name, e-mail, intake address, plate). */
+/** The text the search index reads, as the server writes `cases.search_text`: id, description, status, name, e-mail, intake address, plate; NFC, lower-cased, a field a line. */
 export const searchText = (c: Row, plate: string | null) =>
-  [c.id, c.description, c.status, c.patient_name, c.patient_email, c.intake_address, plate].filter((v) => v != null && v !== '').join(' ').toLowerCase();
+  [c.id, c.description, c.status, c.patient_name, c.patient_email, c.intake_address, plate].filter((v) => v != null && v !== '').join('\n').normalize('NFC').toLowerCase();
 
 /** Fills the database at `databaseUrl` (fresh: a new SQLite file or a new PostgreSQL schema) with `cases` calls over the year before `now`. */
 export async function buildHistory(databaseUrl: string, o: { cases: number; now?: number; seed?: number }): Promise<HistoryYear> {
