@@ -1,8 +1,48 @@
+import type { Knex } from 'knex';
 import { REDACTED_JSON, holdingIntake } from './caseEventRepository';
-import { type CaseRow, type Db, nowIso, rowLocks } from './types';
+import { type SearchFields, searchTextOf } from './caseSearchText';
+import { type CaseRow, type Db, clientName, nowIso, rowLocks } from './types';
 
 /** The statuses a case ends in (its `closed_at` says when). */
 const ENDED = ['closed', 'resolved'];
+/** The statuses of an open call (on the board whatever its age). */
+const OPEN = ['active', 'pending'];
+/** The fields whose change changes a case's search text. */
+const SEARCHED: (keyof CaseFields)[] = ['description', 'status', 'patient_name', 'patient_email', 'intake_address', 'ambulance_id'];
+
+export interface CaseHistoryFilter {
+  /** Already folded (foldSearch) and trimmed. */
+  q?: string;
+  status?: string;
+  priority?: number;
+  /** created_at ≥ fromIso and < toIso. */
+  fromIso?: string;
+  toIso?: string;
+}
+
+/** `%`, `_` and the escape itself stand for themselves in a LIKE pattern (ESCAPE '\\'). */
+const likeContaining = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** One FTS5 phrase (quoted, its quotes doubled): the user's text is never read as FTS operators. */
+const ftsPhrase = (q: string) => `"${q.replace(/"/g, '""')}"`;
+
+/**
+ * The history filters on `query` (a select over cases). The search: on PostgreSQL ILIKE over
+ * search_text, which the pg_trgm GIN index serves; on SQLite the FTS5 trigram index for 3
+ * characters or more (a trigram needs 3), else LIKE, which walks the (created_at, id) index in
+ * page order and stops at the page's end.
+ */
+function caseHistoryFilter(db: Db, query: Knex.QueryBuilder, f: CaseHistoryFilter) {
+  if (f.status) query.where('cases.status', f.status);
+  if (f.priority != null) query.where('cases.priority', f.priority);
+  if (f.fromIso) query.where('cases.created_at', '>=', f.fromIso);
+  if (f.toIso) query.where('cases.created_at', '<', f.toIso);
+  if (f.q) {
+    if (clientName(db) !== 'better-sqlite3') query.whereRaw("cases.search_text ilike ? escape '\\'", [likeContaining(f.q)]);
+    else if ([...f.q].length >= 3) query.whereRaw('cases.search_rowid in (select rowid from cases_search where cases_search match ?)', [ftsPhrase(f.q)]);
+    else query.whereRaw("cases.search_text like ? escape '\\'", [likeContaining(f.q)]);
+  }
+  return query;
+}
 
 export interface CaseFields {
   description?: string;
@@ -32,8 +72,45 @@ const withPlate = (db: Db) =>
     .leftJoin('assignments as a', 'a.id', 'cases.assignment_id')
     .select('cases.*', 'ambulances.license_plate as license_plate', ...ASSIGNMENT_COLUMNS.map((c) => `a.${c} as a_${c}`));
 
+/** Recomputes the search text of the cases `scope` selects (see caseSearchText.ts), writing only those that changed. */
+async function refreshSearchText(db: Db, scope: (q: Knex.QueryBuilder) => void) {
+  const q = db('cases').leftJoin('ambulances', 'ambulances.id', 'cases.ambulance_id')
+    .select('cases.id', 'cases.description', 'cases.status', 'cases.patient_name', 'cases.patient_email', 'cases.intake_address', 'cases.search_text', 'ambulances.license_plate');
+  scope(q);
+  const rows = (await q) as (SearchFields & { search_text: string | null })[];
+  for (const r of rows) {
+    const text = searchTextOf(r);
+    if (text !== r.search_text) await db('cases').where({ id: r.id }).update({ search_text: text });
+  }
+}
+
 export const caseRepository = {
-  list: (db: Db) => withPlate(db).orderBy('cases.created_at', 'desc'),
+  /** Open calls (waiting or running) in board order: priority 1 first, waiting above running, oldest call first. */
+  boardOpen: (db: Db) => withPlate(db).whereIn('cases.status', OPEN)
+    .orderBy('cases.priority', 'asc')
+    .orderByRaw("case when cases.status = 'pending' then 0 else 1 end")
+    .orderBy([{ column: 'cases.call_received_at', order: 'asc' }, { column: 'cases.id', order: 'asc' }]) as Promise<CaseRow[]>,
+  /** Calls that ended at or after `sinceIso`, the latest ended first. */
+  boardEnded: (db: Db, sinceIso: string) => withPlate(db).whereIn('cases.status', ENDED).where('cases.closed_at', '>=', sinceIso)
+    .orderBy([{ column: 'cases.closed_at', order: 'desc' }, { column: 'cases.id', order: 'desc' }]) as Promise<CaseRow[]>,
+  /** Open calls by status, and every case stored. */
+  async counts(db: Db): Promise<{ active: number; pending: number; total: number }> {
+    const byStatus: { status: string; n: number | string }[] = await db('cases').whereIn('status', OPEN).groupBy('status').select('status').count({ n: '*' });
+    const open = Object.fromEntries(byStatus.map((r) => [r.status, Number(r.n)]));
+    const total = Number((await db('cases').count({ n: '*' }).first())?.n ?? 0);
+    return { active: open.active ?? 0, pending: open.pending ?? 0, total };
+  },
+  /** History: cases with their plate, filtered (see caseHistoryFilter); the caller pages it by (created_at, id). */
+  history: (db: Db, f: CaseHistoryFilter) => caseHistoryFilter(db, withPlate(db), f),
+  /** How many cases match, counting at most `cap` + 1 of them (a LIMITed subquery: a broad search stops early). */
+  async countHistory(db: Db, f: CaseHistoryFilter, cap: number): Promise<number> {
+    const matches = caseHistoryFilter(db, db('cases').select(db.raw('1 as one')), f).limit(cap + 1);
+    const row = (await db.count({ n: '*' }).from(matches.as('m')).first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
+  },
+  /** The search text of a case, or of every case naming an ambulance (its plate changed). */
+  refreshSearchText: (db: Db, by: { id: string } | { ambulanceId: number }) =>
+    refreshSearchText(db, (q) => ('id' in by ? q.where('cases.id', by.id) : q.where('cases.ambulance_id', by.ambulanceId))),
   findById: (db: Db, id: string) => withPlate(db).where('cases.id', id).first() as Promise<CaseRow | undefined>,
   /** Active cases holding an ambulance (normally zero or one). */
   activeForAmbulance: (db: Db, ambulanceId: number) =>
@@ -68,9 +145,13 @@ export const caseRepository = {
   async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at' | 'assignment_id'>) {
     const now = nowIso();
     await db('cases').insert({ ...row, version: 1, created_at: now, updated_at: now });
+    await caseRepository.refreshSearchText(db, { id: row.id });
   },
-  update: (db: Db, id: string, fields: CaseFields) =>
-    db('cases').where({ id }).update({ ...fields, updated_at: nowIso(), version: db.raw('version + 1') }),
+  async update(db: Db, id: string, fields: CaseFields) {
+    const n = await db('cases').where({ id }).update({ ...fields, updated_at: nowIso(), version: db.raw('version + 1') });
+    if (n && SEARCHED.some((f) => f in fields)) await caseRepository.refreshSearchText(db, { id });
+    return n;
+  },
   /** Stores the patient's shared position on an active case; 0 when the case is not active. */
   setLocation: (db: Db, id: string, p: { latitude: number; longitude: number; accuracy: number | null; at: string }) =>
     db('cases').where({ id, status: 'active' }).update({
@@ -102,8 +183,8 @@ export const caseRepository = {
    * Clears the patient position and the intake location of a case closed or resolved before `cutoffIso`,
    * only while it still holds one (so that of several nodes running this at once, one clears it): 1 when it did, 0 otherwise.
    */
-  clearLocationEndedBefore: (db: Db, id: string, cutoffIso: string): Promise<number> =>
-    db('cases')
+  clearLocationEndedBefore: async (db: Db, id: string, cutoffIso: string): Promise<number> => {
+    const n = await db('cases')
       .where({ id }).whereIn('status', ENDED).where('closed_at', '<', cutoffIso)
       .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
         .orWhereNotNull('intake_latitude').orWhereNotNull('intake_longitude').orWhereNotNull('intake_address'))
@@ -111,5 +192,8 @@ export const caseRepository = {
         latitude: null, longitude: null, location_accuracy: null, location_at: null,
         intake_latitude: null, intake_longitude: null, intake_address: null, intake_source: null,
         updated_at: nowIso(), version: db.raw('version + 1'),
-      }),
+      });
+    if (n) await caseRepository.refreshSearchText(db, { id }); // the intake address is gone from the search too
+    return n;
+  },
 };

@@ -1,3 +1,4 @@
+import { type SearchFields, searchTextOf } from './caseSearchText';
 import type { Db } from './types';
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits at ~20 columns. */
@@ -9,8 +10,12 @@ export const demoHistoryRepository = {
    * The cases, their assignments and their timeline entries; then each case names its
    * (only) assignment, found by case id, since the ids are the database's.
    */
-  async insert(db: Db, h: { cases: object[]; assignments: object[]; events: object[] }) {
-    for (const [table, rows] of [['cases', h.cases], ['assignments', h.assignments], ['case_events', h.events]] as const) {
+  async insert(db: Db, h: { cases: (SearchFields & { ambulance_id?: number | null })[]; assignments: object[]; events: object[] }) {
+    // Each case's search text (caseSearchText.ts) as the case repository would write it, with its ambulance's plate.
+    const ambulances: { id: number; license_plate: string }[] = await db('ambulances').select('id', 'license_plate');
+    const plates = new Map(ambulances.map((a) => [a.id, a.license_plate]));
+    const cases = h.cases.map((c) => ({ ...c, search_text: searchTextOf({ ...c, license_plate: c.ambulance_id != null ? plates.get(c.ambulance_id) : null }) }));
+    for (const [table, rows] of [['cases', cases], ['assignments', h.assignments], ['case_events', h.events]] as const) {
       for (let i = 0; i < rows.length; i += CHUNK) await db(table).insert(rows.slice(i, i + CHUNK));
     }
     await db('cases').where('demo', true).whereNull('assignment_id').update({

@@ -152,9 +152,22 @@ describe('the demo history on a first start', () => {
   });
 
   it('SEED=demo: about 30 days of closed demo calls, none on the boards, the invariants holding', async () => {
-    const res = await seeded.api('GET', '/api/cases', { token: await seeded.signIn('admin') });
-    expect(res.status).toBe(200);
-    const cases = res.body.cases as { demo: boolean; status: string; call_received_at: string; assignment: { status: string } | null }[];
+    const admin = await seeded.signIn('admin');
+    const board = await seeded.api('GET', '/api/cases', { token: admin });
+    expect(board.status).toBe(200);
+    expect(board.body.counts).toMatchObject({ active: 0, pending: 0 });
+    expect(board.body.counts.total).toBeGreaterThan(30 * 30);
+    // Every demo call, page by page from history.
+    type Listed = { demo: boolean; status: string; call_received_at: string; assignment: { status: string } | null };
+    const cases: Listed[] = [];
+    for (let cursor = ''; ;) {
+      const page = await seeded.api('GET', `/api/cases?scope=all&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { token: admin });
+      expect(page.status).toBe(200);
+      cases.push(...page.body.cases);
+      if (!page.body.next_cursor) break;
+      cursor = page.body.next_cursor;
+    }
+    expect(cases).toHaveLength(board.body.counts.total);
     expect(cases.length).toBeGreaterThan(30 * 30);
     expect(cases.every((c) => c.demo && ['resolved', 'closed'].includes(c.status))).toBe(true);
     expect(cases.every((c) => c.assignment && ['cleared', 'cancelled'].includes(c.assignment.status))).toBe(true);

@@ -84,6 +84,8 @@ export const ambulanceService = {
    */
   update: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: number, input: AmbulanceUpdateInput) =>
     inTransaction(ctx, async (trx, record) => {
+      // A new plate changes the search text of the cases naming the ambulance: cases first, as in `remove`, so no deadlock.
+      if (input.license_plate !== undefined) await caseRepository.lockReferencingAmbulance(trx, id);
       const before = await findAmbulanceForUpdate(trx, id);
       if (!ambulancePolicy.mayUpdate(actor, before, input)) throw forbidden("Only admins can change an ambulance's license plate or driver email");
       const { plate: editsPlate, email: editsEmail } = ambulanceEdits(before, input);
@@ -103,6 +105,7 @@ export const ambulanceService = {
       if (Object.keys(fields).length === 0) return presentAmbulance(before);
       const write = () => ambulanceRepository.update(trx, id, fields);
       await (editsPlate ? writePlate(trx, input.license_plate!, id, write) : write());
+      if (editsPlate) await caseRepository.refreshSearchText(trx, { ambulanceId: id });
       const ambulance = presentAmbulance((await ambulanceRepository.findById(trx, id))!);
       record({ type: 'ambulance.updated', ambulance });
       return ambulance;

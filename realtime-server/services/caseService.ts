@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { CASE_PAGE_DEFAULT, HISTORY_COUNT_CAP, type CaseBoardResponse, type CaseHistoryQuery, type CaseHistoryResponse } from '../contract/caseLists';
 import type { CaseCreated, CaseCreateInput, CaseUpdateInput, IntakeLocationInput, LocationLinkState, ShareLocationInput, TimelineEntryDto } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { assignmentRepository } from '../../db/repositories/assignmentRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
-import { caseRepository, type CaseFields } from '../../db/repositories/caseRepository';
+import { type CaseFields, type CaseHistoryFilter, caseRepository } from '../../db/repositories/caseRepository';
+import { foldSearch } from '../../db/repositories/caseSearchText';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import { userRepository } from '../../db/repositories/userRepository';
@@ -20,8 +22,23 @@ import { type Actor, type ServiceContext, inTransaction } from './context';
 import { assignments } from './assignmentService';
 import { mailTemplates } from './mailTemplates';
 import { hashToken, newToken, sameHash } from './tokens';
+import { systemClock } from './clock';
+import { keysetPage } from './keysetCursor';
 
 type Record = (e: DomainEvent) => void;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * The repository's filter for a validated history query: `q` folded as the stored search text
+ * is; `from` a lower bound on creation, `to` an upper one (a bare day `to` takes in that whole
+ * day, UTC, as a date picker's "to" means).
+ */
+function historyFilter(q: CaseHistoryQuery): CaseHistoryFilter {
+  const iso = (v: string) => new Date(v).toISOString();
+  let toIso: string | undefined;
+  if (q.to) toIso = DAY.test(q.to) ? new Date(Date.parse(q.to) + 86_400_000).toISOString() : new Date(Date.parse(q.to) + 1).toISOString();
+  return { q: q.q ? foldSearch(q.q) : undefined, status: q.status, priority: q.priority, fromIso: q.from ? iso(q.from) : undefined, toIso };
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const round8 = (v: number) => Math.round(v * 1e8) / 1e8;
 /** The case columns of an intake location (all null to forget it). */
@@ -195,11 +212,33 @@ export const caseService = {
       return { case: dto, locationLink };
     }),
 
-  /** Every case; read by a staff member (`viewer`), the patients' locations it shows go on the timelines. */
-  async list(ctx: ServiceContext, viewer?: Actor & { type: 'user' }) {
-    const rows = (await caseRepository.list(ctx.db)) as CaseRow[];
+  /**
+   * The live board (contract/caseLists.ts): open calls in board order, then the calls that ended
+   * in the last BOARD_RECENT_HOURS, newest first; read by a staff member (`viewer`), the patients'
+   * locations it shows go on the timelines.
+   */
+  async board(ctx: ServiceContext, viewer?: Actor & { type: 'user' }): Promise<CaseBoardResponse> {
+    const since = new Date((ctx.clock ?? systemClock).now() - ctx.config.boardRecentHours * 3600_000).toISOString();
+    const rows = [...(await caseRepository.boardOpen(ctx.db)), ...(await caseRepository.boardEnded(ctx.db, since))];
+    const counts = await caseRepository.counts(ctx.db);
     if (viewer) await recordLocationViews(ctx, viewer, rows);
-    return rows.map(presentCase);
+    return { cases: rows.map(presentCase), counts };
+  },
+
+  /** One page of history (keyset by created_at, id); only the page's rows go on the timelines as seen. */
+  async history(ctx: ServiceContext, query: CaseHistoryQuery, viewer?: Actor & { type: 'user' }): Promise<CaseHistoryResponse> {
+    const filter = historyFilter(query);
+    const page = await keysetPage<CaseRow>(caseRepository.history(ctx.db, filter), {
+      list: 'cases', timeColumn: 'cases.created_at', idColumn: 'cases.id', idType: 'string',
+      order: query.order ?? 'desc', limit: query.limit ?? CASE_PAGE_DEFAULT, cursor: query.cursor,
+      keyOf: (r) => [r.created_at, r.id],
+    });
+    const matches = await caseRepository.countHistory(ctx.db, filter, HISTORY_COUNT_CAP);
+    if (viewer) await recordLocationViews(ctx, viewer, page.rows);
+    return {
+      cases: page.rows.map(presentCase), next_cursor: page.next_cursor, prev_cursor: page.prev_cursor,
+      total: Math.min(matches, HISTORY_COUNT_CAP), total_exact: matches <= HISTORY_COUNT_CAP,
+    };
   },
 
   async get(ctx: ServiceContext, id: string, viewer?: Actor & { type: 'user' }) {

@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { RateLimits } from '../edge/rateLimits';
 import type { Metrics } from '../metrics';
 import type { Principal } from './authService';
+import type { Clock } from './clock';
 import type { DomainEvent, EventBus } from './events';
 import type { PositionWriter } from './positionWriter';
 import type { PrincipalCache } from './principalCache';
@@ -24,6 +25,8 @@ export interface ServiceContext {
   /** The cluster's command connection (REDIS_URL): shared counters such as rate limits. */
   redis?: Redis;
   metrics?: Metrics;
+  /** The server's time where a service reads it (the board's window of ended calls); a test moves it. Default: the system clock. */
+  clock?: Clock;
   /** Set when the node begins to shut down: health answers 503 so a load balancer sends no more. */
   lifecycle: { draining: boolean };
   /** Whether the database takes writes (health answers 503 while it does not); `writeFailed(err)` records a failure knex did not see. */

@@ -22,11 +22,12 @@ describe('GET /api/cases', () => {
     operator = await s.signIn('operator');
   });
 
-  it('answers {cases:[…]} with every field of SPEC.md §3', async () => {
+  it('answers {cases:[…], counts} with every field of SPEC.md §3', async () => {
     const caseId = await dispatchCase(s, operator, 1, { to: 'ana@example.com', patientName: 'Ana Lima', description: 'Kitchen fire', caseType: 'Fire' });
     const res = await s.api('GET', '/api/cases', { token: operator });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['cases']);
+    expect(Object.keys(res.body)).toEqual(['cases', 'counts']);
+    expect(res.body.counts).toEqual({ active: 1, pending: 0, total: 1 });
     expect(res.body.cases).toHaveLength(1);
     const c = res.body.cases[0];
     expect(c).toMatchObject({
@@ -50,8 +51,9 @@ describe('GET /api/cases', () => {
     expect(decodeWkb(c.wkb)).toEqual({ latitude: 17.4, longitude: 78.45 });
   });
 
-  it('lists the newest case first and requires a bearer token', async () => {
-    const list = (await s.api('GET', '/api/cases', { token: operator })).body.cases;
+  it('lists history (scope=all) newest case first and requires a bearer token', async () => {
+    const list = (await s.api('GET', '/api/cases?scope=all', { token: operator })).body.cases;
+    expect(list).toHaveLength(2);
     expect(list.map((c: any) => c.created_at)).toEqual([...list.map((c: any) => c.created_at)].sort().reverse());
     expect(await s.api('GET', '/api/cases')).toMatchObject({ status: 401, body: { error: 'Authentication required' } });
   });
@@ -196,7 +198,7 @@ describe('PUT /api/cases/{id}', () => {
     const closed = await dispatchCase(s, operator, 2);
     expect((await updateCase(s, operator, closed, { status: 'closed' })).status).toBe(200);
     for (const caseId of [active, closed]) {
-      const c = (await s.api('GET', '/api/cases', { token: operator })).body.cases.find((x: any) => x.id === caseId);
+      const c = (await s.api('GET', `/api/cases/${caseId}`, { token: operator })).body.case;
       const before = await caseEvents(s, caseId);
       const res = await updateCase(s, operator, caseId, asTheDialogSends(c));
       expect(res.status).toBe(200);

@@ -1,3 +1,5 @@
+import { caseHistoryQuerySchema } from '../../contract/caseLists';
+import { badRequest } from '../../services/errors';
 import { type CaseCreated, caseCreateSchema, caseUpdateSchema, timeCorrectionSchema } from '../../contract';
 import { assignmentService } from '../../services/assignmentService';
 import { caseService } from '../../services/caseService';
@@ -7,8 +9,17 @@ import { routeId, validate } from '../validate';
 import type { Mount } from './types';
 
 export const mountCases: Mount = (router, { svc }) => {
+  // Bare: the live board. scope=all: one page of history (contract/caseLists.ts).
   router.get('/api/cases', async (ctx) => {
-    ctx.body = { cases: await caseService.list(svc, actorOf(ctx)) };
+    const { scope, ...rest } = ctx.query;
+    if (scope === undefined) {
+      if (Object.keys(rest).length) throw badRequest(`${Object.keys(rest)[0]}: the board takes no parameters; history is scope=all`);
+      ctx.body = await caseService.board(svc, actorOf(ctx));
+      return;
+    }
+    if (scope !== 'all') throw badRequest('scope: must be all (or absent for the board)');
+    const query = validate(caseHistoryQuerySchema, rest);
+    ctx.body = await caseService.history(svc, query, actorOf(ctx));
   });
   router.get('/api/cases/:id', async (ctx) => {
     const c = await caseService.get(svc, ctx.params.id, actorOf(ctx));
