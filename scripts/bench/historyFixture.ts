@@ -11,17 +11,22 @@
  * (cancelled), each with one assignment of one of 60 ambulances and its closed_at; the newest
  * calls still open (some active on an ambulance of their own, some pending), as at any moment in
  * a busy centre. Patients' names from a mixed list (Telugu, Hindi, Urdu and European names, some
- * with non-ASCII letters), e-mails, intake addresses in Hyderabad's areas with coordinates.
- * `cases.search_text`, when the schema has it, is filled as the server fills it.
+ * with non-ASCII letters), e-mails, intake addresses in Hyderabad's areas with coordinates, which
+ * calls ended more than RETENTION_DAYS ago no longer hold (the retention job's steady state).
+ * `cases.search_text`, when the schema has it, is filled as the repository fills it (searchTextOf);
+ * the search index follows by the schema's own triggers (SQLite FTS5) or index (PostgreSQL pg_trgm).
  */
 import Database from 'better-sqlite3';
 import { isPostgresUrl, openDatabase } from '../../db/connection';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
+import { searchTextOf } from '../../db/repositories/caseSearchText';
 import { seedDemo } from '../../db/seeds/demo';
 import { mulberry32 } from '../../db/seeds/demoHistory';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
+/** The server's default RETENTION_DAYS (the bench servers keep it). */
+const RETENTION_DAYS = 30;
 /** A busy centre's fleet: 1,000+ calls a day need about this many units. */
 export const HISTORY_FLEET = 60;
 
@@ -48,10 +53,6 @@ export interface HistoryYear {
 }
 
 type Row = Record<string, string | number | boolean | null>;
-
-/** The text the search index reads, as the server writes `cases.search_text`: id, description, status, name, e-mail, intake address, plate; NFC, lower-cased, a field a line. */
-export const searchText = (c: Row, plate: string | null) =>
-  [c.id, c.description, c.status, c.patient_name, c.patient_email, c.intake_address, plate].filter((v) => v != null && v !== '').join('\n').normalize('NFC').toLowerCase();
 
 /** Fills the database at `databaseUrl` (fresh: a new SQLite file or a new PostgreSQL schema) with `cases` calls over the year before `now`. */
 export async function buildHistory(databaseUrl: string, o: { cases: number; now?: number; seed?: number }): Promise<HistoryYear> {
@@ -138,14 +139,22 @@ export async function buildHistory(databaseUrl: string, o: { cases: number; now?
         cleared_at: isOpen || cancelled ? null : iso(over), cancelled_at: cancelled ? iso(over) : null,
       });
     }
+    // Past the retention period the retention job has cleared the intake location (realtime-server/jobs/retention.ts):
+    // a year in its steady state, so that job finds nothing to do while the scenario measures.
+    const kept = isOpen || over >= now - RETENTION_DAYS * DAY;
     const c: Row = {
       id, description: caseType === 'Other' ? pick(OTHER) : caseType, status, case_type: caseType, priority,
       patient_name: name, patient_email: email, operator_id: null, ambulance_id: amb?.id ?? null,
       call_received_at: iso(at), created_at: iso(at), updated_at: iso(isOpen ? at : over), closed_at: isOpen ? null : iso(over),
       dispatched_at: amb ? iso(dispatched) : null, assignment_id: assignmentId,
-      intake_latitude: lat, intake_longitude: lng, intake_address: address, intake_source: 'address', version: 1, demo: false,
+      intake_latitude: kept ? lat : null, intake_longitude: kept ? lng : null, intake_address: kept ? address : null, intake_source: kept ? 'address' : null,
+      version: 1, demo: false,
     };
-    if (hasSearchText) c.search_text = searchText(c, amb?.license_plate ?? null);
+    if (hasSearchText) {
+      c.search_text = searchTextOf({
+        id, description: String(c.description), status, patient_name: name, patient_email: email, intake_address: kept ? address : null, license_plate: amb?.license_plate,
+      });
+    }
     cases.push(c);
   }
 
@@ -205,8 +214,8 @@ export async function buildHistory(databaseUrl: string, o: { cases: number; now?
     probes: {
       name: String(mid.patient_name),
       idPrefix: String(cases[Math.floor(n / 2)].id).slice(0, 8),
-      // The area's longest word (Kukatpally, Secunderabad, …): thousands of calls hold it.
-      addressWord: String(cases[Math.floor((2 * n) / 3)].intake_address).split(', ')[2].split(' ').reduce((a, b) => (b.length > a.length ? b : a)),
+      // The area's longest word (Kukatpally, Secunderabad, …) of a call of last week: older calls no longer hold their address.
+      addressWord: String(cases[Math.floor(n - n / 52)].intake_address).split(', ')[2].split(' ').reduce((a, b) => (b.length > a.length ? b : a)),
       plate,
     },
   };
