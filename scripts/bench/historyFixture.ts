@@ -191,11 +191,26 @@ export async function buildHistory(databaseUrl: string, o: { cases: number; now?
         const stmt = db.prepare(`insert into ${table} (${cols.join(', ')}) values (${cols.map((k) => `@${k}`).join(', ')})`);
         for (const row of rows) stmt.run(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v])));
       };
+      // The search index (FTS5, db/migrations/20261127000200_case_lists.ts) is fed one row at a time by an insert
+      // trigger, which for a year takes many minutes. So the insert triggers of cases are set aside while the year
+      // goes in, each case is given the search_rowid the trigger would give it (the next number), the index is
+      // rebuilt once from cases.search_text as the migration builds it, and the triggers are put back exactly as
+      // the schema stored them: the same database as a server that took the calls one by one would have.
+      const triggers = db.prepare("select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'cases' and sql like '%after insert on cases%'").all() as { name: string; sql: string }[];
+      const fts = db.prepare("select 1 from sqlite_master where name = 'cases_search'").get() !== undefined;
+      const rowids = (db.prepare('select name from pragma_table_info(?)').all('cases') as { name: string }[]).some((c) => c.name === 'search_rowid');
+      if (rowids) {
+        const base = (db.prepare('select coalesce(max(search_rowid), 0) as m from cases').get() as { m: number }).m;
+        cases.forEach((c, i) => { c.search_rowid = base + i + 1; });
+      }
       db.transaction(() => {
+        for (const t of triggers) db.exec(`drop trigger ${t.name}`);
         insert('cases', cases);
         insert('assignments', assignments);
         const busy = db.prepare("update ambulances set status = 'busy' where id = ?");
         for (const a of busyUnits) busy.run(a.id);
+        if (fts) db.exec("insert into cases_search(cases_search) values ('rebuild')");
+        for (const t of triggers) db.exec(t.sql);
       })();
       db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
