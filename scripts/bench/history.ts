@@ -143,12 +143,13 @@ async function walk(base: string, token: string, adminToken: string, deep: numbe
       if (seen.has(c.id)) duplicates++;
       else seen.add(c.id);
     }
-    if (page === deep - 1 && body.next_cursor) deepCursor = body.next_cursor;
+    // The cursor that fetched the last page reached: page `deep`, or the year's last page when it has fewer.
+    deepCursor = cursor ?? undefined;
     if (!body.next_cursor) break;
     cursor = body.next_cursor;
   }
   const loop = await eventLoopMaxMs(base, adminToken);
-  return { pages: page, rows: seen.size, duplicates, latency: summarize(ms), event_loop_max_ms: round(loop, 1) ?? NaN, deepCursor, ...(error ? { error } : {}) };
+  return { target: deep, pages: page, rows: seen.size, duplicates, latency: summarize(ms), event_loop_max_ms: round(loop, 1) ?? NaN, deepCursor, ...(error ? { error } : {}) };
 }
 
 export type EngineResult = Awaited<ReturnType<typeof measureEngine>>;
@@ -187,7 +188,7 @@ async function measureEngine(engine: 'sqlite' | 'postgres', o: HistoryOptions) {
       const firstPage = await group(base, token, adminToken, '/api/cases?scope=all', S, paged);
       const walked = await walk(base, token, adminToken, o.deepPage);
       o.log(`history ${engine}: walked ${walked.pages} pages, p95 ${walked.latency.p95} ms${walked.error ? `, ${walked.error}` : ''}`);
-      const deep = walked.deepCursor
+      const deep = walked.pages > 1 && walked.deepCursor
         ? await group(base, token, adminToken, `/api/cases?scope=all&cursor=${encodeURIComponent(walked.deepCursor)}`, S, paged)
         : undefined;
       const found = (want: (c: { id: string; patient_name?: string }) => boolean) => (t: Timed) => {
@@ -227,8 +228,10 @@ export function historyChecks(r: EngineResult): [string, string, string, boolean
   rows.push(['board: bytes, raw JSON', `${round(r.board.raw_bytes / 1024, 1)} KB`, `≤ ${T.board_kb} KB`, !r.board.error && r.board.raw_bytes <= T.board_kb * 1024]);
   rows.push([`board: bytes on the wire (${r.board.encoding})`, `${round(r.board.wire_bytes / 1024, 1)} KB`, `≤ ${T.board_kb} KB`, !r.board.error && r.board.wire_bytes <= T.board_kb * 1024]);
   p95(r.first_page, T.page_p95_ms, 'history first page');
-  p95(r.page_walk, T.page_p95_ms, `pages 1–${r.page_walk.pages} by cursor`);
-  p95(r.deep_page, T.page_p95_ms, `page ${r.page_walk.pages} by cursor, again`);
+  // Page 1,000 is reached only with 25,000 calls or more: a smaller year's last page stands for it.
+  const last = r.page_walk.pages || r.page_walk.target;
+  p95(r.page_walk, T.page_p95_ms, `pages 1–${last} by cursor`);
+  p95(r.deep_page, T.page_p95_ms, `page ${last} by cursor, again`);
   for (const [k, g] of Object.entries(r.searches)) p95(g, T.search_p95_ms, `search: ${k.replace('_', ' ')}`);
   const loops = [r.board, r.first_page, r.page_walk, r.deep_page, ...Object.values(r.searches)].filter((g) => g !== undefined).map((g) => g.event_loop_max_ms);
   const loop = Math.max(...loops);

@@ -11,17 +11,22 @@
  * (cancelled), each with one assignment of one of 60 ambulances and its closed_at; the newest
  * calls still open (some active on an ambulance of their own, some pending), as at any moment in
  * a busy centre. Patients' names from a mixed list (Telugu, Hindi, Urdu and European names, some
- * with non-ASCII letters), e-mails, intake addresses in Hyderabad's areas with coordinates.
- * `cases.search_text`, when the schema has it, is filled as the server fills it.
+ * with non-ASCII letters), e-mails, intake addresses in Hyderabad's areas with coordinates, which
+ * calls ended more than RETENTION_DAYS ago no longer hold (the retention job's steady state).
+ * `cases.search_text`, when the schema has it, is filled as the repository fills it (searchTextOf);
+ * the search index follows by the schema's own triggers (SQLite FTS5) or index (PostgreSQL pg_trgm).
  */
 import Database from 'better-sqlite3';
 import { isPostgresUrl, openDatabase } from '../../db/connection';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
+import { searchTextOf } from '../../db/repositories/caseSearchText';
 import { seedDemo } from '../../db/seeds/demo';
 import { mulberry32 } from '../../db/seeds/demoHistory';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
+/** The server's default RETENTION_DAYS (the bench servers keep it). */
+const RETENTION_DAYS = 30;
 /** A busy centre's fleet: 1,000+ calls a day need about this many units. */
 export const HISTORY_FLEET = 60;
 
@@ -48,10 +53,6 @@ export interface HistoryYear {
 }
 
 type Row = Record<string, string | number | boolean | null>;
-
-/** The lower-cased text the search index reads (the server's `cases.search_text`: id, description, status, name, e-mail, intake address, plate). */
-export const searchText = (c: Row, plate: string | null) =>
-  [c.id, c.description, c.status, c.patient_name, c.patient_email, c.intake_address, plate].filter((v) => v != null && v !== '').join(' ').toLowerCase();
 
 /** Fills the database at `databaseUrl` (fresh: a new SQLite file or a new PostgreSQL schema) with `cases` calls over the year before `now`. */
 export async function buildHistory(databaseUrl: string, o: { cases: number; now?: number; seed?: number }): Promise<HistoryYear> {
@@ -138,14 +139,22 @@ export async function buildHistory(databaseUrl: string, o: { cases: number; now?
         cleared_at: isOpen || cancelled ? null : iso(over), cancelled_at: cancelled ? iso(over) : null,
       });
     }
+    // Past the retention period the retention job has cleared the intake location (realtime-server/jobs/retention.ts):
+    // a year in its steady state, so that job finds nothing to do while the scenario measures.
+    const kept = isOpen || over >= now - RETENTION_DAYS * DAY;
     const c: Row = {
       id, description: caseType === 'Other' ? pick(OTHER) : caseType, status, case_type: caseType, priority,
       patient_name: name, patient_email: email, operator_id: null, ambulance_id: amb?.id ?? null,
       call_received_at: iso(at), created_at: iso(at), updated_at: iso(isOpen ? at : over), closed_at: isOpen ? null : iso(over),
       dispatched_at: amb ? iso(dispatched) : null, assignment_id: assignmentId,
-      intake_latitude: lat, intake_longitude: lng, intake_address: address, intake_source: 'address', version: 1, demo: false,
+      intake_latitude: kept ? lat : null, intake_longitude: kept ? lng : null, intake_address: kept ? address : null, intake_source: kept ? 'address' : null,
+      version: 1, demo: false,
     };
-    if (hasSearchText) c.search_text = searchText(c, amb?.license_plate ?? null);
+    if (hasSearchText) {
+      c.search_text = searchTextOf({
+        id, description: String(c.description), status, patient_name: name, patient_email: email, intake_address: kept ? address : null, license_plate: amb?.license_plate,
+      });
+    }
     cases.push(c);
   }
 
@@ -182,11 +191,26 @@ export async function buildHistory(databaseUrl: string, o: { cases: number; now?
         const stmt = db.prepare(`insert into ${table} (${cols.join(', ')}) values (${cols.map((k) => `@${k}`).join(', ')})`);
         for (const row of rows) stmt.run(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v])));
       };
+      // The search index (FTS5, db/migrations/20261127000200_case_lists.ts) is fed one row at a time by an insert
+      // trigger, which for a year takes many minutes. So the insert triggers of cases are set aside while the year
+      // goes in, each case is given the search_rowid the trigger would give it (the next number), the index is
+      // rebuilt once from cases.search_text as the migration builds it, and the triggers are put back exactly as
+      // the schema stored them: the same database as a server that took the calls one by one would have.
+      const triggers = db.prepare("select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'cases' and sql like '%after insert on cases%'").all() as { name: string; sql: string }[];
+      const fts = db.prepare("select 1 from sqlite_master where name = 'cases_search'").get() !== undefined;
+      const rowids = (db.prepare('select name from pragma_table_info(?)').all('cases') as { name: string }[]).some((c) => c.name === 'search_rowid');
+      if (rowids) {
+        const base = (db.prepare('select coalesce(max(search_rowid), 0) as m from cases').get() as { m: number }).m;
+        cases.forEach((c, i) => { c.search_rowid = base + i + 1; });
+      }
       db.transaction(() => {
+        for (const t of triggers) db.exec(`drop trigger ${t.name}`);
         insert('cases', cases);
         insert('assignments', assignments);
         const busy = db.prepare("update ambulances set status = 'busy' where id = ?");
         for (const a of busyUnits) busy.run(a.id);
+        if (fts) db.exec("insert into cases_search(cases_search) values ('rebuild')");
+        for (const t of triggers) db.exec(t.sql);
       })();
       db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
@@ -205,8 +229,8 @@ export async function buildHistory(databaseUrl: string, o: { cases: number; now?
     probes: {
       name: String(mid.patient_name),
       idPrefix: String(cases[Math.floor(n / 2)].id).slice(0, 8),
-      // The area's longest word (Kukatpally, Secunderabad, …): thousands of calls hold it.
-      addressWord: String(cases[Math.floor((2 * n) / 3)].intake_address).split(', ')[2].split(' ').reduce((a, b) => (b.length > a.length ? b : a)),
+      // The area's longest word (Kukatpally, Secunderabad, …) of a call of last week: older calls no longer hold their address.
+      addressWord: String(cases[Math.floor(n - n / 52)].intake_address).split(', ')[2].split(' ').reduce((a, b) => (b.length > a.length ? b : a)),
       plate,
     },
   };

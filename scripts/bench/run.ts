@@ -578,7 +578,7 @@ function headline(r: FinishedRun) {
     profile: r.profile,
     placement: r.placement,
     nodes: r.nodes,
-    engine: r.nodes && nodes ? 'postgres+redis' : 'sqlite',
+    engine: r.nodes && nodes ? 'postgres+redis' : r.engine.database,
     viewers: P.viewers,
     staff_boards: P.staff,
     ambulances: P.ambulances,
