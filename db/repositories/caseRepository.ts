@@ -13,6 +13,8 @@ const SEARCHED: (keyof CaseFields)[] = ['description', 'status', 'patient_name',
 export interface CaseHistoryFilter {
   /** Already folded (foldSearch) and trimmed. */
   q?: string;
+  /** SQLite: search through the FTS index or by LIKE in page order (caseRepository.planSearch); LIKE when unset. */
+  searchBy?: 'index' | 'scan';
   status?: string;
   priority?: number;
   /** created_at ≥ fromIso and < toIso. */
@@ -25,11 +27,21 @@ const likeContaining = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}
 /** One FTS5 phrase (quoted, its quotes doubled): the user's text is never read as FTS operators. */
 const ftsPhrase = (q: string) => `"${q.replace(/"/g, '""')}"`;
 
+const FTS_MATCHES = 'select rowid from cases_search where cases_search match ?';
+/**
+ * On SQLite, a search matching at least this many cases walks the (created_at, id) index in page
+ * order with LIKE instead of the FTS index: the matches are then dense enough that a page fills
+ * after a few thousand rows, while fetching and sorting every match (a common word matches
+ * most of a year) would take seconds.
+ */
+const FTS_DENSE = 2000;
+
 /**
  * The history filters on `query` (a select over cases). The search: on PostgreSQL ILIKE over
- * search_text, which the pg_trgm GIN index serves; on SQLite the FTS5 trigram index for 3
- * characters or more (a trigram needs 3), else LIKE, which walks the (created_at, id) index in
- * page order and stops at the page's end.
+ * search_text, which the pg_trgm GIN index serves (the planner weighs it against the
+ * created_at index); on SQLite the FTS5 trigram index for a selective search of 3 characters or
+ * more (a trigram needs 3), else LIKE, which walks the (created_at, id) index in page order and
+ * stops at the page's end (see planSearch).
  */
 function caseHistoryFilter(db: Db, query: Knex.QueryBuilder, f: CaseHistoryFilter) {
   if (f.status) query.where('cases.status', f.status);
@@ -38,7 +50,7 @@ function caseHistoryFilter(db: Db, query: Knex.QueryBuilder, f: CaseHistoryFilte
   if (f.toIso) query.where('cases.created_at', '<', f.toIso);
   if (f.q) {
     if (clientName(db) !== 'better-sqlite3') query.whereRaw("cases.search_text ilike ? escape '\\'", [likeContaining(f.q)]);
-    else if ([...f.q].length >= 3) query.whereRaw('cases.search_rowid in (select rowid from cases_search where cases_search match ?)', [ftsPhrase(f.q)]);
+    else if (f.searchBy === 'index') query.whereRaw(`cases.search_rowid in (${FTS_MATCHES})`, [ftsPhrase(f.q)]);
     else query.whereRaw("cases.search_text like ? escape '\\'", [likeContaining(f.q)]);
   }
   return query;
@@ -102,8 +114,20 @@ export const caseRepository = {
   },
   /** History: cases with their plate, filtered (see caseHistoryFilter); the caller pages it by (created_at, id). */
   history: (db: Db, f: CaseHistoryFilter) => caseHistoryFilter(db, withPlate(db), f),
+  /** The filter with how SQLite should search (FTS_DENSE); PostgreSQL's planner decides for itself. */
+  async planSearch(db: Db, f: CaseHistoryFilter): Promise<CaseHistoryFilter> {
+    if (!f.q || clientName(db) !== 'better-sqlite3' || [...f.q].length < 3) return f;
+    const row = (await db.raw<{ n: number }[]>(`select count(*) as n from (${FTS_MATCHES} limit ${FTS_DENSE})`, [ftsPhrase(f.q)]))[0];
+    return { ...f, searchBy: row.n >= FTS_DENSE ? 'scan' : 'index' };
+  },
   /** How many cases match, counting at most `cap` + 1 of them (a LIMITed subquery: a broad search stops early). */
   async countHistory(db: Db, f: CaseHistoryFilter, cap: number): Promise<number> {
+    const onlyQ = f.status == null && f.priority == null && !f.fromIso && !f.toIso;
+    if (onlyQ && f.q && f.searchBy) {
+      // The search alone: counted in the FTS index, without reading a case.
+      const row = (await db.raw<{ n: number }[]>(`select count(*) as n from (${FTS_MATCHES} limit ${cap + 1})`, [ftsPhrase(f.q)]))[0];
+      return Number(row.n);
+    }
     const matches = caseHistoryFilter(db, db('cases').select(db.raw('1 as one')), f).limit(cap + 1);
     const row = (await db.count({ n: '*' }).from(matches.as('m')).first()) as { n: number | string } | undefined;
     return Number(row?.n ?? 0);

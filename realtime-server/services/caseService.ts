@@ -227,7 +227,7 @@ export const caseService = {
 
   /** One page of history (keyset by created_at, id); only the page's rows go on the timelines as seen. */
   async history(ctx: ServiceContext, query: CaseHistoryQuery, viewer?: Actor & { type: 'user' }): Promise<CaseHistoryResponse> {
-    const filter = historyFilter(query);
+    const filter = await caseRepository.planSearch(ctx.db, historyFilter(query));
     const page = await keysetPage<CaseRow>(caseRepository.history(ctx.db, filter), {
       list: 'cases', timeColumn: 'cases.created_at', idColumn: 'cases.id', idType: 'string',
       order: query.order ?? 'desc', limit: query.limit ?? CASE_PAGE_DEFAULT, cursor: query.cursor,

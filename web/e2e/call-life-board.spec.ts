@@ -209,7 +209,8 @@ test('the admin cases table lists the newest first with each call\'s priority an
     await signIn(page, 'admin');
     await page.goto('/admin-dashboard/cases');
     // History from the server, newest first (SPEC's creation-date toggle); searched for this test's calls.
-    await expect(page.getByRole('button', { name: /^Order: newest first/ })).toBeVisible();
+    // The page's first load (a fresh document) outgrew 5 s on a loaded machine.
+    await expect(page.getByRole('button', { name: /^Order: newest first/ })).toBeVisible({ timeout: 15_000 });
     await page.getByPlaceholder('Search by patient, email, description...').fill(`${TAG} Admin`);
     const rows = page.getByTestId('admin-case-row').filter({ hasText: `${TAG} Admin` });
     await expect(rows).toHaveCount(2);

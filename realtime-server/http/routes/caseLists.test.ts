@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { searchTextOf } from '../../../db/repositories/caseSearchText';
 import { CASE_PAGE_DEFAULT } from '../../contract/caseLists';
 import { expectStatus, plateOf, rememberLocationLink, rowCount, shareLocation, trackingTokens, updateCase } from '../../testing/dispatchHelpers';
 import { manualClock } from '../../testing/manualClock';
@@ -274,5 +276,41 @@ describe('audit and roles of the lists', () => {
       for (const token of [viewer, driver]) expect([401, 403]).toContain((await s.api('GET', path, { token })).status);
       expect((await s.api('GET', path, { token: operator })).status).toBe(200);
     }
+  });
+});
+
+describe('history search over a common word (most of history matches)', () => {
+  const s = useTestServer();
+  let operator: string;
+  const made: string[] = [];
+  beforeAll(async () => {
+    operator = await s.signIn('operator');
+    // 2,100 ended calls straight into the table (their search text as the repository writes it): enough
+    // that SQLite walks the creation-time index with LIKE rather than fetch every FTS match.
+    const rows = Array.from({ length: 2100 }, (_, i) => {
+      const at = new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString();
+      const row = {
+        id: randomUUID(), description: i % 700 === 0 ? 'Collapsed on Rare Lane' : 'Fall on Common Road', status: 'closed',
+        patient_name: `Pat ${i}`, patient_email: `pat${i}@example.com`, created_at: at, updated_at: at, closed_at: at,
+        priority: 3, call_received_at: at, version: 1,
+      };
+      return { ...row, search_text: searchTextOf(row) };
+    });
+    for (let i = 0; i < rows.length; i += 300) await s.ctx.db('cases').insert(rows.slice(i, i + 300));
+    made.push(...rows.map((r) => r.id));
+  });
+
+  it('pages a broad search newest first with an exact count, and still finds the rare', async () => {
+    const broad = expectStatus(await s.api('GET', '/api/cases?scope=all&q=common%20road&limit=3', { token: operator }), 200, 'broad').body;
+    const common = made.filter((_, i) => i % 700 !== 0);
+    expect(ids(broad)).toEqual(common.slice(-3).reverse());
+    expect(broad).toMatchObject({ total: common.length, total_exact: true });
+    const next = expectStatus(await s.api('GET', `/api/cases?scope=all&q=common%20road&limit=3&cursor=${broad.next_cursor}`, { token: operator }), 200, 'next').body;
+    expect(ids(next)).toEqual(common.slice(-6, -3).reverse());
+    const rare = expectStatus(await s.api('GET', '/api/cases?scope=all&q=rare%20lane&order=asc', { token: operator }), 200, 'rare').body;
+    expect(ids(rare)).toEqual([made[0], made[700], made[1400]]);
+    expect(rare.total).toBe(3);
+    const narrowed = expectStatus(await s.api('GET', '/api/cases?scope=all&q=common%20road&from=2025-01-02&to=2025-01-02', { token: operator }), 200, 'narrowed').body;
+    expect(narrowed.total).toBe(24);
   });
 });
