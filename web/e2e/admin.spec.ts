@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { acceptDialog, ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn } from './helpers';
+import { acceptDialog, ambulanceByPlate, apiToken, closeCase, dispatchCase, freeAmbulance, signIn } from './helpers';
 
 // Only the ambulances TS09 EA 1007 and TS09 EA 1008 (and ones created here) are used by this file.
 const PLATE_A = 'TS09 EA 1007';
@@ -203,7 +203,8 @@ test('the outbox lists the patient\'s e-mail with the share-location link', asyn
 
 test('the outbox pages on the server: 25 a page, newest first, Next and Previous by cursor, a status filter', async ({ page }) => {
   const op = await apiToken(page, 'operator');
-  const b = await ambulanceByPlate(page, op, PLATE_B);
+  // Freed first: a test before that timed out in its clean-up may have left it on a call.
+  const b = await freeAmbulance(page, op, PLATE_B);
   const to = `outbox.pages.${run.toLowerCase()}@example.com`;
   // 27 messages newer than any other: the share-location mail, then 13 tracking pairs (patient, driver).
   const caseId = await dispatchCase(page, op, { to, patientName: `E2E Pages ${run}`, description: 'Fall', ambulanceId: b.id });
