@@ -21,10 +21,9 @@ const base = (w: Which) => `http://127.0.0.1:${servers[w].port}`;
 const children: ChildProcess[] = [];
 const BOARD_MAX_BYTES = 256 * 1024;
 
-test.describe.configure({ mode: 'serial', timeout: 120_000 });
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
 test.beforeAll(async () => {
-  test.setTimeout(300_000);
   for (const w of ['empty', 'year'] as const) {
     children.push(spawn('node_modules/.bin/tsx', ['scripts/e2eServer.ts'], {
       env: { ...process.env, E2E_PORT: String(servers[w].port), E2E_DEMO_HISTORY_DAYS: servers[w].days },
@@ -32,7 +31,7 @@ test.beforeAll(async () => {
     }));
   }
   for (const w of ['empty', 'year'] as const) {
-    await expect.poll(async () => (await fetch(`${base(w)}/api/health`).catch(() => undefined))?.status, { timeout: 290_000, intervals: [500] }).toBe(200);
+    await expect.poll(async () => (await fetch(`${base(w)}/api/health`).catch(() => undefined))?.status, { timeout: 280_000, intervals: [500] }).toBe(200);
   }
 });
 
