@@ -9,6 +9,9 @@ import { ACCOUNTS, apiToken, closeCase, closeOpenCalls, dispatchCase, freeAmbula
 // mid-transition is not the colour a person reads), the live connection up.
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
+// One screen a test: 30 s is plenty on a quiet machine; a loaded 2-core CI box takes 20 s+ for one.
+test.describe.configure({ timeout: 60_000 });
+
 /** Runs axe on the settled page; fails listing each violation's rule, impact, targets and summary. */
 async function expectNoViolations(page: Page, what: string) {
   await settled(page);
@@ -55,6 +58,8 @@ async function openAs(page: Page, who: keyof typeof ACCOUNTS, path: string, them
     localStorage.setItem('darkMode', String(dark));
   }, { token, user, dark: theme === 'dark' });
   await page.goto(path);
+  // The screen's code has arrived (on a busy machine its chunks take a while; the boot shell shows until then).
+  await expect(page.locator('.boot-shell')).toHaveCount(0, { timeout: 20_000 });
 }
 
 async function createCase(page: Page, token: string, data: Record<string, unknown>): Promise<string> {
