@@ -14,7 +14,7 @@ test.describe.configure({ timeout: 60_000 });
 
 /** Runs axe on the settled page; fails listing each violation's rule, impact, targets and summary. */
 async function expectNoViolations(page: Page, what: string) {
-  await settled(page);
+  await settled(page, { timeout: 20_000 }); // a loaded machine can take seconds to finish a fade or a fetch
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const report = violations.flatMap((v) =>
     v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}\n    ${n.failureSummary?.replace(/\n/g, '\n    ')}`));
@@ -35,9 +35,11 @@ test.afterEach(async ({ page }) => {
 });
 
 /**
- * The page's clock stands still at the server's now plus `aheadMs` (the data the test made is
- * then always the same age): durations, "ago" texts and stale marks read the same on every run.
- * Timers still run, so the app works as usual.
+ * The page's clock stands still at the server's now plus `aheadMs`: what the browser's clock
+ * decides (a position's "Stale" mark, "ago" texts, when cached data goes stale and is fetched
+ * again) is the same on every run, whatever the time of day. Timers still run, so the app works
+ * as usual. (The call clocks on the boards follow the server's Date header by design
+ * (api/serverClock.ts), so they still show the seconds since the test made its calls.)
  */
 async function pinClock(page: Page, aheadMs = 60_000) {
   const health = await page.request.get('/api/health');
