@@ -2,6 +2,7 @@
  * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,polling,ingest,baselines,reports,history]
  *                [--ambulances A] [--viewers V] [--staff S] [--rate R] [--duration SECONDS] [--load-procs N]
  *                [--nodes N [--database-url postgres://...] [--redis-url redis://...]]
+ *                [--history-cases N] [--history-samples R] [--pg]
  *
  * Starts a real server process (fresh SQLite file, production settings) and separate
  * load-generator processes (socket.io-client and node:http), pinned to different cores when
