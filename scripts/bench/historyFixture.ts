@@ -77,7 +77,8 @@ export async function buildHistory(databaseUrl: string, o: { cases: number; now?
     await knex.migrate.latest();
     await seedDemo(knex);
     const have = await ambulanceRepository.count(knex);
-    for (let i = have; i < HISTORY_FLEET; i++) await ambulanceRepository.insert(knex, { license_plate: `TS09 EB ${2001 + i}`, status: 'available' });
+    // With a driver's e-mail, as the demo's: the fan-out's fleet sends each of them a driver link.
+    for (let i = have; i < HISTORY_FLEET; i++) await ambulanceRepository.insert(knex, { license_plate: `TS09 EB ${2001 + i}`, status: 'available', driver_email: `history-driver${i}@lifeline.test` });
     fleet = await knex('ambulances').orderBy('id').select('id', 'license_plate');
     hasSearchText = await knex.schema.hasColumn('cases', 'search_text');
   } catch (err) {

@@ -2,6 +2,7 @@
  * npm run bench [-- --quick] [--json FILE] [--scenarios fleet,dispatch,polling,ingest,baselines,reports,history]
  *                [--ambulances A] [--viewers V] [--staff S] [--rate R] [--duration SECONDS] [--load-procs N]
  *                [--nodes N [--database-url postgres://...] [--redis-url redis://...]]
+ *                [--history-cases N] [--history-samples R] [--no-history-fanout] [--pg]
  *
  * Starts a real server process (fresh SQLite file, production settings) and separate
  * load-generator processes (socket.io-client and node:http), pinned to different cores when
@@ -31,7 +32,7 @@
  *   searches for a name, an 8-character id prefix, an address word and a plate (--history-samples R
  *   requests each; default 30, --smoke 3): p50/p95, bytes raw and on the wire, the server's event-loop
  *   delay max (its /api/metrics); then the fleet's viewer fan-out on that server and on an empty one,
- *   and the targets met or not. On SQLite, and also on PostgreSQL (a fresh schema, dropped at the end)
+ *   and the targets met or not (--no-history-fanout: the lists only). On SQLite, and also on PostgreSQL (a fresh schema, dropped at the end)
  *   with --pg, --database-url or DATABASE_URL=postgres://. Its fan-out uses the quick profile's fleet
  *   (20 ambulances, 500 viewers, 8 s; --smoke's with --smoke) unless --ambulances, --viewers or
  *   --duration say otherwise. The results also go to .tmp/bench/history-<time>.json (git-ignored).
@@ -452,7 +453,8 @@ async function historyBench(cpus: string | undefined): Promise<HistoryResult> {
     deepPage: 1000,
     pgUrl: historyPg,
     cpus,
-    fanout,
+    // --no-history-fanout: the lists only (the smoke test: the fleet's fan-out has a smoke test of its own).
+    fanout: flag('no-history-fanout') ? undefined : fanout,
     log,
   });
   // Run results stay out of git (.tmp/ is ignored).
