@@ -102,9 +102,12 @@ export const caseRepository = {
     .orderBy('cases.priority', 'asc')
     .orderByRaw("case when cases.status = 'pending' then 0 else 1 end")
     .orderBy([{ column: 'cases.call_received_at', order: 'asc' }, { column: 'cases.id', order: 'asc' }]) as Promise<CaseRow[]>,
-  /** Calls that ended at or after `sinceIso`, the latest ended first. */
-  boardEnded: (db: Db, sinceIso: string) => withPlate(db).whereIn('cases.status', ENDED).where('cases.closed_at', '>=', sinceIso)
-    .orderBy([{ column: 'cases.closed_at', order: 'desc' }, { column: 'cases.id', order: 'desc' }]) as Promise<CaseRow[]>,
+  /** The latest `max` calls that ended at or after `sinceIso`, the latest ended first. */
+  // closed_at alone: it is set exactly while a case is closed or resolved (caseService.update,
+  // the unit's clear), and a status filter here lets SQLite's planner pick the status index
+  // and sort every ended call of the year (600 ms at 400,000) instead of reading the window.
+  boardEnded: (db: Db, sinceIso: string, max: number) => withPlate(db).where('cases.closed_at', '>=', sinceIso)
+    .orderBy([{ column: 'cases.closed_at', order: 'desc' }, { column: 'cases.id', order: 'desc' }]).limit(max) as Promise<CaseRow[]>,
   /** Open calls by status, and every case stored. */
   async counts(db: Db): Promise<{ active: number; pending: number; total: number }> {
     const byStatus: { status: string; n: number | string }[] = await db('cases').whereIn('status', OPEN).groupBy('status').select('status').count({ n: '*' });

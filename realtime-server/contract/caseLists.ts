@@ -13,6 +13,12 @@ export const CASE_PAGE_MAX = 100;
 export const CASE_PAGE_SIZES = [25, 50, 100] as const;
 /** Ended calls stay on the board this long after they end (BOARD_RECENT_HOURS). */
 export const BOARD_RECENT_HOURS_DEFAULT = 12;
+/**
+ * At most this many ended calls ride on the board (the latest ended): a busy centre ends 700+
+ * calls in 12 hours, and the board's size must follow what is open, not the day's volume. The
+ * rest are a history page away.
+ */
+export const BOARD_ENDED_MAX = 100;
 /** Past this many matches a history search stops counting: `total` is then a lower bound ("10,000+"). */
 export const HISTORY_COUNT_CAP = 10_000;
 
@@ -27,7 +33,7 @@ export interface CaseCounts {
 
 /**
  * Bare GET /api/cases: the live board. Every open call (active, pending) and the calls that
- * ended in the last BOARD_RECENT_HOURS, in board order: open calls by priority (1 first), the
+ * ended in the last BOARD_RECENT_HOURS (the latest BOARD_ENDED_MAX of them), in board order: open calls by priority (1 first), the
  * waiting above the running within a priority, oldest call first; then the ended, newest first.
  * Its size depends on what is open, never on history.
  */

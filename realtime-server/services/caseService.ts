@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { CASE_PAGE_DEFAULT, HISTORY_COUNT_CAP, type CaseBoardResponse, type CaseHistoryQuery, type CaseHistoryResponse } from '../contract/caseLists';
+import { BOARD_ENDED_MAX, CASE_PAGE_DEFAULT, HISTORY_COUNT_CAP, type CaseBoardResponse, type CaseHistoryQuery, type CaseHistoryResponse } from '../contract/caseLists';
 import type { CaseCreated, CaseCreateInput, CaseUpdateInput, IntakeLocationInput, LocationLinkState, ShareLocationInput, TimelineEntryDto } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { assignmentRepository } from '../../db/repositories/assignmentRepository';
@@ -219,7 +219,7 @@ export const caseService = {
    */
   async board(ctx: ServiceContext, viewer?: Actor & { type: 'user' }): Promise<CaseBoardResponse> {
     const since = new Date((ctx.clock ?? systemClock).now() - ctx.config.boardRecentHours * 3600_000).toISOString();
-    const rows = [...(await caseRepository.boardOpen(ctx.db)), ...(await caseRepository.boardEnded(ctx.db, since))];
+    const rows = [...(await caseRepository.boardOpen(ctx.db)), ...(await caseRepository.boardEnded(ctx.db, since, BOARD_ENDED_MAX))];
     const counts = await caseRepository.counts(ctx.db);
     if (viewer) await recordLocationViews(ctx, viewer, rows);
     return { cases: rows.map(presentCase), counts };

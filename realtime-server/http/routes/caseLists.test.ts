@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { searchTextOf } from '../../../db/repositories/caseSearchText';
-import { CASE_PAGE_DEFAULT } from '../../contract/caseLists';
+import { BOARD_ENDED_MAX, CASE_PAGE_DEFAULT } from '../../contract/caseLists';
 import { expectStatus, plateOf, rememberLocationLink, rowCount, shareLocation, trackingTokens, updateCase } from '../../testing/dispatchHelpers';
 import { manualClock } from '../../testing/manualClock';
 import { type TestServer, useTestServer } from '../../testing/testServer';
@@ -81,6 +81,24 @@ describe('the board: bare GET /api/cases', () => {
     expect(ids((await s.api('GET', '/api/cases', { token: operator })).body)).toContain(id);
     await clock.advance(2000);
     expect(ids((await s.api('GET', '/api/cases', { token: operator })).body)).not.toContain(id);
+  });
+
+  it('carries no more than the latest BOARD_ENDED_MAX ended calls, however busy the last hours were', async () => {
+    const base = clock.now();
+    const rows = Array.from({ length: BOARD_ENDED_MAX + 20 }, (_, i) => {
+      const at = new Date(base - (i + 1) * 60_000).toISOString();
+      const row = {
+        id: randomUUID(), description: 'Busy hour', status: 'closed', patient_name: `Busy ${i}`, patient_email: `busy${i}@example.com`,
+        created_at: at, updated_at: at, closed_at: at, priority: 3, call_received_at: at, version: 1,
+      };
+      return { ...row, search_text: searchTextOf(row) };
+    });
+    await s.ctx.db('cases').insert(rows);
+    const res = await s.api('GET', '/api/cases', { token: operator });
+    const ended = res.body.cases.filter((c: { status: string }) => c.status === 'closed' || c.status === 'resolved');
+    expect(ended).toHaveLength(BOARD_ENDED_MAX);
+    expect(ids({ cases: ended })).toEqual(rows.slice(0, BOARD_ENDED_MAX).map((r) => r.id));
+    await s.ctx.db('cases').whereIn('id', rows.map((r) => r.id)).delete();
   });
 
   it('takes no history parameters without scope=all, and refuses another scope', async () => {

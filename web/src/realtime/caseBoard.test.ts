@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
-import type { AssignmentDto, CaseCounts, CaseDetail, CaseDto, CaseStatus, Priority } from '../api/contract';
+import { type AssignmentDto, BOARD_ENDED_MAX, type CaseCounts, type CaseDetail, type CaseDto, type CaseStatus, type Priority } from '../api/contract';
 import { mutations, settleWrite } from '../api/mutations';
 import { CASE_COUNTS_KEY, queries } from '../api/queries';
 import { compareBoard } from '../domain/callLife';
@@ -87,6 +87,18 @@ describe('patchBoard (pure)', () => {
     expect(ids(later.left)).toEqual(['ending']);
     // A shorter window (BOARD_RECENT_HOURS) is honoured.
     expect(ids(patchBoard(list, { type: 'remove', id: 'none' }, { nowMs: NOW, recentHours: 1 }).list)).toEqual(['open']);
+  });
+
+  it('keeps no more than the latest BOARD_ENDED_MAX ended calls, as the server answers', () => {
+    let list: CaseDto[] = [call('open')];
+    // One more ended call than the board holds, each ended a minute after the one before.
+    for (let i = 0; i <= BOARD_ENDED_MAX; i++) {
+      list = patchBoard(list, { type: 'put', row: call(`ended-${i}`, { status: 'closed', endedH: (BOARD_ENDED_MAX + 1 - i) / 60 }), created: true }, ctx).list;
+    }
+    expect(list).toHaveLength(1 + BOARD_ENDED_MAX);
+    expect(list[0].id).toBe('open');
+    expect(list[1].id).toBe(`ended-${BOARD_ENDED_MAX}`);
+    expect(ids(list)).not.toContain('ended-0');
   });
 
   it('moves the counts: +1 total on create, active/pending on a status change, none for an ended call, −1 on delete', () => {

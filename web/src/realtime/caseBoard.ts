@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { type AssignmentDto, BOARD_RECENT_HOURS_DEFAULT, type CaseCounts, type CaseDetail, type CaseDto, type CaseLocationEvent } from '../api/contract';
+import { type AssignmentDto, BOARD_ENDED_MAX, BOARD_RECENT_HOURS_DEFAULT, type CaseCounts, type CaseDetail, type CaseDto, type CaseLocationEvent } from '../api/contract';
 import { CASE_COUNTS_KEY, queries } from '../api/queries';
 import { serverNow } from '../api/serverClock';
 import { compareBoard, isOpenCall } from '../domain/callLife';
@@ -93,6 +93,9 @@ export function patchBoard(list: readonly CaseDto[], change: BoardChange, ctx: B
   } else {
     left.push(row);
   }
+  // As the server: no more than the latest BOARD_ENDED_MAX ended calls, which board order puts last.
+  const firstEnded = kept.findIndex((c) => !isOpenCall(c));
+  if (firstEnded !== -1 && kept.length - firstEnded > BOARD_ENDED_MAX) left.push(...kept.splice(firstEnded + BOARD_ENDED_MAX));
   return { list: kept, delta, left };
 }
 
