@@ -6,7 +6,7 @@
  */
 import { openDatabase } from '../../db/connection';
 import { type CaseHistoryFilter, caseRepository } from '../../db/repositories/caseRepository';
-import { HISTORY_COUNT_CAP } from '../../realtime-server/contract/caseLists';
+import { BOARD_ENDED_MAX, HISTORY_COUNT_CAP } from '../../realtime-server/contract/caseLists';
 import { encodeCursor, keysetPage } from '../../realtime-server/services/keysetCursor';
 import type { CaseRow } from '../../db/repositories/types';
 
@@ -42,7 +42,7 @@ const total = (await caseRepository.counts(db)).total;
 const deep = (await db<Key>('cases').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(Math.min(24_975, total - 26)).first('created_at', 'id'))!;
 const someId = (await db<Key>('cases').orderBy('created_at').offset(Math.min(1234, total - 1)).first('id'))!.id;
 await time('board: open calls', () => caseRepository.boardOpen(db));
-await time('board: ended in 12 h', () => caseRepository.boardEnded(db, since));
+await time('board: ended in 12 h', () => caseRepository.boardEnded(db, since, BOARD_ENDED_MAX));
 await time('board: counts', () => caseRepository.counts(db));
 await time('history: first page + count', () => page({}));
 await time('history: page 1,000 by cursor + count', () => page({}, encodeCursor('cases', 'next', deep.created_at, deep.id)));
