@@ -300,6 +300,9 @@ test.describe('axe-core finds no violation', () => {
       expect(sent.ok(), await sent.text()).toBeTruthy();
       const [track] = await outboxLinks(page, caseId, 'tracking-patient');
       await pinClock(page);
+      // SPEC's progress bar moves for ever (1 % every 50 ms): with reduced motion it steps without
+      // a transition, so the page can settle while it keeps cycling.
+      await page.emulateMedia({ reducedMotion: 'reduce' });
       await page.goto(track);
       await expect(page.getByRole('heading', { name: 'Ambulance Tracking' })).toBeVisible();
       await expect(page.getByTestId('tracking-badge')).toHaveText('Live Tracking Active');
