@@ -1,9 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, dispatchCase, signIn, closeOpenCalls } from './helpers';
+import { apiToken, dispatchCase, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => { await closeOpenCalls(page); });
+test.beforeEach(async ({ page }) => {
+  trackRequests(page);
+  await closeOpenCalls(page);
+});
 test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
 
 const run = Date.now().toString(36).slice(-5).toUpperCase();
@@ -70,7 +73,7 @@ const setHidden = (page: Page, hidden: boolean) => page.evaluate((h) => {
 async function expectNoViolations(page: Page, what: string) {
   // The pointer off the header (a hover tooltip lives outside the landmarks), transitions settled.
   await page.mouse.move(640, 600);
-  await page.waitForTimeout(600);
+  await settled(page, { timeout: 20_000 });
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const report = violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`));
   expect.soft(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);

@@ -1,9 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, dispatchCase, signIn, closeOpenCalls } from './helpers';
+import { apiToken, dispatchCase, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => { await closeOpenCalls(page); });
+test.beforeEach(async ({ page }) => {
+  trackRequests(page);
+  await closeOpenCalls(page);
+});
 test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
 
 // Issue 15, call intake: the New Case form's priority and call start, the queue when no
@@ -17,7 +20,7 @@ interface CaseDetail {
 
 /** axe (WCAG 2.1 A/AA and best practices) on the page as it is now: the new chips, legends and buttons included. */
 async function expectNoViolations(page: Page, what: string) {
-  await page.waitForTimeout(400);
+  await settled(page, { timeout: 20_000 }); // measured at final colours, every fetch answered
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const report = violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`));
   expect.soft(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
@@ -171,6 +174,7 @@ test('call intake: priority from the type, call start, queue when none is free, 
 });
 
 test('admin: Edit Case changes a queued call\'s priority, and the ambulances table shows unit statuses', async ({ page }) => {
+  test.setTimeout(60_000); // two screens, a dialog and axe on a full table
   const op = await apiToken(page, 'operator');
   const patient = `Priority Edit ${Date.now().toString(36)}`;
   const created = await page.request.post('/api/cases', {

@@ -1,9 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, closeCase, freeAmbulance, signIn, closeOpenCalls } from './helpers';
+import { apiToken, closeCase, freeAmbulance, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => { await closeOpenCalls(page); });
+test.beforeEach(async ({ page }) => {
+  trackRequests(page);
+  await closeOpenCalls(page);
+});
 test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
 
 // The dispatcher's board (issue 15): open calls by priority then age, waiting calls on top of their
@@ -260,7 +263,7 @@ test('the admin cases table lists the newest first with each call\'s priority an
 
 /** WCAG 2.1 A/AA and axe's best practices, as a11y.spec.ts runs them. */
 async function expectNoViolations(page: Page, what: string) {
-  await page.waitForTimeout(400); // a fading menu is measured at its final colours
+  await settled(page, { timeout: 20_000 }); // a fading menu is measured at its final colours
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const report = violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}\n    ${n.failureSummary}`));
   expect.soft(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);

@@ -9,9 +9,19 @@ import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn } from './h
 type Failure = '500' | 'abort';
 
 /** Makes every request to `path` (exactly, no sub-paths) fail; answers a counter of the requests seen. */
+/**
+ * Requests for `path` whatever their query (the board is bare /api/cases, a history page
+ * /api/cases?scope=all&…). One matcher per path: page.unroute finds a route by its matcher.
+ */
+const matchers = new Map<string, (url: URL) => boolean>();
+function pathIs(path: string): (url: URL) => boolean {
+  if (!matchers.has(path)) matchers.set(path, (url: URL) => url.pathname === path);
+  return matchers.get(path)!;
+}
+
 async function failRoute(page: Page, path: string, how: Failure) {
   const seen = { count: 0 };
-  await page.route(`**${path}`, (route) => {
+  await page.route(pathIs(path), (route) => {
     seen.count += 1;
     return how === 'abort' ? route.abort('failed') : route.fulfill({ status: 500, contentType: 'application/json', body: '{}' });
   });
@@ -55,7 +65,7 @@ test.describe('operator screens', () => {
     await expect(panel(page)).toBeVisible();
     await expect(panel(page).getByRole('button', { name: 'Retry' })).toBeEnabled();
 
-    await page.unroute('**/api/cases');
+    await page.unroute(pathIs('/api/cases'));
     await panel(page).getByRole('button', { name: 'Retry' }).click();
     await expect(panel(page)).toHaveCount(0, { timeout: 15_000 });
     await expect(page.getByTestId('count-total-cases')).toHaveText(/^\d+$/);
@@ -83,7 +93,7 @@ test.describe('operator screens', () => {
     await expect(panel(page)).toHaveCount(0);
     await shot(page, 'cases-stale');
 
-    await page.unroute('**/api/cases');
+    await page.unroute(pathIs('/api/cases'));
     await notice.getByRole('button', { name: 'Retry' }).click();
     await expect(notice).toHaveCount(0, { timeout: 15_000 });
   });
@@ -129,7 +139,7 @@ test.describe('operator screens', () => {
     await expect(page.getByTestId('map-subtitle')).not.toContainText('moving live');
     await shot(page, 'map-500');
 
-    await page.unroute('**/api/ambulances');
+    await page.unroute(pathIs('/api/ambulances'));
     await failRoute(page, '/api/ambulances', 'abort');
     await page.reload();
     await expect(panel(page)).toContainText('Error fetching ambulances', { timeout: 15_000 });
@@ -188,7 +198,7 @@ test.describe('admin screens', () => {
       await expect(panel(page).getByRole('button', { name: 'Retry' })).toBeEnabled({ timeout: 15_000 });
       await page.waitForTimeout(1_000);
       await expect(panel(page)).toContainText(t.text);
-      await page.unroute(`**${t.api}`);
+      await page.unroute(pathIs(t.api));
       await panel(page).getByRole('button', { name: 'Retry' }).click();
       await expect(panel(page)).toHaveCount(0, { timeout: 15_000 });
     });

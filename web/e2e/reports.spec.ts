@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ASSIGNMENT_CSV_COLUMNS, type PriorityReport, type ResponseTimesReport } from '../src/api/contract';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, signIn } from './helpers';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, settled, signIn, trackRequests } from './helpers';
 import { demandFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';
+
+// Every page's requests are counted from its first load, so axe runs on a settled page (settled()).
+test.beforeEach(({ page }) => trackRequests(page));
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
@@ -132,7 +135,7 @@ test('the Reports screen draws the demo history: tiles, tables and the CSV agree
   expect(lines.length, 'a row per assignment after the header').toBeGreaterThan(1);
   expect(lines[1]).toMatch(/^[^,]+,\d+,[1-4],/);
 
-  await page.waitForTimeout(400);
+  await settled(page, { timeout: 20_000 });
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   expect(violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`))).toEqual([]);
 });
@@ -205,7 +208,7 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^TS09 EA 1003/ }).getByRole('cell')).toHaveText(['0.0 h', '0.0 h', '–']);
     await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^All ambulances/ }).getByRole('cell')).toHaveText(['10.0 h', '40.0 h', '25 %']);
     await page.screenshot({ path: '.tmp/reports-fixture.png', fullPage: true });
-    await page.waitForTimeout(400);
+    await settled(page, { timeout: 20_000 });
     const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
     expect(violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`)), 'axe, light theme, every table open').toEqual([]);
 
@@ -240,7 +243,7 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     release();
     const failure = page.getByTestId('load-failure');
     await expect(failure).toContainText('Could not load reports', { timeout: 15_000 });
-    await page.waitForTimeout(400);
+    await settled(page, { timeout: 20_000 });
     const failed = await new AxeBuilder({ page }).withTags(TAGS).analyze();
     expect(failed.violations.map((v) => v.id)).toEqual([]);
     // Retry is offered once the automatic retries have given up too.
