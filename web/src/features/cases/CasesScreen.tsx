@@ -50,7 +50,7 @@ export function CasesScreen() {
   const navigate = route.useNavigate();
   const go = useCallback<GoToSearch<CasesScreenSearch>>((next, o) => void navigate({ search: next, replace: o?.replace }), [navigate]);
   const tab: CasesTab = search.tab ?? 'emergency';
-  const history = useCaseHistory(search, go, tab === 'all');
+  const history = useCaseHistory(search, go, { enabled: tab === 'all' });
   const board = useCasesBoard(history.text, search.order ?? 'none');
   const openMap = useOpenCaseMap();
   const known = (n: number | null) => (n == null ? null : knownOr(board.load.phase, n));

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiError } from '../../api/client';
+import { casesFailText } from '../shared/caseHistory/useCaseHistory';
 import { queries } from '../../api/queries';
 import { activeCasesOf, matchesSearch, sortByCreated, type SortOrder } from '../../domain/caseRules';
 import { boardOrder, isOpenCall } from '../../domain/callLife';
@@ -8,7 +8,6 @@ import { useCasePlaces } from './useCasePlaces';
 import { useErrorToast } from '../shared/useErrorToast';
 import { useLoadState } from '../shared/useLoadState';
 
-const casesFailText = (e: unknown) => (e instanceof ApiError ? 'Failed to fetch cases from database' : 'Failed to fetch cases');
 
 /**
  * The Emergency Cases tab's data: the live board (30 s polling only while the socket is

@@ -19,6 +19,9 @@ import type { HistorySearch } from '../../shared/caseHistory/historySearch';
 import { useCaseHistory, type GoToSearch } from '../../shared/caseHistory/useCaseHistory';
 import { EditCaseDialog } from './EditCaseDialog';
 
+/** The admin table's own wording (it was so before the table paged on the server). */
+const adminCasesFailText = () => 'Could not load cases';
+
 const route = getRouteApi('/_admin/admin-dashboard/cases');
 
 interface DialogState { key: number; open: boolean; caseRow: CaseDto | null }
@@ -34,7 +37,7 @@ export function CasesPage() {
   const navigate = route.useNavigate();
   const go = useCallback<GoToSearch<HistorySearch>>((next, o) => void navigate({ search: next, replace: o?.replace }), [navigate]);
   // SPEC §8 ignores this screen's failures silently; an empty table would then read as "no cases", so it says so.
-  const history = useCaseHistory(search, go);
+  const history = useCaseHistory(search, go, { failText: adminCasesFailText });
   const { load } = history;
   const [dialog, setDialog] = useState<DialogState>({ key: 0, open: false, caseRow: null });
 

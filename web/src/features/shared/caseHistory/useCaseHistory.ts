@@ -40,7 +40,12 @@ export interface CaseHistory {
  * changes banner), not when calls change; the live cache only counts what changed since.
  * `enabled` false (another tab open) fetches nothing.
  */
-export function useCaseHistory<S extends HistorySearch>(search: S, go: GoToSearch<S>, enabled = true): CaseHistory {
+/** SPEC's staff cases list failure texts: a refusal by the server, or no answer at all. */
+export const casesFailText = (e: unknown) => (e instanceof ApiError ? 'Failed to fetch cases from database' : 'Failed to fetch cases');
+
+export function useCaseHistory<S extends HistorySearch>(
+  search: S, go: GoToSearch<S>, { enabled = true, failText = casesFailText }: { enabled?: boolean; failText?: (e: unknown) => string } = {},
+): CaseHistory {
   const qc = useQueryClient();
   const query = useQuery({
     ...queries.caseHistory(historyQueryOf(search)),
@@ -50,7 +55,7 @@ export function useCaseHistory<S extends HistorySearch>(search: S, go: GoToSearc
     // A network coming back must not replace the page being read: the banner offers it.
     refetchOnReconnect: false,
   });
-  const load = useLoadState([{ query, failText: (e) => (e instanceof ApiError ? 'Failed to fetch cases from database' : 'Failed to fetch cases') }]);
+  const load = useLoadState([{ query, failText }]);
   const { count, reset } = useHistoryChanges(qc);
 
   // A fetch answers with every change made before it: what was noted so far is in it.
