@@ -1,6 +1,6 @@
 /**
- * Times on the main thread each query the board and history run, over a file built by
- * historyDb.ts: `tsx scripts/bench/historyQueries.ts --file F [--runs R]`. better-sqlite3 runs
+ * Times on the main thread each query the board and history run, over a SQLite file holding a
+ * year built by historyFixture.ts's buildHistory (the bench's own year, one builder): `tsx scripts/bench/historyQueries.ts --file F [--runs R]`. better-sqlite3 runs
  * a query synchronously, so its time is the time it holds the event loop. Prints the median and
  * the maximum of R runs per query as JSON lines.
  */
