@@ -82,8 +82,16 @@ function timedGet(base: string, path: string, token: string): Promise<Timed> {
   });
 }
 
-/** The server's event-loop delay max (ms) since the previous scrape (prom-client resets its monitorEventLoopDelay histogram each scrape). */
+/** prom-client's monitorEventLoopDelay resolution (its default `eventLoopMonitoringPrecision`). */
+const LOOP_RESOLUTION_MS = 10;
+
+/**
+ * The server's event-loop delay max (ms) since the previous scrape (prom-client resets its monitorEventLoopDelay
+ * histogram each scrape). It first waits a few of the monitor's ticks: a group quicker than one tick holds no
+ * sample (its max reads 0, not "no delay"), and a stall's late tick is recorded only after the stall ends.
+ */
 async function eventLoopMaxMs(base: string, token: string): Promise<number> {
+  await new Promise((r) => setTimeout(r, 3 * LOOP_RESOLUTION_MS));
   const r = await request<string>(base, 'GET', '/api/metrics', { token });
   const m = /^lifeline_nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? ([\d.e+-]+)$/m.exec(String(r.body));
   if (r.status !== 200 || !m) throw new Error(`GET /api/metrics: ${r.status}, no event-loop max in it`);
