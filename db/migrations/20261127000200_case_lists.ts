@@ -42,11 +42,15 @@ async function trigramSchema(knex: Knex): Promise<string> {
   };
   let schema = await find();
   if (!schema) {
-    // Two schemas migrating at once may both try: the loser finds the winner's.
-    await knex.raw('create extension if not exists pg_trgm schema public').catch(() => undefined);
+    // Two schemas migrating at once would both create it, and the loser's unique violation aborts its migration's
+    // transaction: they take turns (the lock is the transaction's), and the second finds the first's.
+    await knex.raw("select pg_advisory_xact_lock(hashtext('lifeline:create extension pg_trgm'))");
+    await knex.raw('create extension if not exists pg_trgm schema public').catch((e: Error) => {
+      throw new Error(`PostgreSQL extension pg_trgm could not be created (CREATE EXTENSION pg_trgm needs a privileged role once per database): ${e.message}`);
+    });
     schema = await find();
   }
-  if (!schema) throw new Error('PostgreSQL extension pg_trgm could not be created (CREATE EXTENSION pg_trgm needs a privileged role once per database)');
+  if (!schema) throw new Error('PostgreSQL extension pg_trgm is not there after CREATE EXTENSION');
   return schema;
 }
 

@@ -5,6 +5,8 @@ import { type CaseRow, type Db, clientName, nowIso, rowLocks } from './types';
 
 /** The statuses a case ends in (its `closed_at` says when). */
 const ENDED = ['closed', 'resolved'];
+/** Where a page of ended cases stops: the keyset of `endedBeforeHoldingLocation`. */
+export interface EndedKey { closed_at: string; id: string }
 /** The statuses of an open call (on the board whatever its age). */
 const OPEN = ['active', 'pending'];
 /** The fields whose change changes a case's search text. */
@@ -195,17 +197,28 @@ export const caseRepository = {
   touch: (db: Db, id: string) => db('cases').where({ id }).update({ updated_at: nowIso(), version: db.raw('version + 1') }),
 
   /**
-   * Cases closed or resolved before `cutoffIso` that still hold a patient position or an intake location,
-   * or whose timeline still holds one.
+   * Of the next `limit` cases closed or resolved before `cutoffIso` (after `after`, in `closed_at`, id order),
+   * those that still hold a patient position or an intake location, or whose timeline still holds one;
+   * `next` is where the following page starts (null after the last). A page reads at most `limit` cases by the
+   * `closed_at` index, so a year of history costs many short reads, never one long one.
    */
-  endedBeforeHoldingLocation: (db: Db, cutoffIso: string): Promise<string[]> =>
-    db('cases')
+  endedBeforeHoldingLocation: async (db: Db, cutoffIso: string, after: EndedKey | null, limit: number): Promise<{ ids: string[]; next: EndedKey | null }> => {
+    const page = await db('cases')
+      .select('closed_at', 'id')
       .whereIn('status', ENDED).where('closed_at', '<', cutoffIso)
+      .modify((q) => { if (after) q.whereRaw('(closed_at > ? or (closed_at = ? and id > ?))', [after.closed_at, after.closed_at, after.id]); })
+      .orderBy([{ column: 'closed_at' }, { column: 'id' }])
+      .limit(limit) as EndedKey[];
+    if (page.length === 0) return { ids: [], next: null };
+    const ids = await db('cases')
+      .whereIn('id', page.map((c) => c.id))
       .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
         .orWhereNotNull('intake_latitude').orWhereNotNull('intake_longitude').orWhereNotNull('intake_address')
         .orWhereExists(db('case_events').whereRaw('case_events.case_id = cases.id').where({ action: 'location' }).whereNot('after', REDACTED_JSON))
         .orWhereExists(holdingIntake(db('case_events').whereRaw('case_events.case_id = cases.id'))))
-      .pluck('id'),
+      .pluck('id') as string[];
+    return { ids, next: page.length < limit ? null : page[page.length - 1] };
+  },
   /**
    * Clears the patient position and the intake location of a case closed or resolved before `cutoffIso`,
    * only while it still holds one (so that of several nodes running this at once, one clears it): 1 when it did, 0 otherwise.

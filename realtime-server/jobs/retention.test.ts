@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
+import { caseRepository } from '../../db/repositories/caseRepository';
 import { checkInvariants } from '../reliability/invariants';
 import { dbSnapshot } from '../testing/assertions';
 import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, tokenInLink, updateCase, shareLocation } from '../testing/dispatchHelpers';
@@ -10,7 +12,7 @@ import { outboxRepository } from '../../db/repositories/outboxRepository';
 import type { DomainEvent } from '../services/events';
 import { mailTemplates } from '../services/mailTemplates';
 import { startTestServer, type TestServer, useTestServer } from '../testing/testServer';
-import { REDACTED, runRetention, startRetentionJob } from './retention';
+import { REDACTED, SCAN_PAGE, runRetention, startRetentionJob } from './retention';
 import { waitFor } from '../testing/wait';
 
 /**
@@ -309,6 +311,34 @@ describe('the outbox', () => {
     const results = await Promise.all([runRetention(o.ctx), runRetention(o.ctx), runRetention(o.ctx)]);
     expect(results.reduce((n, r) => n + r.outboxDeleted, 0)).toBe(1);
     expect(results.reduce((n, r) => n + r.outboxRedacted, 0)).toBe(again.mails.length);
+  });
+});
+
+describe('a year of ended calls', () => {
+  it('is read a page of SCAN_PAGE at a time, and every case still holding a location is cleared, on every page', async () => {
+    const template = await caseRow(await located(2, 'closed', 50, 45));
+    await runRetention(s.ctx);
+    const { id: _id, search_rowid: _rowid, ...rest } = template;
+    // Copies of an already cleared call, ended 40 days ago in order; three across the pages still hold a location.
+    const n = 2 * SCAN_PAGE + 3;
+    const holding = new Map([[0, { latitude: 17.4, longitude: 78.4, location_at: ago(41) }], [SCAN_PAGE + 7, { intake_address: '1 Old Road' }], [n - 1, { intake_latitude: 17.5, intake_longitude: 78.5 }]]);
+    const rows = Array.from({ length: n }, (_, i) => ({
+      ...rest, latitude: null, longitude: null, location_at: null, intake_address: null, intake_latitude: null, intake_longitude: null,
+      id: randomUUID(), closed_at: new Date(Date.parse(ago(40)) + i * 1000).toISOString(), ...holding.get(i),
+    }));
+    for (let i = 0; i < rows.length; i += 100) await s.ctx.db('cases').insert(rows.slice(i, i + 100));
+    const reads = vi.spyOn(caseRepository, 'endedBeforeHoldingLocation');
+    try {
+      expect(await runRetention(s.ctx)).toMatchObject({ casesCleared: 3 });
+      // Never one read over every ended call: the pages, each bounded.
+      expect(reads.mock.calls.length).toBeGreaterThanOrEqual(3);
+      for (const call of reads.mock.calls) expect(call[3]).toBe(SCAN_PAGE);
+    } finally {
+      reads.mockRestore();
+    }
+    for (const i of holding.keys()) {
+      expect(await caseRow(rows[i].id), `copy ${i}`).toMatchObject({ latitude: null, location_at: null, intake_address: null, intake_latitude: null });
+    }
   });
 });
 

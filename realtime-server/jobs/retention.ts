@@ -3,7 +3,7 @@ import { timelineFields } from '../contract';
 import { type ServiceContext, inTransaction } from '../services/context';
 import { presentCase } from '../presenters/presentCase';
 import { INTAKE_PLACE_KEYS, REDACTED_JSON, REDACTED_LOCATION, caseEventRepository } from '../../db/repositories/caseEventRepository';
-import { caseRepository } from '../../db/repositories/caseRepository';
+import { type EndedKey, caseRepository } from '../../db/repositories/caseRepository';
 import { geocodeCacheRepository } from '../../db/repositories/geocodeCacheRepository';
 import { geocodeSearchRepository } from '../../db/repositories/geocodeSearchRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
@@ -13,6 +13,8 @@ import { runJobExclusive } from './jobLock';
 /** How often the job runs (and once at start). */
 export const RETENTION_EVERY_MS = 60 * 60_000;
 const BATCH = 200;
+/** Ended cases read per page when looking for those still holding a location (see endedHoldingLocation). */
+export const SCAN_PAGE = 500;
 const DAY_MS = 24 * 3600_000;
 /** What a redacted timeline entry keeps: that a share happened, and when (its row's time). */
 export const REDACTED = REDACTED_LOCATION;
@@ -63,7 +65,7 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
   const result: RetentionResult = { casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 };
 
   // 1. Cases closed or resolved before the cutoff that still hold a patient position or an intake location, or whose timeline still holds one.
-  for (const id of await caseRepository.endedBeforeHoldingLocation(db, cutoff)) {
+  for await (const id of endedHoldingLocation(db, cutoff)) {
     const { cleared, redacted } = await inTransaction(ctx, async (trx, record) => {
       const cleared = await caseRepository.clearLocationEndedBefore(trx, id, cutoff);
       if (cleared > 0) {
@@ -113,6 +115,20 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
     if (n < 1000) break;
   }
   return result;
+}
+
+/**
+ * The cases of step 1, a page of the ended ones at a time, the event loop given a turn between pages: on a busy
+ * centre's year one read over every ended call held the thread for a second (better-sqlite3 reads synchronously).
+ */
+async function* endedHoldingLocation(db: Knex, cutoff: string): AsyncGenerator<string> {
+  let after: EndedKey | null = null;
+  do {
+    const page = await caseRepository.endedBeforeHoldingLocation(db, cutoff, after, SCAN_PAGE);
+    yield* page.ids;
+    after = page.next;
+    await new Promise((r) => setImmediate(r));
+  } while (after);
 }
 
 /** Every location field a case or its presented copy carries. */
