@@ -20,3 +20,4 @@ export * from './tracking';
 export * from './timeline';
 export * from './events';
 export * from './caseLists';
+export * from './queue';
