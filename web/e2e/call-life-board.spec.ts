@@ -96,6 +96,9 @@ test('the board puts the most urgent call first, ticks its clocks, marks a misse
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('dialog', { name: 'Clear TS09 EA 1003?' });
     await expect(confirm).toBeVisible();
+    // Focus on the safe choice: Clear is one Tab away.
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect(cards).toHaveCount(2);
     await expect(page.getByTestId('case-card').getByRole('heading')).toHaveText([`${TAG} Waiting`, `${TAG} Routine`]);

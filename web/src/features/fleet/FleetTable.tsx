@@ -14,10 +14,12 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { AmbulanceDto, CaseDto } from '../../api/contract';
 import { formatDateTime, mapLink, patientNameOf } from '../../domain/caseRules';
+import { fleetClassLabel } from '../../domain/fleetRules';
 import { MailIcon } from '../../layout/icons';
 import { AmbulanceFixLines } from './AmbulanceFixLines';
 import { FleetClassBadge } from './FleetClassBadge';
 import { UnitStatusLive } from './UnitStatusChip';
+import { unitLabel } from './unitStatus';
 import { usePlaceName } from '../shared/usePlaceName';
 import { approach } from '../../domain/liveText';
 import { ApproachLines } from '../cases/LiveCaseInfo';
@@ -117,12 +119,16 @@ function TrackerButton({ row, tracker }: { row: FleetRow; tracker: Tracker }) {
   );
 }
 
-/** The spec's class (On Emergency, Available, Busy) and, under it, where the unit is in its call's life. */
+/**
+ * The spec's class (On Emergency, Available, Busy) and, under it, where the unit is in its call's
+ * life; a unit status in the class's own words (a free unit's "Available") is not said twice.
+ */
 function StatusCell({ row }: { row: FleetRow }) {
+  const same = unitLabel(row.ambulance).toLowerCase() === fleetClassLabel(row.fleetClass, row.ambulance.status).toLowerCase();
   return (
     <Box sx={{ display: 'grid', gap: 0.75, justifyItems: 'start' }}>
       <FleetClassBadge fleetClass={row.fleetClass} status={row.ambulance.status} />
-      <UnitStatusLive ambulance={row.ambulance} />
+      {!same && <UnitStatusLive ambulance={row.ambulance} />}
     </Box>
   );
 }

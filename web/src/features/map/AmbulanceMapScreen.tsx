@@ -18,7 +18,7 @@ import { useAmbulanceMap } from './useAmbulanceMap';
  * stand-alone staff page (/ambulance-map): the legend and lists beside the live map.
  */
 export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolean }) {
-  const { load, pending, located, patients, patientsKnown, now, counts, unitCounts, lateIds, live } = useAmbulanceMap();
+  const { load, pending, located, patients, sharing, patientsKnown, now, counts, unitCounts, lateIds, live } = useAmbulanceMap();
   const [focus, setFocus] = useState<MapFocus | null>(null);
   // The selected ambulance draws its trail (a marker click or a list entry selects it).
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -50,7 +50,7 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
         <Box>
           <Typography variant="h4" component="h1">Ambulance Tracker</Typography>
           <Typography color="text.secondary" sx={{ mt: 0.25 }} data-testid="map-subtitle">
-            {mapSubtitle({ located: located.length, live, patients: patients.length, known: loaded })}
+            {mapSubtitle({ located: located.length, live, calls: patients.length, sharing, known: loaded })}
           </Typography>
         </Box>
         <Button variant="outlined" onClick={() => window.location.reload()} disabled={pending} startIcon={<RefreshIcon />}>
@@ -63,7 +63,11 @@ export function AmbulanceMapScreen({ standalone = false }: { standalone?: boolea
       {loaded && located.length === 0 && <Alert severity="info">No ambulances with location data found</Alert>}
 
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: { xs: 'column-reverse', md: 'row' }, gap: 2 }}>
-        <Card sx={{ width: { md: 300 }, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0, maxHeight: { xs: 420, md: 'none' } }}>
+        {/* The side scrolls as a whole when the legend and both lists are taller than the window (1366×800): each list keeps a useful height. */}
+        <Card
+          data-testid="map-side"
+          sx={{ width: { md: 300 }, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0, maxHeight: { xs: 420, md: 'none' }, overflowY: 'auto' }}
+        >
           <MapLegend counts={counts} unitCounts={unitCounts} known={loaded} patients={patientsKnown ? patients.length : null} />
           <AmbulanceList ambulances={located} now={now} lateIds={lateIds} selectedId={selectedId} onShow={(id) => show('ambulance', id)} />
           <PatientList patients={patients} now={now} onShow={(id) => show('case', id)} />

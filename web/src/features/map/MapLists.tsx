@@ -32,7 +32,7 @@ export function AmbulanceList({ ambulances, now, lateIds, selectedId, onShow }: 
   return (
     <>
       <Typography variant="subtitle2" sx={{ fontWeight: 700, px: 2, pt: 1.5 }}>Ambulances on the map</Typography>
-      <List dense sx={{ overflowY: 'auto', flex: 1, minHeight: 0, px: 1 }} aria-label="Ambulances on the map">
+      <List dense sx={{ overflowY: 'auto', flex: '1 1 auto', minHeight: 180, px: 1 }} aria-label="Ambulances on the map" data-testid="map-ambulance-list">
         {ambulances.map((a) => {
           const stale = ambulanceFix(a, now, thresholds)?.stale ?? true;
           const late = lateIds?.has(a.id) ?? false;
@@ -67,13 +67,13 @@ export function AmbulanceList({ ambulances, now, lateIds, selectedId, onShow }: 
   );
 }
 
-/** The patients who shared a location, with their last fix; choosing one opens it on the map. */
+/** The calls on the map: the patient's last fix, or that the place is the one given on the call; choosing one opens it on the map. */
 export function PatientList({ patients, now, onShow }: { patients: LocatedCase[]; now: number; onShow: (id: string) => void }) {
   if (patients.length === 0) return null;
   return (
     <>
       <Typography variant="subtitle2" sx={{ fontWeight: 700, px: 2, pt: 1, borderTop: 1, borderColor: 'divider' }}>Patients</Typography>
-      <List dense sx={{ overflowY: 'auto', maxHeight: 200, flexShrink: 0, px: 1 }} aria-label="Patients on the map">
+      <List dense sx={{ overflowY: 'auto', maxHeight: 200, minHeight: 56, flexShrink: 0, px: 1 }} aria-label="Patients on the map">
         {patients.map((c) => {
           const fix = caseFix(c, now);
           return (
@@ -82,8 +82,8 @@ export function PatientList({ patients, now, onShow }: { patients: LocatedCase[]
                 <Dot color={PATIENT_COLOR} stale={!!fix?.stale} />
                 <Box sx={{ minWidth: 0 }}>
                   <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{patientNameOf(c)}</Typography>
-                  <Typography variant="caption" color="text.secondary" noWrap component="div">
-                    Last fix: {fix?.time}{fix?.accuracy ? ` · ${fix.accuracy}` : ''}
+                  <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="map-patient-fix">
+                    {fix ? `Last fix: ${fix.time}${fix.accuracy ? ` · ${fix.accuracy}` : ''}` : 'Not shared: the place given on the call'}
                   </Typography>
                 </Box>
               </Box>

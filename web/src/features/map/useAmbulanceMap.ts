@@ -16,7 +16,7 @@ import type { LocatedAmbulance, LocatedCase } from './FleetMap';
 
 const isLocated = (a: { location: LocatedAmbulance['location'] | null }): a is LocatedAmbulance =>
   a.location != null && Number.isFinite(a.location.latitude) && Number.isFinite(a.location.longitude);
-/** Active cases whose patient has shared a location: shown on the map beside the fleet. */
+/** Active cases with a known place (the patient's shared fix, else the intake location): shown on the map beside the fleet. */
 const isLocatedActive = (c: CaseDto): c is LocatedCase => isActiveCase(c) && pointOf(c) != null;
 
 /**
@@ -47,6 +47,8 @@ export function useAmbulanceMap() {
     pending: query.isPending,
     located,
     patients,
+    /** Of `patients`, the calls whose patient shared a position (the others are at the intake location). */
+    sharing: patients.filter((c) => pointOf(c.patient_location) != null).length,
     patientsKnown: casesQuery.data !== undefined,
     now,
     counts,

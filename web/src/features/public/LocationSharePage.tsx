@@ -23,6 +23,8 @@ const CHECK_FAILED = 'Failed to check location status. Please try again.';
 const DENIED_HINT = 'Location access is blocked for this page. Allow it in your browser settings, then try again.';
 const CLOSED_TEXT = 'This case is closed. Location sharing has stopped.';
 const INVALID_HINT = 'This link cannot share your location. Open the link from your e-mail again.';
+/** How often an open page asks whether its link can still share (the call may have ended meanwhile). */
+const RECHECK_MS = 30_000;
 /** The element that says why Share is off (the button points at it). */
 const DEAD_REASON_ID = 'll-share-off-reason';
 
@@ -67,20 +69,33 @@ export function LocationSharePage({ caseId, token }: { caseId: string; token: st
     saved: (saved) => setPhase((p) => (p.kind === 'shared' ? { kind: 'shared', saved } : p)),
   });
 
-  // Asked at load, so a closed or unknown case says so before anyone presses Share. The button stays
-  // usable while the answer is on its way (a slow network must not hold up an emergency), and
-  // anything but the server's 404 or 410 leaves it so: a share then tells for itself.
+  // Asked at load, so a closed or unknown case says so before anyone presses Share; asked again
+  // every RECHECK_MS while the page is shown and when it is shown again (the patient's phone slept),
+  // so a page left open when the call ended stops offering Share (a live share learns it from its
+  // next send). The button stays usable while an answer is on its way (a slow network must not
+  // hold up an emergency), and anything but the server's 404 or 410 leaves it so: a share then tells for itself.
   useEffect(() => {
     const abort = new AbortController();
-    checkLink({ caseId, token }, abort.signal).catch((error: unknown) => {
-      if (abort.signal.aborted || !(error instanceof ApiError) || (error.status !== 410 && error.status !== 404)) return;
-      stopLive();
-      const dead: Phase = error.status === 410
-        ? { kind: 'closed', detail: error.serverError }
-        : { kind: 'invalid', message: error.serverError ?? 'Case not found' };
-      setPhase((p) => (p.kind === 'fatal' ? p : dead));
-    });
-    return () => abort.abort();
+    const check = () => {
+      if (document.visibilityState === 'hidden') return;
+      checkLink({ caseId, token }, abort.signal).catch((error: unknown) => {
+        if (abort.signal.aborted || !(error instanceof ApiError) || (error.status !== 410 && error.status !== 404)) return;
+        stopLive();
+        const dead: Phase = error.status === 410
+          ? { kind: 'closed', detail: error.serverError }
+          : { kind: 'invalid', message: error.serverError ?? 'Case not found' };
+        setPhase((p) => (p.kind === 'fatal' || p.kind === 'closed' || p.kind === 'invalid' ? p : dead));
+        clearInterval(timer);
+      });
+    };
+    const timer = setInterval(check, RECHECK_MS);
+    check();
+    document.addEventListener('visibilitychange', check);
+    return () => {
+      abort.abort();
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', check);
+    };
   }, [caseId, token, stopLive]);
 
   // Shared before (this browser) and still allowed to read the location: carry on updating, without a prompt.

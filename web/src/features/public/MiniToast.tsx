@@ -7,7 +7,7 @@ const AUTO_CLOSE_MS = 5000;
 
 /**
  * A tiny toast for the bare public page (no MUI, no notistack): top-right on wide screens,
- * across the top on phones, closes itself after 5 s or on tap.
+ * across the top on phones, closes itself after 5 s or on its Dismiss button.
  */
 export function useMiniToast() {
   const [toasts, setToasts] = useState<Toast[]>([]);
@@ -33,12 +33,17 @@ export function useMiniToast() {
     timers.current.add(timer);
   }, [dismiss]);
 
+  // The region is always there (a live region must exist before its text arrives); each toast is
+  // its words and a named close button (a button holding the words and role="status" has no name).
   const view = (
-    <div className="ll-toasts" aria-live="polite">
+    <div className="ll-toasts" role="status">
       {toasts.map((t) => (
-        <button key={t.id} type="button" className={`ll-toast ll-toast--${t.tone}`} role="status" onClick={() => dismiss(t.id)}>
-          {t.message}
-        </button>
+        <div key={t.id} className={`ll-toast ll-toast--${t.tone}`}>
+          <span className="ll-toast-text">{t.message}</span>
+          <button type="button" className="ll-toast-close" aria-label="Dismiss" title="Dismiss" onClick={() => dismiss(t.id)}>
+            <span aria-hidden>×</span>
+          </button>
+        </div>
       ))}
     </div>
   );

@@ -5,6 +5,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { alpha, type Theme } from '@mui/material/styles';
+import { visuallyHidden } from '../../layout/visuallyHidden';
 import type { ReactNode } from 'react';
 
 /** A theme colour, or a fixed one for a number the palette has no colour for. */
@@ -46,7 +47,11 @@ export function StatTile({ label, value, icon, color, loading, caption, progress
       </Box>
       <Box sx={{ mt: 'auto' }}>
         {loading ? (
-          <Skeleton variant="text" width={48} sx={{ fontSize: '2.125rem' }} aria-label="Loading" />
+          // A skeleton is a plain span (aria-label is not allowed on it): the words are for screen readers, the bar only drawn.
+          <Typography variant="h4" component="p" sx={{ lineHeight: 1.2 }}>
+            <Box component="span" sx={visuallyHidden}>Loading</Box>
+            <Skeleton variant="text" width={48} sx={{ fontSize: '2.125rem' }} aria-hidden />
+          </Typography>
         ) : (
           <Typography variant="h4" component="p" data-testid={id} aria-label={value == null ? 'Unknown' : undefined} sx={{ fontWeight: 800, lineHeight: 1.2 }}>{value ?? '–'}</Typography>
         )}

@@ -87,8 +87,9 @@ export function UnitStepControl({ ambulanceId, plate, status }: { ambulanceId: n
           <DialogContentText>The crew is back in service: the ambulance becomes available and the call is resolved.</DialogContentText>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setConfirming(false)} color="inherit">Cancel</Button>
-          <Button onClick={clear} variant="contained" autoFocus>Clear</Button>
+          {/* Focus on the safe choice: Enter on "Clear" and Enter again must not clear the unit. */}
+          <Button onClick={() => setConfirming(false)} color="inherit" variant="outlined" autoFocus>Cancel</Button>
+          <Button onClick={clear} variant="contained" color="warning">Clear</Button>
         </DialogActions>
       </Dialog>
     </Box>

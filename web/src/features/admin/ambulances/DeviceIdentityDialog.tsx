@@ -20,18 +20,26 @@ import { serverErrorOr } from '../shared/errors';
 /**
  * An ambulance's device identity (admins): first a confirmation that the earlier identity stops
  * working, then the new device id, shown this once (the server keeps only its hash), with how to
- * set up Traccar Client and OwnTracks. A click beside the dialog does not close it while the id
- * shows: only Done or Escape, so the secret is not lost by accident.
+ * set up Traccar Client and OwnTracks. While the id shows, a click beside the dialog does nothing
+ * and Escape, until the id is copied, asks first (the safe answer focused): only Done closes it at
+ * once, so the secret is not lost by accident. The confirmation's focus is on Cancel: issuing
+ * stops the earlier identity.
  */
 export function DeviceIdentityDialog({ open, ambulance, onClose }: { open: boolean; ambulance: AmbulanceDto; onClose: () => void }) {
   const issue = useApiMutation(mutations.issueDevice);
   const plate = ambulance.license_plate;
   const issued = issue.data;
+  const [copied, setCopied] = useState(false);
+  const [leaving, setLeaving] = useState(false);
   return (
     <Dialog
       open={open}
       onClose={(_e, reason) => {
         if (issue.isPending || (issued && reason === 'backdropClick')) return;
+        if (issued && !copied) {
+          setLeaving(true);
+          return;
+        }
         onClose();
       }}
       fullWidth
@@ -40,7 +48,7 @@ export function DeviceIdentityDialog({ open, ambulance, onClose }: { open: boole
       aria-describedby="device-dialog-text"
     >
       <DialogTitle id="device-dialog-title">{issued ? `Device identity for ${plate}` : `New device identity for ${plate}?`}</DialogTitle>
-      {issued ? <Issued plate={plate} identity={issued} /> : (
+      {issued ? <Issued plate={plate} identity={issued} copied={copied} onCopied={setCopied} /> : (
         <DialogContent dividers>
           <DialogContentText id="device-dialog-text">
             A phone or tracker in {plate} sends its positions with a device identity (Traccar Client, OsmAnd or OwnTracks).
@@ -53,11 +61,22 @@ export function DeviceIdentityDialog({ open, ambulance, onClose }: { open: boole
         </DialogContent>
       )}
       <DialogActions sx={{ px: 3, py: 2 }}>
-        {issued ? (
+        {issued && leaving ? (
+          <Box sx={{ display: 'grid', gap: 1.5, width: '100%' }}>
+            <Alert severity="error" role="alert" data-testid="device-leave-warning">
+              The device id is not copied. Once this closes it cannot be shown again.
+            </Alert>
+            <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+              <Button color="error" onClick={onClose}>Close without copying</Button>
+              <Button variant="contained" autoFocus onClick={() => setLeaving(false)}>Keep it open</Button>
+            </Box>
+          </Box>
+        ) : issued ? (
           <Button variant="contained" onClick={onClose}>Done</Button>
         ) : (
           <>
-            <Button color="inherit" onClick={onClose} disabled={issue.isPending}>Cancel</Button>
+            {/* Focus on the safe choice: issuing stops the earlier identity at once. */}
+            <Button color="inherit" variant="outlined" onClick={onClose} disabled={issue.isPending} autoFocus>Cancel</Button>
             <Button
               variant="contained"
               color="warning"
@@ -74,8 +93,7 @@ export function DeviceIdentityDialog({ open, ambulance, onClose }: { open: boole
   );
 }
 
-function Issued({ plate, identity }: { plate: string; identity: DeviceIdentityResponse }) {
-  const [copied, setCopied] = useState(false);
+function Issued({ plate, identity, copied, onCopied }: { plate: string; identity: DeviceIdentityResponse; copied: boolean; onCopied: (copied: boolean) => void }) {
   return (
     <DialogContent dividers>
       <Alert severity="warning" id="device-dialog-text" sx={{ mb: 2 }}>
@@ -99,7 +117,7 @@ function Issued({ plate, identity }: { plate: string; identity: DeviceIdentityRe
           variant="contained"
           autoFocus
           startIcon={copied ? <CheckIcon /> : <CopyIcon />}
-          onClick={() => void copyText(identity.device_id).then(setCopied)}
+          onClick={() => void copyText(identity.device_id).then(onCopied)}
           aria-label={copied ? 'Device id copied' : 'Copy device id'}
         >
           {copied ? 'Copied' : 'Copy'}

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
+import { visuallyHidden } from '../../../layout/visuallyHidden';
 import { measuredLine } from './todayText';
 import { useMeasuredReport } from './useTodayReport';
 
@@ -22,7 +23,10 @@ export function MeasuredLine() {
           <Button size="small" color="error" onClick={() => void report.refetch()} disabled={report.isFetching}>Retry</Button>
         </Typography>
       ) : (
-        <Skeleton width="60%" aria-label="Loading the measured figures" />
+        <Typography variant="body2" data-testid="measured-loading">
+          <Box component="span" sx={visuallyHidden}>Loading the measured figures</Box>
+          <Skeleton width="60%" aria-hidden />
+        </Typography>
       )}
       <Typography variant="caption" color="text.secondary" component="p">
         The public page&apos;s &ldquo;under 3 minutes&rdquo; and &ldquo;98 %&rdquo; are marketing figures of the specification, not measurements.
