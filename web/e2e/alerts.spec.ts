@@ -230,9 +230,11 @@ test('an ambulance freed while calls wait: "is free — N calls waiting", and it
       status: 'pending', priority: 2, patientName: name, description: 'Injury',
       call_received_at: new Date(Date.now() - (threshold - 3) * 1000).toISOString(),
     });
-    const waitNotice = page.getByRole('alert').filter({ hasText: name });
+    // With other calls waiting, its alert is the queue's one notice: how many wait, and the most urgent's wait (issue 25).
+    const waitNotice = page.getByTestId('call-alert').filter({ hasText: 'calls waiting' });
     await expect(waitNotice).toHaveCount(0);
-    await expect(waitNotice).toHaveText(`P2 call waiting ${Math.floor(threshold / 60)} min with no ambulance: Injury — ${name}`, { timeout: 10_000 });
+    await expect(waitNotice).toHaveText(new RegExp(`^${waiting} calls waiting, oldest P1 \\d+ min$`), { timeout: 10_000 });
+    await expect(waitNotice).toHaveAttribute('data-priority', '1');
     queued.push(soon.id);
   });
 

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import type { AmbulanceDto, CaseDto } from '../../api/contract';
 import { mutations } from '../../api/mutations';
@@ -10,7 +11,7 @@ import { queries } from '../../api/queries';
 import { useApiMutation } from '../../api/useApiMutation';
 import { priorityTag } from '../../domain/callLife';
 import { useToast } from '../../layout/toast';
-import { type CallAlert, assignLabel, callToAssign, freeUnitRankText } from './alertRules';
+import { type CallAlert, MAX_SHOWN, assignLabel, callToAssign, freeUnitRankText, moreText } from './alertRules';
 import { CloseIcon } from './icons';
 import { useCallAlerts } from './useCallAlerts';
 
@@ -77,31 +78,66 @@ function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
 
 /**
  * The alerts' notices, at the top of the screen below the header (in the flow, so they never
- * cover a control; sticky, so a scrolled board still shows them). Each is a role="alert" with
- * its own close button.
+ * cover a control; sticky, so a scrolled board still shows them), most urgent first. Several
+ * waiting calls are one notice; a notice goes once what it asked for is done (the call
+ * dispatched, the unit taken). Past MAX_SHOWN, a button says how many more and of which
+ * priorities, and shows them in a bounded, scrolling list: nothing urgent is dropped unseen.
+ * Each notice is a role="alert" with its own close button.
  */
 export function CallAlerts({ userId }: { userId: number }) {
   const { notices, dismiss, cases, ambulances } = useCallAlerts(userId);
-  if (!notices.length) return null;
+  const [expanded, setExpanded] = useState(false);
+  const visible = notices.filter((n) => {
+    if (n.kind !== 'unit-free') return true;
+    const ambulance = ambulances?.find((a) => a.id === n.alert?.ambulanceId);
+    return ambulance?.unit_status === 'available' && cases != null;
+  });
+  if (!visible.length) return null;
+  const more = visible.slice(MAX_SHOWN);
+  const shown = expanded ? visible : visible.slice(0, MAX_SHOWN);
   return (
     <Stack
       spacing={1}
       aria-label="Alerts"
       component="section"
-      sx={(t) => ({ position: 'sticky', top: { xs: 64, sm: 72 }, zIndex: t.zIndex.appBar - 1, mb: 2 })}
+      data-testid="call-alerts"
+      sx={(t) => ({
+        position: 'sticky', top: { xs: 64, sm: 72 }, zIndex: t.zIndex.appBar - 1, mb: 2,
+        // Bounded: expanded, the list scrolls within half the window rather than pushing the board away.
+        maxHeight: '50vh', overflowY: 'auto',
+      })}
     >
-      {notices.map((n) => {
-        if (n.reason === 'unit-free') {
-          const ambulance = ambulances?.find((a) => a.id === n.ambulanceId);
-          if (!ambulance || ambulance.unit_status !== 'available' || !cases) return null;
-          return <FreeUnitNotice key={n.key} alert={n} ambulance={ambulance} cases={cases} onDone={() => dismiss(n.key)} />;
+      {shown.map((n) => {
+        if (n.kind === 'unit-free') {
+          const ambulance = ambulances!.find((a) => a.id === n.alert!.ambulanceId)!;
+          return <FreeUnitNotice key={n.key} alert={n.alert!} ambulance={ambulance} cases={cases!} onDone={() => dismiss(n.keys)} />;
         }
         return (
-          <Alert key={n.key} severity={severity(n)} onClose={() => dismiss(n.key)} data-testid="call-alert">
+          <Alert
+            key={n.key}
+            severity={n.priority === 1 ? 'error' : 'warning'}
+            onClose={() => dismiss(n.keys)}
+            data-testid="call-alert"
+            data-kind={n.kind}
+            data-priority={n.priority}
+          >
             {n.text}
           </Alert>
         );
       })}
+      {more.length > 0 && (
+        <Button
+          size="small"
+          color="inherit"
+          variant="outlined"
+          onClick={() => setExpanded((e) => !e)}
+          aria-expanded={expanded}
+          data-testid="call-alerts-more"
+          sx={{ alignSelf: 'flex-start', bgcolor: 'background.paper' }}
+        >
+          {expanded ? 'Show fewer alerts' : moreText(more.map((n) => n.priority))}
+        </Button>
+      )}
     </Stack>
   );
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AmbulanceDto, CaseDto, UnitStatus } from '../../api/contract';
 import {
   freeUnitRankText,
-  type WatchInput, type WatchState, ambulanceFreedBy, assignLabel, callToAssign, freeUnitSummary, initialWatch, waitWords, watchStep,
+  type CallAlert, type HeldAlert, type WatchInput, type WatchState, NEWS_MS, alertResolved, ambulanceFreedBy, arrangeNotices, assignLabel, callToAssign,
+  freeUnitSummary, initialWatch, moreText, pruneAlerts, queueSummary, waitWords, watchStep,
 } from './alertRules';
 
 const T0 = Date.parse('2026-11-24T10:00:00Z');
@@ -232,5 +233,87 @@ describe('what the watch remembers', () => {
     const { state } = run([{ cases: [] }, { cases: [a, b] }, { cases: [b] }]);
     expect([...state.caseIds]).toEqual(['b']);
     expect([...state.alerted].sort()).toEqual(['new:b']);
+  });
+});
+
+describe('the notices: ordered, merged, expiring', () => {
+  const held = (alert: CallAlert, at = T0): HeldAlert => ({ alert, at });
+  const newAlert = (c: CaseDto): CallAlert => ({
+    key: `new:${c.id}`, reason: 'new-call', priority: c.priority, caseId: c.id, title: '', text: `new ${c.id}`, ...(c.status === 'pending' ? { waiting: true } : {}),
+  });
+  const waitAlert = (c: CaseDto): CallAlert => ({ key: `wait:${c.id}`, reason: 'queue-wait', priority: c.priority, caseId: c.id, title: '', text: `wait ${c.id}` });
+  const freeAlert = (id: number, priority: 1 | 2 | 3 | 4, version = 1): CallAlert => ({
+    key: `free:${id}:${version}`, reason: 'unit-free', priority, ambulanceId: id, title: '', text: `TS09 EA 100${id} is free`,
+  });
+
+  it('merges every waiting call into one notice that sums up the queue', () => {
+    const calls = [
+      kase('p2', { status: 'pending', priority: 2, call_received_at: ago(900) }),
+      kase('p1', { status: 'pending', priority: 1, call_received_at: ago(240) }),
+      kase('p3', { status: 'pending', priority: 3, call_received_at: ago(60) }),
+    ];
+    const notices = arrangeNotices(calls.map((c) => held(newAlert(c))), calls, T0);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ kind: 'waiting', priority: 1, text: '3 calls waiting, oldest P1 4 min' });
+    expect([...notices[0].keys].sort()).toEqual(['new:p1', 'new:p2', 'new:p3']);
+    expect(queueSummary(calls, T0)).toBe('3 calls waiting, oldest P1 4 min');
+  });
+
+  it('keeps the call\'s own words while one call waits, and counts it once for its two alerts', () => {
+    const c = kase('one', { status: 'pending', priority: 2, call_received_at: ago(300) });
+    const notices = arrangeNotices([held(newAlert(c), T0 - 5000), held(waitAlert(c), T0)], [c, kase('run')], T0);
+    expect(notices).toEqual([expect.objectContaining({ kind: 'waiting', priority: 2, text: 'wait one', keys: ['new:one', 'wait:one'] })]);
+  });
+
+  it('orders by priority: a P1 never sits under a P2, whatever came first', () => {
+    const p2 = kase('p2', { status: 'active', priority: 2 });
+    const p1 = kase('p1', { status: 'pending', priority: 1 });
+    const p3 = kase('p3', { status: 'pending', priority: 3 });
+    const notices = arrangeNotices(
+      [held(newAlert(p2), T0 - 3000), held(freeAlert(4, 3), T0 - 2000), held(newAlert(p1), T0 - 1000)],
+      [p2, p1, p3],
+      T0,
+    );
+    expect(notices.map((n) => [n.kind, n.priority])).toEqual([['waiting', 1], ['new-call', 2], ['unit-free', 3]]);
+  });
+
+  it('shows each new running call as its own news, most urgent first', () => {
+    const a = kase('a', { status: 'active', priority: 3 });
+    const b = kase('b', { status: 'active', priority: 1 });
+    const notices = arrangeNotices([held(newAlert(a), T0 - 1000), held(newAlert(b), T0 - 2000)], [a, b], T0);
+    expect(notices.map((n) => [n.kind, n.priority, n.text])).toEqual([['new-call', 1, 'new b'], ['new-call', 3, 'new a']]);
+  });
+
+  it('expires an alert once acted on or resolved, and only then', () => {
+    const waiting = kase('w', { status: 'pending' });
+    const running = kase('r', { status: 'active' });
+    const units = [amb(1, 'available'), amb(2, 'dispatched')];
+    // A waiting call: held while it waits, gone once dispatched, ended or off the board.
+    expect(alertResolved(held(waitAlert(waiting)), [waiting], units, T0)).toBe(false);
+    expect(alertResolved(held(newAlert(waiting)), [{ ...waiting, status: 'active' }], units, T0)).toBe(true);
+    expect(alertResolved(held(waitAlert(waiting)), [{ ...waiting, status: 'active' }], units, T0)).toBe(true);
+    expect(alertResolved(held(waitAlert(waiting)), [{ ...waiting, status: 'closed' }], units, T0)).toBe(true);
+    expect(alertResolved(held(waitAlert(waiting)), [], units, T0)).toBe(true);
+    // A running new call is news for NEWS_MS.
+    expect(alertResolved(held(newAlert(running), T0), [running], units, T0 + NEWS_MS - 1)).toBe(false);
+    expect(alertResolved(held(newAlert(running), T0), [running], units, T0 + NEWS_MS)).toBe(true);
+    // A free unit: held while it is free and a call waits; gone once taken, or once nothing waits.
+    expect(alertResolved(held(freeAlert(1, 1)), [waiting], units, T0)).toBe(false);
+    expect(alertResolved(held(freeAlert(2, 1)), [waiting], units, T0)).toBe(true);
+    expect(alertResolved(held(freeAlert(1, 1)), [running], units, T0)).toBe(true);
+    expect(alertResolved(held(freeAlert(9, 1)), [waiting], units, T0)).toBe(true);
+  });
+
+  it('prunes what is over, keeps the rest, and holds everything until both lists are known', () => {
+    const a = kase('a', { status: 'pending' });
+    const b = kase('b', { status: 'pending' });
+    const list = [held(newAlert(a)), held(newAlert(b)), held(freeAlert(1, 1))];
+    expect(pruneAlerts(list, [a, { ...b, status: 'active' }], [amb(1, 'available')], T0).map((h) => h.alert.key)).toEqual(['new:a', 'free:1:1']);
+    expect(pruneAlerts(list, undefined, [amb(1, 'available')], T0)).toHaveLength(3);
+  });
+
+  it('says what is folded away past the shown notices, by priority', () => {
+    expect(moreText([3, 1, 3])).toBe('3 more alerts: P1, P3');
+    expect(moreText([2])).toBe('1 more alert: P2');
   });
 });

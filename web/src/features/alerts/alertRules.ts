@@ -21,6 +21,8 @@ export interface CallAlert {
   ambulanceId?: number;
   /** The dispatcher's own action caused it: shown, but no sound, no title, no notification. */
   quiet?: boolean;
+  /** A new call that came in waiting for an ambulance: its notice is a task, over once it is dispatched. */
+  waiting?: boolean;
 }
 
 type CaseView = Pick<CaseDto, 'id' | 'status' | 'priority' | 'call_received_at' | 'operator_id' | 'description' | 'patient_name'>;
@@ -107,7 +109,7 @@ function newCallAlert(c: CaseView, input: WatchInput): CallAlert {
   const tag = priorityTag(c.priority);
   const waiting = c.status === 'pending' ? `, waiting for an ambulance ${waitWords(waitingMs(c, input.nowMs))}` : '';
   return {
-    key: `new:${c.id}`, reason: 'new-call', priority: c.priority, caseId: c.id,
+    key: `new:${c.id}`, reason: 'new-call', priority: c.priority, caseId: c.id, ...(c.status === 'pending' ? { waiting: true } : {}),
     title: `New ${tag} call`,
     text: `New ${tag} call (${priorityInfo(input.config, c.priority).label})${waiting}: ${what(c)}`,
   };
@@ -171,6 +173,114 @@ export function watchStep(state: WatchState, input: WatchInput): { state: WatchS
   }
 
   return { state: { primed: true, caseIds, units, alerted }, alerts };
+}
+
+/** A raised alert as the notices hold it: with the (server) time it was raised. */
+export interface HeldAlert { alert: CallAlert; at: number }
+
+/** A new call someone else already gave an ambulance is news, not a task: it is shown this long. */
+export const NEWS_MS = 2 * 60_000;
+
+type CaseLook = CaseView & Pick<CaseDto, 'status'>;
+type UnitLook = Pick<AmbulanceDto, 'id' | 'unit_status'>;
+
+/**
+ * Whether a held alert is over: its call was dispatched (a wait, a waiting new call), ended or
+ * left the board; its unit was taken (a free unit) or no call waits any more; a running new
+ * call's news is older than NEWS_MS.
+ */
+export function alertResolved(h: HeldAlert, cases: readonly CaseLook[], ambulances: readonly UnitLook[], nowMs: number): boolean {
+  const { alert } = h;
+  if (alert.reason === 'unit-free') {
+    const unit = ambulances.find((a) => a.id === alert.ambulanceId);
+    return !unit || unit.unit_status !== 'available' || !cases.some((c) => c.status === 'pending');
+  }
+  const c = cases.find((x) => x.id === alert.caseId);
+  if (!c || (c.status !== 'pending' && c.status !== 'active')) return true;
+  if (c.status === 'pending') return false;
+  // Running: a wait is over (dispatched), so is a new call that came in waiting; one that came in running stays as news a while.
+  return alert.reason === 'queue-wait' || alert.waiting === true || nowMs - h.at >= NEWS_MS;
+}
+
+/** The held alerts still to show (a resolved one expires: it is not shown again). */
+export function pruneAlerts(held: readonly HeldAlert[], cases: readonly CaseLook[] | undefined, ambulances: readonly UnitLook[] | undefined, nowMs: number): HeldAlert[] {
+  if (!cases || !ambulances) return [...held];
+  return held.filter((h) => !alertResolved(h, cases, ambulances, nowMs));
+}
+
+export type NoticeKind = 'waiting' | 'new-call' | 'unit-free';
+
+/** One notice on screen: a free unit (with its action), every waiting call in one, or the news of one new call. */
+export interface Notice {
+  /** Stable while the notice shows (React key, test id). */
+  key: string;
+  kind: NoticeKind;
+  /** The most urgent of what it says: it decides the order and the colour. */
+  priority: Priority;
+  text: string;
+  /** The held alerts it stands for: closing it dismisses them all. */
+  keys: string[];
+  /** The free unit's alert (kind unit-free). */
+  alert?: CallAlert;
+  /** When its latest alert was raised (newest first within a priority and kind). */
+  at: number;
+}
+
+const KIND_ORDER: Record<NoticeKind, number> = { waiting: 0, 'unit-free': 1, 'new-call': 2 };
+
+/** "3 calls waiting, oldest P1 4 min" (null under two calls waiting: then the call's own words say it). */
+export function queueSummary(cases: readonly Pick<CaseDto, 'status' | 'priority' | 'call_received_at'>[], nowMs: number): string | null {
+  const waiting = cases.filter((c) => c.status === 'pending');
+  const first = callToAssign(waiting);
+  if (!first || waiting.length < 2) return null;
+  return `${waiting.length} calls waiting, oldest ${priorityTag(first.priority)} ${waitWords(waitingMs(first, nowMs))}`;
+}
+
+/**
+ * The held alerts as notices, most urgent first (by priority; within one, waiting calls, then free
+ * units, then news; newest first). Every alert about a waiting call is one notice that sums up the
+ * whole queue ("3 calls waiting, oldest P1 4 min"), its priority the most urgent waiting call's; a
+ * free unit keeps its own (its action names the unit), and so does a new running call (news that
+ * expires by itself). `nowMs` words the waits: the caller passes the time the notices last changed, so
+ * a live region does not re-announce a ticking minute.
+ */
+export function arrangeNotices(held: readonly HeldAlert[], cases: readonly CaseView[], nowMs: number): Notice[] {
+  const byId = new Map(cases.map((c) => [c.id, c] as const));
+  const waiting: HeldAlert[] = [];
+  const news: HeldAlert[] = [];
+  const notices: Notice[] = [];
+  for (const h of held) {
+    const { alert } = h;
+    if (alert.reason === 'unit-free') {
+      notices.push({ key: alert.key, kind: 'unit-free', priority: alert.priority, text: alert.text, keys: [alert.key], alert, at: h.at });
+      continue;
+    }
+    const c = alert.caseId ? byId.get(alert.caseId) : undefined;
+    if (c?.status === 'pending') waiting.push(h);
+    else if (c?.status === 'active' && alert.reason === 'new-call') news.push(h);
+  }
+  const latest = (hs: HeldAlert[]) => hs.reduce((a, b) => (b.at >= a.at ? b : a));
+  if (waiting.length) {
+    const first = callToAssign(cases)!;
+    const own = latest(waiting);
+    notices.push({
+      key: 'waiting', kind: 'waiting', priority: first.priority,
+      text: queueSummary(cases, nowMs) ?? own.alert.text,
+      keys: waiting.map((h) => h.alert.key), at: own.at,
+    });
+  }
+  // News (a new call someone else already sent a unit to) is one notice a call: it expires by itself.
+  for (const h of news) notices.push({ key: h.alert.key, kind: 'new-call', priority: h.alert.priority, text: h.alert.text, keys: [h.alert.key], at: h.at });
+  return notices.sort((a, b) => a.priority - b.priority || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || b.at - a.at);
+}
+
+/** At most this many notices show at once (the most urgent); the rest are one press away, never dropped. */
+export const MAX_SHOWN = 3;
+
+/** "2 more alerts: P1, P3": what is folded away past MAX_SHOWN, by priority (most urgent first). */
+export function moreText(priorities: readonly Priority[]): string {
+  const tags = [...new Set(priorities)].sort((a, b) => a - b).map(priorityTag).join(', ');
+  return `${priorities.length} more ${priorities.length === 1 ? 'alert' : 'alerts'}: ${tags}`;
 }
 
 /**

@@ -1,24 +1,24 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CaseDto } from '../../api/contract';
 import { queries } from '../../api/queries';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useServerNow } from '../shared/useNow';
-import { type CallAlert, ambulanceFreedBy, initialWatch, watchStep } from './alertRules';
+import { type HeldAlert, ambulanceFreedBy, arrangeNotices, initialWatch, pruneAlerts, watchStep } from './alertRules';
 import { playAlertSound } from './alertSound';
 import { notifyDesktop } from './desktopNotify';
 import { flashTitle, stopTitleFlash } from './titleFlash';
 import { isMuted } from './muteStore';
 
-/** At most this many notices on screen: the newest; older ones are on the board anyway. */
-const MAX_NOTICES = 4;
 /** How long an ambulance freed by this tab's own write counts as "my action". */
 const OWN_WRITE_MS = 15_000;
 
 /**
  * Watches the live lists (the socket patches them) and the clock, and alerts: the notice, and
  * unless muted or caused by the user's own action, the sound, the flashing title and the desktop
- * notification. Answers the notices on screen and how to dismiss one.
+ * notification. An alert is held until it is dismissed or resolved (alertResolved: the call
+ * dispatched or ended, the unit taken); the held ones are answered as notices, most urgent first
+ * (arrangeNotices), with how to dismiss one.
  */
 export function useCallAlerts(userId: number) {
   const qc = useQueryClient();
@@ -29,7 +29,7 @@ export function useCallAlerts(userId: number) {
   const now = useServerNow(1000);
   const watch = useRef(initialWatch());
   const ownFreed = useRef(new Map<number, number>());
-  const [notices, setNotices] = useState<CallAlert[]>([]);
+  const [held, setHeld] = useState<{ list: HeldAlert[]; at: number }>({ list: [], at: 0 });
 
   // The user's own writes, seen when they start (the socket's echo can beat the HTTP answer).
   useEffect(() => qc.getMutationCache().subscribe((event) => {
@@ -47,8 +47,13 @@ export function useCallAlerts(userId: number) {
       ownFreed: new Set(ownFreed.current.keys()),
     });
     watch.current = step.state;
+    // Held alerts that are over expire; what changed is worded at this moment (never per tick).
+    setHeld((h) => {
+      const kept = pruneAlerts(h.list, cases.data, ambulances.data, now);
+      if (kept.length === h.list.length && !step.alerts.length) return h;
+      return { list: [...kept, ...step.alerts.map((alert) => ({ alert, at: now }))], at: now };
+    });
     if (!step.alerts.length) return;
-    setNotices((held) => [...[...step.alerts].reverse(), ...held].slice(0, MAX_NOTICES));
     const loud = step.alerts.filter((a) => !a.quiet);
     if (!loud.length) return;
     const first = loud.reduce((a, b) => (b.priority < a.priority ? b : a));
@@ -62,6 +67,8 @@ export function useCallAlerts(userId: number) {
 
   useEffect(() => stopTitleFlash, []);
 
-  const dismiss = useCallback((key: string) => setNotices((held) => held.filter((n) => n.key !== key)), []);
+  const dismiss = useCallback((keys: readonly string[]) => setHeld((h) => ({ list: h.list.filter((x) => !keys.includes(x.alert.key)), at: h.at })), []);
+  const board = cases.data;
+  const notices = useMemo(() => (board ? arrangeNotices(held.list, board, held.at) : []), [held, board]);
   return { notices, dismiss, cases: cases.data, ambulances: ambulances.data };
 }
