@@ -19,4 +19,5 @@ export type * from '../../../realtime-server/contract/callLifeSchemas';
 export type * from '../../../realtime-server/contract/locationSchemas';
 export type * from '../../../realtime-server/contract/tracking';
 export type * from '../../../realtime-server/contract/events';
+export type * from '../../../realtime-server/contract/queue';
 export type { ErrorBody } from '../../../realtime-server/contract/common';

@@ -6,7 +6,7 @@ import type {
   AmbulanceDto, CaseDto, DeviceIdentityResponse, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
   SignOutEverywhereResponse, TrackingInitiateResponse, UserDto,
   ambulanceCreateSchema, ambulanceUpdateSchema, caseCreateSchema, caseUpdateSchema, trackingInitiateSchema, userWriteSchema,
-  AssignmentDto, UnitStatusAck, UnitStatusInput, timeCorrectionSchema,
+  AssignmentDto, UnitStatusAck, UnitStatusInput, timeCorrectionSchema, CaseDispatchInput, CaseDispatchResponse,
 } from './contract';
 import { operatorIdByEmail, queries } from './queries';
 
@@ -110,6 +110,26 @@ export const mutations = {
     answered: (r, _vars, qc) => {
       caseBoardOf(qc).put(r.case);
       timelineStale(qc, r.case.id);
+    },
+    invalidates: [lists.ambulances],
+  }),
+  /**
+   * POST /api/cases/{id}/dispatch: a waiting call takes a free unit, or with `take_from_case_id` a
+   * unit diverted from a lower-priority call, which goes back to the queue in the same transaction.
+   * Both calls as answered go on the board (no list is refetched); the fleet changes too. A 409 (the
+   * unit was taken, the call moved on) is the server's words; the board and fleet are then refetched.
+   */
+  dispatchWaiting: write({
+    request: ({ caseId, body }: { caseId: string; body: CaseDispatchInput }) =>
+      apiFetch<CaseDispatchResponse>(`/api/cases/${caseId}/dispatch`, { method: 'POST', body, idempotencyKey: newIdempotencyKey() }),
+    answered: (r, _vars, qc) => {
+      const board = caseBoardOf(qc);
+      board.put(r.case);
+      timelineStale(qc, r.case.id);
+      if (r.requeued) {
+        board.put(r.requeued);
+        timelineStale(qc, r.requeued.id);
+      }
     },
     invalidates: [lists.ambulances],
   }),

@@ -13,7 +13,7 @@ export const CASE_COUNTS_KEY = ['cases', 'counts'] as const;
 /** Every history page (All Cases, phone list, Case Management) is cached under this prefix. */
 export const CASE_HISTORY_KEY = ['cases', 'history'] as const;
 import {
-  type AmbulanceDto, type CaseBoardResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse,
+  type AmbulanceDto, type CaseBoardResponse, type CaseSuggestionsResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse,
   type DemandReport, type ProfileResponse, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport, localDate,
 } from './contract';
 
@@ -140,6 +140,17 @@ export const queries = {
         apiFetch<DispatchSuggestionsResponse>(`/api/dispatch/suggestions?latitude=${latitude}&longitude=${longitude}`, { signal }),
       staleTime: 15_000,
       refetchInterval: 30_000,
+    }),
+  /**
+   * The free units ranked for a waiting call's best-known place, and the busy units that could be
+   * diverted to it from a lower-priority call (GET /api/dispatch/suggestions?case_id=). Under the
+   * ambulances key, so every write that changes the fleet refetches it.
+   */
+  caseSuggestions: (caseId: string) =>
+    queryOptions({
+      queryKey: ['ambulances', 'suggestions', 'case', caseId] as const,
+      queryFn: ({ signal }) => apiFetch<CaseSuggestionsResponse>(`/api/dispatch/suggestions?case_id=${encodeURIComponent(caseId)}`, { signal }),
+      staleTime: 15_000,
     }),
   /**
    * Today's response times so far (GET /api/reports/response-times from local midnight to now).

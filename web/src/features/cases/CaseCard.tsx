@@ -4,7 +4,7 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import type { CaseDto } from '../../api/contract';
 import { caseTypeColor, formatDateTime, patientNameOf, typeFromDescription } from '../../domain/caseRules';
 import { MailIcon, MapIcon } from '../../layout/icons';
@@ -17,6 +17,8 @@ import { movableAssignment } from '../shared/callLifeText';
 import { AmbulanceIcon, ClockIcon, PlaceIcon } from '../../layout/icons';
 import { ApproachLines, PatientFixLine, useCaseLive } from './LiveCaseInfo';
 import { CaseLocationNotes } from './CaseLocationNotes';
+import { AssignControl } from './AssignControl';
+import { focusCard } from './boardKeys';
 
 function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode; label: string }) {
   return (
@@ -36,8 +38,31 @@ export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place
   const type = item.caseType || typeFromDescription(item.description);
   const live = useCaseLive(item);
   const movable = movableAssignment(item);
+  const card = useRef<HTMLElement>(null);
+  // After Assign the button is gone (the call now runs, and moves down its priority): the focus
+  // stays with this call, on its next step, once the board shows it dispatched.
+  const keepFocus = useRef(false);
+  useEffect(() => {
+    if (!keepFocus.current || item.status === 'pending') return;
+    keepFocus.current = false;
+    focusCard(card.current, 'next');
+  }, [item.status]);
   return (
-    <Card component="article" aria-label={name} data-testid="case-card" data-case-id={item.id} data-priority={item.priority} data-status={item.status} sx={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+    <Card
+      component="article"
+      ref={card}
+      // Focusable by script only (j/k on the board), never a Tab stop of its own.
+      tabIndex={-1}
+      aria-label={name}
+      data-testid="case-card"
+      data-case-id={item.id}
+      data-priority={item.priority}
+      data-status={item.status}
+      sx={(t) => ({
+        display: 'flex', flexDirection: 'column', overflow: 'hidden', scrollMarginTop: 200, scrollMarginBottom: 24,
+        '&:focus-visible': { outline: `3px solid ${t.palette.primary.main}`, outlineOffset: 2 },
+      })}
+    >
       <Box sx={{ height: 6, bgcolor: caseTypeColor(item.caseType) }} />
       <CardContent sx={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
@@ -53,7 +78,14 @@ export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place
         </Box>
         <CallClock item={item} />
         {item.status === 'pending' && (
-          <Typography variant="body2" color="text.secondary" data-testid="unit-line">Waiting for an ambulance</Typography>
+          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
+            <Typography variant="body2" color="text.secondary" data-testid="unit-line">Waiting for an ambulance</Typography>
+            <AssignControl item={item} onDispatched={() => {
+              // The socket's event may have shown the call dispatched before the answer came.
+              if (card.current?.dataset.status === 'pending') keepFocus.current = true;
+              else focusCard(card.current, 'next');
+            }} />
+          </Box>
         )}
         {item.assignment && item.status !== 'pending' && <UnitStatusLine assignment={item.assignment} />}
         {movable && <UnitStepControl ambulanceId={movable.ambulance_id} plate={movable.license_plate} status={movable.status} />}

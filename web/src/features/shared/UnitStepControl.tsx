@@ -58,6 +58,7 @@ export function UnitStepControl({ ambulanceId, plate, status }: { ambulanceId: n
         size="small"
         onClick={() => choose(next)}
         aria-label={`${stepButtonText(next)} for ${name}`}
+        data-board-action="next"
         sx={{ flex: 1 }}
       >
         {stepButtonText(next)}

@@ -1,0 +1,32 @@
+import type { DispatchSuggestion, DivertibleUnit, Priority } from '../../api/contract';
+import { UNIT_STATUS_LABELS, priorityTag } from '../../domain/callLife';
+import { suggestionDetail } from '../location/suggestions';
+
+/**
+ * The words of a waiting call's Assign list: a free unit with its distance and estimated arrival
+ * (the dispatch form's words), a unit that could be diverted from a lower-priority call, and the
+ * question before taking it. Pure: the list and its dialog only show them.
+ */
+
+/** "1.2 km, ~4 min" for a ranked unit; without a place for the call, no distance can be said. */
+export const freeUnitDetail = (s: DispatchSuggestion, located: boolean) => (located ? suggestionDetail(s) : 'no place for the call yet');
+
+/** "On a P4 call, en route · 2.3 km, ~6 min". */
+export const divertDetail = (d: DivertibleUnit, located: boolean) =>
+  `On a ${priorityTag(d.case_priority as Priority)} call, ${UNIT_STATUS_LABELS[d.unit_status].toLowerCase()}${located ? ` · ${suggestionDetail(d)}` : ''}`;
+
+/** The confirmation's title and text before a unit is taken from a lower-priority call. */
+export function takeQuestion(d: Pick<DivertibleUnit, 'license_plate' | 'case_priority'>, from: string | null, to: { priority: Priority; name: string }) {
+  const fromTag = priorityTag(d.case_priority as Priority);
+  return {
+    title: `Take ${d.license_plate} from the ${fromTag} call?`,
+    text: `The ${fromTag} call${from ? ` of ${from}` : ''} goes back to the queue, waiting for an ambulance; ${d.license_plate} goes to the ${priorityTag(to.priority)} call of ${to.name}.`,
+    confirm: `Take ${d.license_plate}`,
+  };
+}
+
+/** The toast after a dispatch: the unit, the call, and the call put back in the queue when one was. */
+export function dispatchedText(plate: string, to: { priority: Priority; name: string }, requeued: { priority: Priority; name: string } | null) {
+  const sent = `${plate} dispatched to the ${priorityTag(to.priority)} call of ${to.name}`;
+  return requeued ? `${sent}; the ${priorityTag(requeued.priority)} call of ${requeued.name} is waiting again` : sent;
+}
