@@ -26,16 +26,6 @@ export interface CaseDispatchResponse {
   requeued: CaseDto | null;
 }
 
-/**
- * The timeline fields a diversion adds to the two calls' 'updated' entries (beside status,
- * ambulance_id and unit_status): the requeued call's `after.diverted_to` and the dispatched
- * call's `after.diverted_from` name the other call's id. Labels for a timeline's words.
- */
-export const DIVERSION_TIMELINE_LABELS: Readonly<Record<string, string>> = {
-  diverted_to: 'Unit taken for call',
-  diverted_from: 'Unit taken from call',
-};
-
 /** GET /api/dispatch/suggestions?case_id={id} (the other form, ?latitude=&longitude=, is suggestionsQuerySchema). */
 export const caseSuggestionsQuerySchema = z.strictObject({
   case_id: z.uuid({ error: 'must be a case id' }),
