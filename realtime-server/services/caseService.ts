@@ -48,9 +48,9 @@ const intakeFields = (l: IntakeLocationInput | null) => ({
   intake_address: l?.address ?? null,
   intake_source: l?.source ?? null,
 });
-const timelineActor = (a: Actor) => (a.type === 'user' ? { type: a.type, id: a.id } : { type: a.type });
+export const timelineActor = (a: Actor) => (a.type === 'user' ? { type: a.type, id: a.id } : { type: a.type });
 
-async function findCase(trx: Db, id: string): Promise<CaseRow> {
+export async function findCase(trx: Db, id: string): Promise<CaseRow> {
   const row = UUID.test(id) ? await caseRepository.findById(trx, id) : undefined;
   if (!row) throw notFound('Case not found');
   return row;
@@ -60,13 +60,13 @@ async function findCase(trx: Db, id: string): Promise<CaseRow> {
  * The case for a write, its row locked until the transaction ends, so that concurrent writes
  * of one case (PostgreSQL's pool runs them at once) apply one after the other.
  */
-async function findCaseForUpdate(trx: Knex.Transaction, id: string): Promise<CaseRow> {
+export async function findCaseForUpdate(trx: Knex.Transaction, id: string): Promise<CaseRow> {
   if (UUID.test(id)) await caseRepository.lock(trx, id);
   return findCase(trx, id);
 }
 
 /** Takes an ambulance for a case: only one that exists and is available right now. */
-async function claimAmbulance(trx: Knex.Transaction, id: number) {
+export async function claimAmbulance(trx: Knex.Transaction, id: number) {
   const ambulance = await ambulanceRepository.findById(trx, id);
   if (!ambulance) throw unprocessable(`Ambulance ${id} does not exist`);
   if (!(await ambulanceRepository.claimIfAvailable(trx, id))) {
