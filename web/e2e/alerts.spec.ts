@@ -204,9 +204,7 @@ test('an ambulance freed while calls wait: "is free — N calls waiting", and it
   await test.step('a refusal shows the server\'s words and keeps the notice', async () => {
     // The race itself (another dispatcher's press landing first) is the server's to test; here its answer is staged.
     const refusal = `Ambulance ${plate} is not available; choose another ambulance`;
-    await page.route(`**/api/cases/${oldestP1.id}`, (route) => (route.request().method() === 'PUT'
-      ? route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: refusal }) })
-      : route.fallback()), { times: 1 });
+    await page.route(`**/api/cases/${oldestP1.id}/dispatch`, (route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: refusal }) }), { times: 1 });
     await action.click();
     await expect(notice).toContainText(refusal);
   });

@@ -11,6 +11,12 @@ import {
 /** Calls a dispatcher still works: waiting for an ambulance (pending) or running (active). */
 export const isOpenCall = (c: Pick<CaseDto, 'status'>) => c.status === 'active' || c.status === 'pending';
 
+/**
+ * A call that waits for a unit, as the server's dispatch route takes it (contract/queue.ts): pending,
+ * or active without an ambulance (taken before any was free). Its card offers Assign.
+ */
+export const awaitsUnit = (c: Pick<CaseDto, 'status' | 'ambulance_id'>) => c.status === 'pending' || (c.status === 'active' && c.ambulance_id == null);
+
 /** Fallback words and targets when the server's configuration has not loaded (the NHS categories). */
 export const DEFAULT_PRIORITIES: PriorityInfo[] = [
   { priority: 1, label: 'Life-threatening', target_s: 900, mean_target_s: 420, queue_alert_s: 60 },

@@ -37,7 +37,7 @@ function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
 }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const assign = useApiMutation(mutations.updateCase, {
+  const assign = useApiMutation(mutations.dispatchWaiting, {
     onSuccess: ({ case: c }) => {
       toast(`${ambulance.license_plate} assigned to the ${priorityTag(c.priority)} call of ${c.patient_name}`, 'success');
       onDone();
@@ -49,7 +49,7 @@ function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
 
   const press = () => {
     const live = callToAssign(qc.getQueryData<CaseDto[]>(queries.cases().queryKey) ?? cases);
-    if (live) assign.mutate({ id: live.id, body: { ambulance_id: ambulance.id, status: 'active' } });
+    if (live) assign.mutate({ caseId: live.id, body: { ambulance_id: ambulance.id } });
   };
   return (
     <Alert

@@ -14,6 +14,7 @@ import { PriorityChip } from '../shared/PriorityChip';
 import { UnitStatusLine } from '../shared/UnitStatusLine';
 import { UnitStepControl } from '../shared/UnitStepControl';
 import { movableAssignment } from '../shared/callLifeText';
+import { awaitsUnit } from '../../domain/callLife';
 import { AmbulanceIcon, ClockIcon, PlaceIcon } from '../../layout/icons';
 import { ApproachLines, PatientFixLine, useCaseLive } from './LiveCaseInfo';
 import { CaseLocationNotes } from './CaseLocationNotes';
@@ -38,15 +39,16 @@ export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place
   const type = item.caseType || typeFromDescription(item.description);
   const live = useCaseLive(item);
   const movable = movableAssignment(item);
+  const waiting = awaitsUnit(item);
   const card = useRef<HTMLElement>(null);
   // After Assign the button is gone (the call now runs, and moves down its priority): the focus
   // stays with this call, on its next step, once the board shows it dispatched.
   const keepFocus = useRef(false);
   useEffect(() => {
-    if (!keepFocus.current || item.status === 'pending') return;
+    if (!keepFocus.current || waiting) return;
     keepFocus.current = false;
     focusCard(card.current, 'next');
-  }, [item.status]);
+  }, [waiting]);
   return (
     <Card
       component="article"
@@ -58,6 +60,7 @@ export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place
       data-case-id={item.id}
       data-priority={item.priority}
       data-status={item.status}
+      data-waiting={waiting}
       sx={(t) => ({
         display: 'flex', flexDirection: 'column', overflow: 'hidden', scrollMarginTop: 200, scrollMarginBottom: 24,
         '&:focus-visible': { outline: `3px solid ${t.palette.primary.main}`, outlineOffset: 2 },
@@ -77,12 +80,12 @@ export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place
           </Typography>
         </Box>
         <CallClock item={item} />
-        {item.status === 'pending' && (
+        {waiting && (
           <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
             <Typography variant="body2" color="text.secondary" data-testid="unit-line">Waiting for an ambulance</Typography>
             <AssignControl item={item} onDispatched={() => {
               // The socket's event may have shown the call dispatched before the answer came.
-              if (card.current?.dataset.status === 'pending') keepFocus.current = true;
+              if (card.current?.dataset.waiting === 'true') keepFocus.current = true;
               else focusCard(card.current, 'next');
             }} />
           </Box>

@@ -44,7 +44,7 @@ function useBoardKeys(grid: RefObject<HTMLElement | null>, toggleHelp: () => voi
         e.preventDefault();
         button.click();
       } else if (action === 'assign') {
-        const card = focused?.dataset.status === 'pending' ? focused : cards.find((c) => c.dataset.status === 'pending');
+        const card = focused?.dataset.waiting === 'true' ? focused : cards.find((c) => c.dataset.waiting === 'true');
         const button = card?.querySelector<HTMLElement>('[data-board-action="assign"]');
         if (!card || !button) return;
         e.preventDefault();

@@ -10,11 +10,12 @@ describe('the words of a waiting call\'s Assign', () => {
     expect(freeUnitDetail(unit, true)).toBe('2.3 km, ~6 min');
     expect(freeUnitDetail({ ...unit, stale: true }, true)).toBe('2.3 km, ~6 min, position old');
     expect(freeUnitDetail(unit, false)).toBe('no place for the call yet');
+    expect(freeUnitDetail({ ...unit, distance_m: null, eta_s: null, position_age_s: null, stale: true }, true)).toBe('no position known');
   });
 
   it('says which call a divertible unit is on', () => {
     expect(divertDetail(divertible, true)).toBe('On a P4 call, en route · 2.3 km, ~6 min');
-    expect(divertDetail({ ...divertible, unit_status: 'dispatched', case_priority: 3 }, false)).toBe('On a P3 call, dispatched');
+    expect(divertDetail({ ...divertible, unit_status: 'dispatched', case_priority: 3 }, false)).toBe('On a P3 call, dispatched · no place for the call yet');
   });
 
   it('asks before a unit is taken, saying which call goes back to the queue', () => {

@@ -1,4 +1,4 @@
-import type { DispatchSuggestion, DivertibleUnit, Priority } from '../../api/contract';
+import type { CaseSuggestion, DivertibleUnit, Priority } from '../../api/contract';
 import { UNIT_STATUS_LABELS, priorityTag } from '../../domain/callLife';
 import { suggestionDetail } from '../location/suggestions';
 
@@ -8,12 +8,19 @@ import { suggestionDetail } from '../location/suggestions';
  * question before taking it. Pure: the list and its dialog only show them.
  */
 
-/** "1.2 km, ~4 min" for a ranked unit; without a place for the call, no distance can be said. */
-export const freeUnitDetail = (s: DispatchSuggestion, located: boolean) => (located ? suggestionDetail(s) : 'no place for the call yet');
+/** The estimate's words ("1.2 km, ~4 min"), or why there is none: the call has no place yet, or the unit never reported a position. */
+function estimate(s: CaseSuggestion, located: boolean): string {
+  if (!located) return 'no place for the call yet';
+  if (s.distance_m == null || s.eta_s == null) return 'no position known';
+  return suggestionDetail({ distance_m: s.distance_m, eta_s: s.eta_s, stale: s.stale });
+}
+
+/** "1.2 km, ~4 min" for a ranked unit. */
+export const freeUnitDetail = (s: CaseSuggestion, located: boolean) => estimate(s, located);
 
 /** "On a P4 call, en route · 2.3 km, ~6 min". */
 export const divertDetail = (d: DivertibleUnit, located: boolean) =>
-  `On a ${priorityTag(d.case_priority as Priority)} call, ${UNIT_STATUS_LABELS[d.unit_status].toLowerCase()}${located ? ` · ${suggestionDetail(d)}` : ''}`;
+  `On a ${priorityTag(d.case_priority as Priority)} call, ${UNIT_STATUS_LABELS[d.unit_status].toLowerCase()} · ${estimate(d, located)}`;
 
 /** The confirmation's title and text before a unit is taken from a lower-priority call. */
 export function takeQuestion(d: Pick<DivertibleUnit, 'license_plate' | 'case_priority'>, from: string | null, to: { priority: Priority; name: string }) {
