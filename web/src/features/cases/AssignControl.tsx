@@ -36,7 +36,9 @@ export function AssignControl({ item, onDispatched }: { item: CaseDto; onDispatc
   const toast = useToast();
   const menuId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // The unit asked about stays while the question fades out; `asking` opens and closes it.
   const [taking, setTaking] = useState<DivertibleUnit | null>(null);
+  const [asking, setAsking] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const name = patientNameOf(item);
   const open = anchor != null;
@@ -53,16 +55,11 @@ export function AssignControl({ item, onDispatched }: { item: CaseDto; onDispatc
 
   const send = (ambulanceId: number, takeFrom?: string) => {
     setAnchor(null);
-    setTaking(null);
-    // The menu gives the focus back to Assign as it closes; the dialog does not (its opener is gone).
-    if (takeFrom) button.current?.focus();
+    setAsking(false);
     if (dispatch.isPending) return;
     dispatch.mutate({ caseId: item.id, body: { ambulance_id: ambulanceId, ...(takeFrom ? { take_from_case_id: takeFrom } : {}) } });
   };
-  const cancelTake = () => {
-    setTaking(null);
-    button.current?.focus();
-  };
+  const cancelTake = () => setAsking(false);
   const prefetch = () => void qc.prefetchQuery(queries.caseSuggestions(item.id));
 
   const data = suggestions.data;
@@ -101,10 +98,15 @@ export function AssignControl({ item, onDispatched }: { item: CaseDto; onDispatc
         open={open}
         onClose={() => setAnchor(null)}
         disablePortal
+        // Below the button, never over the card's own lines.
+        variant="menu"
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ list: { 'aria-label': `Ambulances for the call of ${name}`, dense: true, sx: { maxWidth: 380, py: 0.5 } } }}
         data-testid="assign-menu"
       >
-        <ListSubheader sx={{ lineHeight: '32px' }}>Free units, quickest first</ListSubheader>
+        {/* The headings are drawn for the eye; in the menu's tree they are plain text (a menu holds only items and separators). */}
+        <ListSubheader role="presentation" sx={{ lineHeight: '32px' }}>Free units, quickest first</ListSubheader>
         {!data ? (
           suggestions.isError ? (
             <MenuItem onClick={() => void suggestions.refetch()} autoFocus>Could not load the units. Retry</MenuItem>
@@ -122,8 +124,8 @@ export function AssignControl({ item, onDispatched }: { item: CaseDto; onDispatc
           ))
         )}
         {data && data.divertible.length > 0 && [
-          <Divider key="divider" />,
-          <ListSubheader key="take" sx={{ lineHeight: '32px' }}>Take from a lower-priority call</ListSubheader>,
+          <Divider key="divider" component="li" />,
+          <ListSubheader key="take" role="presentation" sx={{ lineHeight: '32px' }}>Take from a lower-priority call</ListSubheader>,
           ...data.divertible.map((d, i) => (
             <MenuItem
               key={`take-${d.ambulance_id}`}
@@ -131,6 +133,7 @@ export function AssignControl({ item, onDispatched }: { item: CaseDto; onDispatc
               onClick={() => {
                 setAnchor(null);
                 setTaking(d);
+                setAsking(true);
               }}
               data-testid="assign-divert"
             >
@@ -139,8 +142,16 @@ export function AssignControl({ item, onDispatched }: { item: CaseDto; onDispatc
           )),
         ]}
       </Menu>
-      {/* Its opener (a menu item) is gone when it closes: Cancel brings the focus back to Assign itself. */}
-      <Dialog open={taking != null} onClose={cancelTake} disableRestoreFocus aria-labelledby={`${menuId}-take`} aria-describedby={`${menuId}-take-text`}>
+      {/* Its opener (a menu item) is gone when it closes: the focus goes back to Assign itself. */}
+      <Dialog
+        open={asking}
+        onClose={cancelTake}
+        disableRestoreFocus
+        // Once it has gone (its focus trap with it); after a dispatch the button is gone too, and the card keeps the focus.
+        slotProps={{ transition: { onExited: () => button.current?.focus() } }}
+        aria-labelledby={`${menuId}-take`}
+        aria-describedby={`${menuId}-take-text`}
+      >
         {question && (
           <>
             <DialogTitle id={`${menuId}-take`}>{question.title}</DialogTitle>

@@ -7,12 +7,14 @@ const AUTO_CLOSE_MS = 5000;
 
 /**
  * A tiny toast for the bare public page (no MUI, no notistack): top-right on wide screens,
- * across the top on phones, closes itself after 5 s or on its Dismiss button.
+ * across the top on phones, closes itself after 5 s (not while the pointer rests on it or the
+ * focus is in it) or on its Dismiss button.
  */
 export function useMiniToast() {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const held = useRef(false);
 
   useEffect(() => {
     const pending = timers.current;
@@ -26,17 +28,27 @@ export function useMiniToast() {
   const show = useCallback((message: string, tone: MiniToastTone) => {
     const id = nextId.current++;
     setToasts((list) => (list.some((t) => t.message === message && t.tone === tone) ? list : [...list.slice(-2), { id, message, tone }]));
-    const timer = setTimeout(() => {
-      timers.current.delete(timer);
-      dismiss(id);
-    }, AUTO_CLOSE_MS);
-    timers.current.add(timer);
+    const close = (after: number) => {
+      const timer = setTimeout(() => {
+        timers.current.delete(timer);
+        // Held while the pointer rests on the toasts or the focus is in them (WCAG 2.2.1): read again in a second.
+        if (held.current) close(1000);
+        else dismiss(id);
+      }, after);
+      timers.current.add(timer);
+    };
+    close(AUTO_CLOSE_MS);
   }, [dismiss]);
 
   // The region is always there (a live region must exist before its text arrives); each toast is
   // its words and a named close button (a button holding the words and role="status" has no name).
   const view = (
-    <div className="ll-toasts" role="status">
+    <div className="ll-toasts" role="status" 
+      onMouseEnter={() => { held.current = true; }}
+      onMouseLeave={() => { held.current = false; }}
+      onFocus={() => { held.current = true; }}
+      onBlur={() => { held.current = false; }}
+    >
       {toasts.map((t) => (
         <div key={t.id} className={`ll-toast ll-toast--${t.tone}`}>
           <span className="ll-toast-text">{t.message}</span>
