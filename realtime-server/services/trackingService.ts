@@ -1,8 +1,6 @@
 import { TRAIL_MAX_POINTS, TRAIL_WINDOW_MS, type TrackingInitiateInput, type TrackingInitiateResponse, type TrackResponse } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
-import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
-import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import type { CaseRow, TrackTokenRow } from '../../db/repositories/types';
@@ -10,8 +8,8 @@ import { linkPolicy } from '../policies/links';
 import { presentTrack } from '../presenters/presentTrack';
 import { conflict, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
-import { mailTemplates } from './mailTemplates';
-import { hashToken, newToken } from './tokens';
+import { issueTrackingLinks, mailTrackingLinks } from './dispatchNotices';
+import { hashToken } from './tokens';
 
 /** One answer for every bad link, so tokens cannot be probed. */
 const LINK_NOT_FOUND = 'Tracking link not found or expired';
@@ -29,8 +27,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const trackingService = {
   /**
-   * Creates a viewer token (watch only) and a driver token (may also send positions) for an
-   * active case and its assigned ambulance, and queues the patient's and the driver's e-mails.
+   * Send Tracker: creates a viewer token (watch only) and a driver token (may also send positions)
+   * for an active case and its assigned ambulance, and queues the patient's and the driver's
+   * e-mails, as a dispatch does (dispatchNotices). For re-sending: the case's earlier links keep
+   * working.
    */
   initiate: (ctx: ServiceContext, actor: Actor & { type: 'user' }, input: TrackingInitiateInput) =>
     inTransaction(ctx, async (trx, record): Promise<TrackingInitiateResponse> => {
@@ -43,20 +43,8 @@ export const trackingService = {
       if (!ambulance.driver_email) {
         throw unprocessable(`Ambulance ${ambulance.license_plate} has no driver email; add one in Manage Ambulances first`);
       }
-      const viewer = newToken();
-      const driver = newToken();
-      for (const [kind, token] of [['viewer', viewer], ['driver', driver]] as const) {
-        await trackTokenRepository.insert(trx, { token_hash: hashToken(token), kind, case_id: c.id, ambulance_id: ambulance.id });
-      }
-      const trackLink = `${ctx.config.publicUrl}/track/${ambulance.id}?t=${viewer}`;
-      const driverLink = `${ctx.config.publicUrl}/driver/${ambulance.id}?t=${driver}`;
-      await outboxRepository.insert(trx, mailTemplates.trackingPatient(c, ambulance.license_plate, trackLink));
-      await outboxRepository.insert(trx, mailTemplates.trackingDriver(c, ambulance.license_plate, ambulance.driver_email, driverLink, trackLink));
-      await caseEventRepository.insert(trx, {
-        caseId: c.id, action: 'tracking', actor: { type: 'user', id: actor.id },
-        after: { ambulance_id: ambulance.id, patient_email: c.patient_email, driver_email: ambulance.driver_email },
-      });
-      record({ type: 'mail.queued' });
+      const links = await issueTrackingLinks(trx, ctx.config.publicUrl, c, ambulance, { driver: true });
+      await mailTrackingLinks(trx, record, actor, c, ambulance, links, { patient: 'tracking' });
       return {
         success: true,
         message: 'Tracking emails sent successfully!',
