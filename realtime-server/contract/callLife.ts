@@ -7,7 +7,7 @@
 export const PRIORITIES = [1, 2, 3, 4] as const;
 export type Priority = (typeof PRIORITIES)[number];
 const TYPE_PRIORITY: Record<string, Priority> = {
-  'heart attack': 1, stroke: 1,
+  'heart attack': 1, stroke: 1, 'cardiac arrest': 1, 'breathing problems': 1,
   accident: 2, injury: 2, 'medical emergency': 2,
 };
 
