@@ -45,7 +45,7 @@ describe('callStats: what is urgent now (issue 25)', () => {
     const s = callStats(cases, undefined, T0);
     expect(s).toMatchObject({ waiting: 3, firstWaiting: { priority: 1, waitedMs: 4 * 60_000 }, pastTarget: { 1: 1, 2: 0, 3: 0, 4: 0 }, pastTargetTotal: 1 });
     expect(waitingCaption(s)).toBe('Oldest P1, waiting 4 min');
-    expect(pastTargetCaption(s)).toBe('P1 1');
+    expect(pastTargetCaption(s)).toBe('P1: 1');
   });
 
   it('says when nothing waits and nothing is late', () => {
@@ -61,7 +61,7 @@ describe('callStats: what is urgent now (issue 25)', () => {
       call({ status: 'pending', priority: 3, call_received_at: ago(121) }),
       call({ priority: 3, call_received_at: ago(130) }),
     ], undefined, T0);
-    expect(pastTargetCaption(s)).toBe('P1 1 · P3 2');
+    expect(pastTargetCaption(s)).toBe('P1: 1 · P3: 2');
     expect(s.pastTargetTotal).toBe(3);
   });
 });

@@ -70,8 +70,8 @@ export function callStats(cases: readonly CallRow[], config: Pick<ConfigResponse
 export const waitingCaption = (s: Pick<CallStats, 'firstWaiting'>) =>
   s.firstWaiting ? `Oldest ${priorityTag(s.firstWaiting.priority)}, waiting ${waitWords(s.firstWaiting.waitedMs)}` : 'None waiting';
 
-/** The Past Target tile's caption, each priority that has one: "P1 2 · P3 1", or "No open call past its target". */
+/** The Past Target tile's caption, each priority that has one: "P1: 2 · P3: 1", or "No open call past its target". */
 export function pastTargetCaption(s: Pick<CallStats, 'pastTarget'>): string {
-  const parts = PRIORITIES.filter((p) => s.pastTarget[p] > 0).map((p) => `${priorityTag(p)} ${s.pastTarget[p]}`);
+  const parts = PRIORITIES.filter((p) => s.pastTarget[p] > 0).map((p) => `${priorityTag(p)}: ${s.pastTarget[p]}`);
   return parts.length ? parts.join(' · ') : 'No open call past its target';
 }
