@@ -135,6 +135,7 @@ test.describe('the operator Dashboard shows what is urgent', () => {
     await expect(page.getByTestId('tile-past-target-caption')).toHaveText('P1: 1');
     // SPEC's tiles stay as they were.
     await expect(page.getByTestId('tile-active-cases')).toHaveText('1');
+    await expect(page.getByTestId('tile-active-cases-caption')).toHaveText('Waiting calls not included');
     for (const label of ['Active Cases', 'Available Ambulances', 'Busy Ambulances', 'Total Fleet']) await expect(page.getByTestId(`tile-${label}`)).toBeVisible();
     await page.screenshot({ path: '.tmp/busy-shift/dashboard-urgent.png', fullPage: true });
     await expectNoViolations(page, 'the Dashboard, loaded');
@@ -244,6 +245,25 @@ test('keyboard only: location first, then the name; a Cardiac arrest with notes;
     patientName: name, caseType: 'Cardiac arrest', priority: 1, status: 'active', description: 'Cardiac arrest — Not breathing, CPR in progress',
   });
   await expectNoViolations(page, 'New Case after a dispatch, its link shown');
+});
+
+test('a refused dispatch leaves the focus on the button pressed, never on <body>', async ({ page }) => {
+  await signIn(page, 'operator');
+  await page.goto('/dashboard/new-case');
+  await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
+  await page.getByLabel('Patient Name').fill(`${TAG} Refused`);
+  await page.getByLabel('Email Address').fill('shift.refused@example.com');
+  await page.getByRole('combobox', { name: /Emergency Type/ }).click();
+  await page.getByRole('option', { name: 'Injury' }).click();
+  await page.getByRole('combobox', { name: /Assign Ambulance/ }).click();
+  await page.getByRole('option').first().click();
+  await page.route('**/live-location', (route) => route.fulfill({ status: 409, json: { error: 'Ambulance TS09 EA 9999 is not available; choose another ambulance' } }));
+  const dispatch = page.getByRole('button', { name: 'Dispatch Emergency' });
+  await dispatch.focus();
+  await page.keyboard.press('Enter');
+  await expect(toasts(page, 'Ambulance TS09 EA 9999 is not available; choose another ambulance')).toBeVisible();
+  await expect(dispatch).toBeFocused();
+  await expect(page.getByTestId('share-link-panel')).toHaveCount(0);
 });
 
 test('the previous call\'s link is named, goes as soon as the next call is typed, and on Dismiss', async ({ page }) => {

@@ -55,7 +55,7 @@ export function OperatorSummary() {
       <LoadStateBanner state={load} />
       {/* Calls on the first row (what needs a dispatcher now), the fleet on the second. */}
       <Box sx={{ display: 'grid', gap: { xs: 1.5, sm: 2.5 }, gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(3, 1fr)' }, mb: 3 }}>
-        <StatTile label="Active Cases" value={known(stats.activeCases)} caption="Calls with an ambulance" icon={<TimerIcon />} color="primary" loading={loading} />
+        <StatTile label="Active Cases" value={known(stats.activeCases)} caption="Waiting calls not included" icon={<TimerIcon />} color="primary" loading={loading} />
         <StatTile label="Waiting Calls" value={known(calls.waiting)} caption={waitingCaption(calls)} icon={<ClockIcon />} color={calls.waiting > 0 ? 'warning' : 'success'} loading={loading} />
         <StatTile label="Past Target" value={known(calls.pastTargetTotal)} caption={pastTargetCaption(calls)} icon={<ErrorIcon />} color={calls.pastTargetTotal > 0 ? 'error' : 'success'} loading={loading} />
         <StatTile label="Available Ambulances" value={known(stats.available)} caption="Free, on no active case" icon={<CheckCircleIcon />} color="success" loading={loading} />
