@@ -75,7 +75,7 @@ interface ConsoleProps {
 }
 
 function DriverConsole({ ambulanceId, token, data, socket, connection, linkClosed }: ConsoleProps) {
-  const { press, ...presses } = useUnitPresses({ ambulanceId, token, caseId: data.case.id, socket, linkClosed, live: connection === 'live' });
+  const { press, ...presses } = useUnitPresses({ ambulanceId, token, caseId: data.case.id, socket, linkClosed });
   // Clear resolves the case and revokes the link: sharing ends with it.
   const jobDone = presses.acked?.status === 'cleared';
   const stream = useDriverStream({ ambulanceId, token, caseId: data.case.id, socket, linkClosed: linkClosed || jobDone });
