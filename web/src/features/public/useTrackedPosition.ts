@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
-import { type CaseLocationEvent, type LinkRole, type PositionBatch, type TrackCaseUpdate, type TrackResponse, recentTrail } from '../../api/contract';
+import {
+  type CaseLocationEvent, type DriverDispatched, type DriverStandby, type LinkRole, type PositionBatch, type TrackCaseUpdate, type TrackResponse, recentTrail,
+} from '../../api/contract';
 import { trackedAmbulance } from '../../api/queries';
 import { type ConnectionState, type LiveSocket, openSocket, watchConnection } from '../../realtime/socket';
 
@@ -79,6 +81,9 @@ export function useTrackedPosition(ambulanceId: string, token: string, as: LinkR
   const options = trackedAmbulance(ambulanceId, token);
   const [connection, setConnection] = useState<ConnectionState>('connecting');
   const [socket, setSocket] = useState<LiveSocket | null>(null);
+  // A driver link whose call ended: what the server says of its wait, and the next call it offers (heard from the socket's first event on).
+  const [standby, setStandby] = useState<DriverStandby | null>(null);
+  const [offer, setOffer] = useState<DriverDispatched | null>(null);
 
   const query = useQuery({
     ...options,
@@ -124,16 +129,20 @@ export function useTrackedPosition(ambulanceId: string, token: string, as: LinkR
     s.on('ambulance.position', onPositions);
     s.on('case.location', onCaseLocation);
     s.on('track.case', onTrackCase);
+    s.on('driver.standby', setStandby);
+    s.on('driver.dispatched', setOffer);
     return () => {
       s.off('disconnect', onDisconnect);
       s.off('ambulance.position', onPositions);
       s.off('case.location', onCaseLocation);
       s.off('track.case', onTrackCase);
+      s.off('driver.standby', setStandby);
+      s.off('driver.dispatched', setOffer);
       stopWatching();
       s.disconnect();
       setSocket(null);
     };
   }, [ambulanceId, token, as, qc]);
 
-  return { query, connection, socket };
+  return { query, connection, socket, standby, offer };
 }
