@@ -90,7 +90,7 @@ function NewCallNote({ diverted }: { diverted: boolean }) {
   if (!shown) return null;
   return (
     <section className="ll-card ll-card--left ll-newcall" role="alert" data-testid="driver-new-call">
-      <p className="ll-newcall-title">{diverted ? 'New call: you were diverted from your previous call' : 'New call'}</p>
+      <p className="ll-newcall-title" data-testid="driver-new-call-title">{diverted ? 'New call: you were diverted from your previous call' : 'New call'}</p>
       <button type="button" className="ll-button ll-button--secondary" onClick={() => setShown(false)}>OK</button>
     </section>
   );
@@ -114,6 +114,7 @@ function StandbyCard({ standby }: { standby: DriverStandby }) {
       <p className="ll-text ll-standby-text" data-testid="driver-standby-text">
         Ambulance {standby.license_plate}: keep this page open. The next call for this ambulance shows here at once, with a sound.
       </p>
+      <p className="ll-muted" data-testid="driver-status" data-state="closed">Location sharing has stopped.</p>
       <p className="ll-muted">Previous call {standby.caseId.slice(0, 8)} · this page waits until {formatClock(standby.until)}</p>
       <button type="button" className="ll-button ll-button--secondary" onClick={toggle} data-testid="driver-sound">
         {muted ? 'Sound is off: turn it on' : 'Mute the new-call sound'}
