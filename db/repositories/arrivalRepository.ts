@@ -5,12 +5,24 @@ export interface CandidateRow {
   id: number; license_plate: string; latitude: number; longitude: number; position_at: string; position_source: string | null;
 }
 
+/** A free ambulance, with its position when it has one: what a call's own suggestions list. */
+export interface FreeUnitRow {
+  id: number; license_plate: string; latitude: number | null; longitude: number | null; position_at: string | null; position_source: string | null;
+}
+
+/** A busy ambulance that has not reached its call yet, with that call (see divertibleBelow). */
+export interface DivertibleRow extends FreeUnitRow {
+  case_id: string; case_priority: number; unit_status: 'dispatched' | 'en_route';
+}
+
 /** A finished trip's times and the distances recorded at its arrival. */
 export interface TripRow {
   id: number; en_route_at: string; on_scene_at: string; travel_distance_m: number; travel_straight_m: number;
 }
 
 const num = (v: unknown) => Number(v);
+const numOrNull = (v: unknown) => (v == null ? null : Number(v));
+const POSITION = ['latitude', 'longitude', 'position_at', 'position_source'].map((c) => `ambulances.${c}`);
 
 /** What arrival estimates read (free ambulances, the centre's trips) and what an arrival records for them. */
 export const arrivalRepository = {
@@ -20,6 +32,28 @@ export const arrivalRepository = {
       .where('status', 'available').whereNotNull('latitude').whereNotNull('longitude').whereNotNull('position_at')
       .orderBy('id').select('id', 'license_plate', 'latitude', 'longitude', 'position_at', 'position_source');
     return rows.map((r) => ({ ...r, latitude: num(r.latitude), longitude: num(r.longitude) }));
+  },
+
+  /** Every available ambulance in id order, placed or not. */
+  async free(db: Db): Promise<FreeUnitRow[]> {
+    const rows = await db<FreeUnitRow>('ambulances').where('status', 'available').orderBy('id')
+      .select('id', 'license_plate', 'latitude', 'longitude', 'position_at', 'position_source');
+    return rows.map((r) => ({ ...r, latitude: numOrNull(r.latitude), longitude: numOrNull(r.longitude) }));
+  },
+
+  /**
+   * The units that could be diverted to a call of `priority`: each one's open assignment still
+   * dispatched or en route, on an active call of a larger priority number that holds it, in id order.
+   */
+  async divertibleBelow(db: Db, priority: number): Promise<DivertibleRow[]> {
+    const rows = await db('ambulances')
+      .join('assignments as a', 'a.ambulance_id', 'ambulances.id')
+      .join('cases', 'cases.assignment_id', 'a.id')
+      .whereIn('a.status', ['dispatched', 'en_route'])
+      .where('cases.status', 'active').whereRaw('cases.ambulance_id = ambulances.id').where('cases.priority', '>', priority)
+      .orderBy('ambulances.id')
+      .select('ambulances.id', 'ambulances.license_plate', ...POSITION, 'cases.id as case_id', 'cases.priority as case_priority', 'a.status as unit_status');
+    return (rows as DivertibleRow[]).map((r) => ({ ...r, latitude: numOrNull(r.latitude), longitude: numOrNull(r.longitude), case_priority: num(r.case_priority) }));
   },
 
   /** Trips that reached the scene since `sinceIso` with both distances recorded, the newest first, at most `limit`. */

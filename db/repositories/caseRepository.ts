@@ -181,9 +181,9 @@ export const caseRepository = {
     if (n && SEARCHED.some((f) => f in fields)) await caseRepository.refreshSearchText(db, { id });
     return n;
   },
-  /** Stores the patient's shared position on an active case; 0 when the case is not active. */
-  setLocation: (db: Db, id: string, p: { latitude: number; longitude: number; accuracy: number | null; at: string }) =>
-    db('cases').where({ id, status: 'active' }).update({
+  /** Stores the patient's shared position on a case in one of `statuses` (the link policy's); 0 when it is in none. */
+  setLocation: (db: Db, id: string, p: { latitude: number; longitude: number; accuracy: number | null; at: string }, statuses: readonly string[]) =>
+    db('cases').where({ id }).whereIn('status', [...statuses]).update({
       latitude: p.latitude, longitude: p.longitude, location_accuracy: p.accuracy, location_at: p.at,
       updated_at: p.at, version: db.raw('version + 1'),
     }),
@@ -203,21 +203,26 @@ export const caseRepository = {
    * `closed_at` index, so a year of history costs many short reads, never one long one.
    */
   endedBeforeHoldingLocation: async (db: Db, cutoffIso: string, after: EndedKey | null, limit: number): Promise<{ ids: string[]; next: EndedKey | null }> => {
+    // By `closed_at` alone (only an ended case has one): with the status in it, the planner took the status index
+    // and sorted every ended case for each page.
     const page = await db('cases')
-      .select('closed_at', 'id')
-      .whereIn('status', ENDED).where('closed_at', '<', cutoffIso)
-      .modify((q) => { if (after) q.whereRaw('(closed_at > ? or (closed_at = ? and id > ?))', [after.closed_at, after.closed_at, after.id]); })
+      .select('closed_at', 'id', 'status')
+      .where('closed_at', '<', cutoffIso)
+      .modify((q) => { if (after) q.whereRaw('(closed_at, id) > (?, ?)', [after.closed_at, after.id]); })
       .orderBy([{ column: 'closed_at' }, { column: 'id' }])
-      .limit(limit) as EndedKey[];
+      .limit(limit) as (EndedKey & { status: string })[];
     if (page.length === 0) return { ids: [], next: null };
-    const ids = await db('cases')
-      .whereIn('id', page.map((c) => c.id))
+    // The status is checked here, not in SQL: beside `id in (…)` it made the planner walk the status index instead.
+    const ended = page.filter((c) => ENDED.includes(c.status)).map((c) => c.id);
+    const ids = ended.length === 0 ? [] : await db('cases')
+      .whereIn('id', ended)
       .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
         .orWhereNotNull('intake_latitude').orWhereNotNull('intake_longitude').orWhereNotNull('intake_address')
         .orWhereExists(db('case_events').whereRaw('case_events.case_id = cases.id').where({ action: 'location' }).whereNot('after', REDACTED_JSON))
         .orWhereExists(holdingIntake(db('case_events').whereRaw('case_events.case_id = cases.id'))))
       .pluck('id') as string[];
-    return { ids, next: page.length < limit ? null : page[page.length - 1] };
+    const last = page[page.length - 1];
+    return { ids, next: page.length < limit ? null : { closed_at: last.closed_at, id: last.id } };
   },
   /**
    * Clears the patient position and the intake location of a case closed or resolved before `cutoffIso`,

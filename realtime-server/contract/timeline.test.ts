@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INTAKE_TIMELINE_LABELS, timelineFields } from './timeline';
+import { DIVERSION_TIMELINE_LABELS, INTAKE_TIMELINE_LABELS, timelineFields } from './timeline';
 
 describe('timelineFields', () => {
   it("reads an entry's JSON side as its fields", () => {
@@ -15,5 +15,11 @@ describe('INTAKE_TIMELINE_LABELS', () => {
   it('names every intake column a case entry may hold', () => {
     expect(Object.keys(INTAKE_TIMELINE_LABELS).sort()).toEqual(['intake_address', 'intake_latitude', 'intake_longitude', 'intake_source']);
     expect(INTAKE_TIMELINE_LABELS.intake_address).toBe('Location');
+  });
+});
+
+describe('DIVERSION_TIMELINE_LABELS', () => {
+  it('names both sides of a diversion in words', () => {
+    expect(DIVERSION_TIMELINE_LABELS).toEqual({ diverted_to: 'Unit taken for call', diverted_from: 'Unit taken from call' });
   });
 });

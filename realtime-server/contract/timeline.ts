@@ -41,3 +41,14 @@ export const INTAKE_TIMELINE_LABELS: Readonly<Record<string, string>> = {
   intake_longitude: 'Location longitude',
   intake_source: 'Location found by',
 };
+
+/**
+ * The fields a diversion (POST /api/cases/{id}/dispatch with take_from_case_id, contract/queue.ts)
+ * adds to the two calls' 'updated' entries, beside status, ambulance_id and unit_status: the
+ * requeued call's `after.diverted_to` and the dispatched call's `after.diverted_from`, each the
+ * other call's id; the entry's actor is who diverted the unit.
+ */
+export const DIVERSION_TIMELINE_LABELS: Readonly<Record<string, string>> = {
+  diverted_to: 'Unit taken for call',
+  diverted_from: 'Unit taken from call',
+};

@@ -24,6 +24,21 @@ export interface TrackingInitiateResponse {
   driverEmail: string;
 }
 
+/**
+ * What a dispatch told the ambulance's crew: the driver link (and the patient's tracking link)
+ * went out with the dispatch, mailed to the ambulance's driver e-mail; without one nothing went
+ * to the crew, the dispatch stands, and the case's timeline has a `crew.not_notified` entry.
+ */
+export interface CrewNotice {
+  ambulance_id: number;
+  license_plate: string;
+  /** Where the driver link was mailed; null when the ambulance has no driver e-mail. */
+  driver_email: string | null;
+  mailed: boolean;
+  /** For the dispatcher, e.g. "Driver link sent to driver1@lifeline.test" or "TS09 EA 1001 has no driver e-mail: …". */
+  message: string;
+}
+
 /** The patient's position as last shared from their location link. */
 export interface SharedPosition { latitude: number; longitude: number; accuracy: number | null; updated_at: string }
 

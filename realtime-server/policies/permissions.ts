@@ -13,6 +13,8 @@ export const permissions = {
   'case.read': { roles: STAFF, denied: 'Only staff can read cases' },
   'case.create': { roles: STAFF, denied: 'Only staff can create cases' },
   'case.update': { roles: STAFF, denied: 'Only staff can update cases' },
+  /** Dispatching a waiting call, with a free unit or one diverted from a less urgent call. */
+  'case.dispatch': { roles: STAFF, denied: 'Only staff can dispatch calls' },
   'case.delete': { roles: ADMIN, denied: 'Only admins can delete cases' },
   'case.timeline': { roles: ADMIN, denied: "Only admins can read a case's timeline" },
   'ambulance.read': { roles: STAFF, denied: 'Only staff can read ambulances' },
@@ -90,6 +92,8 @@ export const access = {
   'GET /api/cases/:id': { permission: 'case.read' },
   'POST /api/cases': { permission: 'case.create' },
   'PUT /api/cases/:id': { permission: 'case.update' },
+  /** A waiting call takes a free unit, or one diverted from a less urgent call (which goes back to the queue). */
+  'POST /api/cases/:id/dispatch': { permission: 'case.dispatch' },
   'DELETE /api/cases/:id': { permission: 'case.delete' },
   'GET /api/cases/:id/timeline': { permission: 'case.timeline' },
   /** A dispatcher corrects one recorded time of an assignment, with a reason. */
@@ -127,7 +131,7 @@ export const access = {
   'GET /api/geocode/reverse': { permission: 'geocode.read' },
   /** An address, plus code or "lat, lon" typed at intake; addresses go to the geocoder. */
   'GET /api/geocode/search': { permission: 'geocode.read' },
-  /** Free ambulances ranked by estimated arrival at a point. */
+  /** Free ambulances ranked by estimated arrival at a point, or for a call (?case_id=) with the units that could be diverted to it. */
   'GET /api/dispatch/suggestions': { permission: 'dispatch.suggest' },
   /** A new device secret for the ambulance's GPS app or tracker (answered once; replaces the earlier one). */
   'POST /api/ambulances/:id/device': { permission: 'ambulance.device' },

@@ -31,6 +31,8 @@ const f = {
   unitCaseId: '', // active, ambulance 3: the admin's unit-status step
   lateCaseId: '', // active, ambulance 4, its call received 10 minutes before: corrections of its dispatch time
   lateAssignmentId: 0,
+  queued: { operator: '', admin: '' }, // waiting calls, each dispatched once by that role
+  queueUnit: { operator: 0, admin: 0 }, // a free ambulance for each of them
   keptOperatorId: 0, // edited by the admin
   spareOperatorId: 0, // deleted by the admin
   viewer: '',
@@ -139,6 +141,11 @@ const MATRIX: Record<string, Entry> = {
     body: (n) => ({ step: 'dispatched', at: new Date(Date.now() - 60_000 - n * 1000).toISOString(), reason: `typed late, call ${n}` }), ok: 200,
   },
   'GET /api/cases/:id/timeline': { who: 'admin', url: () => `/api/cases/${f.caseId}/timeline`, ok: 200 },
+  'POST /api/cases/:id/dispatch': {
+    // Each admitted role dispatches its own waiting call with its own free unit: a missing refusal would write.
+    who: 'staff', url: (p) => `/api/cases/${p === 'admin' ? f.queued.admin : f.queued.operator}/dispatch`,
+    body: (_n, p) => ({ ambulance_id: p === 'admin' ? f.queueUnit.admin : f.queueUnit.operator }), ok: 200,
+  },
 };
 
 /** Socket events, with what the README says about them. */
@@ -208,6 +215,10 @@ beforeAll(async () => {
   const late = await post('/api/cases', { ...caseBody(), ambulance_id: 4, call_received_at: new Date(Date.now() - 10 * 60_000).toISOString() });
   f.lateCaseId = late.case.id;
   f.lateAssignmentId = late.case.assignment.id;
+  for (const role of ['operator', 'admin'] as const) {
+    f.queued[role] = (await post('/api/cases', { ...caseBody(), status: 'pending' })).case.id;
+    f.queueUnit[role] = (await post('/api/ambulances', { license_plate: `TS09 QU ${role === 'admin' ? 2 : 1}`, status: 'available' })).ambulance.id;
+  }
 });
 
 describe('the table covers every route and socket event', () => {

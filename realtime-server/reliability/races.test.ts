@@ -9,7 +9,8 @@ import { UNIT_STEPS, type UnitStep } from '../contract';
 import { checkInvariants } from './invariants';
 
 /**
- * Random interleavings of dispatch, close/resolve/reopen, reassign, case deletion, patient
+ * Random interleavings of dispatch, close/resolve/reopen, reassign, a waiting call's dispatch (a free
+ * unit, or one diverted from another call: queueRaces.test.ts aims at those), case deletion, patient
  * location shares, positions, units' steps (en route … cleared, some pressed offline earlier) and
  * ambulance edits (status, create, delete), sent in concurrent batches
  * through the real API of a real server; after each run the invariants are read straight
@@ -24,9 +25,10 @@ const FLEET = 3;
 
 type CaseStatus = 'active' | 'closed' | 'resolved' | 'pending';
 type Op =
-  | { kind: 'dispatch'; amb: number; key: number | null }
+  | { kind: 'dispatch'; amb: number; key: number | null; priority: number; wait: boolean }
   | { kind: 'caseStatus'; c: number; status: CaseStatus }
   | { kind: 'reassign'; c: number; amb: number }
+  | { kind: 'queueDispatch'; c: number; amb: number; from: number | null }
   | { kind: 'deleteCase'; c: number }
   | { kind: 'share'; c: number }
   | { kind: 'ambulanceStatus'; amb: number; status: 'available' | 'busy' | 'maintenance' }
@@ -37,10 +39,19 @@ type Op =
 
 const slot = fc.nat({ max: 31 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  // Some dispatches carry one of a few Idempotency-Keys: retries and clashes race too.
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('dispatch' as const), amb: fc.integer({ min: -1, max: 31 }), key: fc.option(fc.nat({ max: 2 }), { freq: 2 }) }) },
+  // Some dispatches carry one of a few Idempotency-Keys: retries and clashes race too. A third of the calls are
+  // queued (pending, no unit), and priorities vary, so that waiting calls take units and divert them.
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('dispatch' as const), amb: fc.integer({ min: -1, max: 31 }), key: fc.option(fc.nat({ max: 2 }), { freq: 2 }),
+      priority: fc.integer({ min: 1, max: 4 }), wait: fc.constantFrom(false, false, true),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('caseStatus' as const), c: slot, status: fc.constantFrom<CaseStatus>('active', 'closed', 'resolved', 'pending') }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('reassign' as const), c: slot, amb: fc.integer({ min: -1, max: 31 }) }) },
+  // A waiting call takes a unit, free or diverted from another call (POST /api/cases/{id}/dispatch).
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('queueDispatch' as const), c: slot, amb: slot, from: fc.option(slot, { freq: 2 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteCase' as const), c: slot }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('share' as const), c: slot }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('ambulanceStatus' as const), amb: slot, status: fc.constantFrom('available' as const, 'busy' as const, 'maintenance' as const) }) },
@@ -58,6 +69,8 @@ const ALLOWED: Record<Op['kind'], number[]> = {
   dispatch: [201, 409, 422],
   caseStatus: [200, 404, 409],
   reassign: [200, 404, 409, 422],
+  // 400: a unit taken from the call itself.
+  queueDispatch: [200, 400, 404, 409, 422],
   deleteCase: [200, 404],
   share: [200, 404, 410],
   ambulanceStatus: [200, 404, 409],
@@ -96,13 +109,32 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
       case 'dispatch': {
         const key = op.key === null ? undefined : `race-${runId}-${op.key}`;
         const headers: Record<string, string> = key ? { 'Idempotency-Key': key } : {};
-        const res = rememberLocationLink(await api('POST', '/live-location', { token: operator, body: casePayload(amb(op.amb), { patientName: 'Race Patient' }), headers }));
+        const body = op.wait
+          ? casePayload(undefined, { patientName: 'Race Patient', priority: op.priority, status: 'pending' })
+          : casePayload(amb(op.amb), { patientName: 'Race Patient', priority: op.priority });
+        const res = rememberLocationLink(await api('POST', '/live-location', { token: operator, body, headers }));
         return { op, target: amb(op.amb), key, res };
       }
       case 'caseStatus':
         return { op, target: kase(op.c), res: await api('PUT', `/api/cases/${kase(op.c)}`, { token: operator, body: { status: op.status } }) };
       case 'reassign':
         return { op, target: kase(op.c), res: await api('PUT', `/api/cases/${kase(op.c)}`, { token: operator, body: { ambulance_id: amb(op.amb) ?? null } }) };
+      case 'queueDispatch': {
+        // Aimed at the calls as they are when the request leaves (they may change meanwhile: that is the race):
+        // a waiting call, and for a diversion a call holding a unit (of any priority or step: refusals race too).
+        const { db } = s().ctx;
+        const waiting: string[] = await db('cases').whereIn('id', cases)
+          .where((q) => q.where('status', 'pending').orWhere((a) => a.where('status', 'active').whereNull('ambulance_id'))).orderBy('id').pluck('id');
+        const target = waiting.length ? waiting[op.c % waiting.length] : kase(op.c);
+        let body: Record<string, unknown> = { ambulance_id: amb(op.amb) };
+        if (op.from !== null) {
+          const holding: { id: string; ambulance_id: number }[] = await db('cases').whereIn('id', cases).whereNot('id', target)
+            .where('status', 'active').whereNotNull('ambulance_id').orderBy('id').select('id', 'ambulance_id');
+          const from = holding.length ? holding[op.from % holding.length] : undefined;
+          body = { ambulance_id: from ? Number(from.ambulance_id) : amb(op.amb), take_from_case_id: from?.id ?? kase(op.from) };
+        }
+        return { op, target, res: await api('POST', `/api/cases/${target}/dispatch`, { token: operator, body }) };
+      }
       case 'deleteCase':
         return { op, target: kase(op.c), res: await api('DELETE', `/api/cases/${kase(op.c)}`, { token: admin }) };
       case 'share':
@@ -166,11 +198,13 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
           break;
         }
         case 'caseStatus':
-        case 'reassign': {
-          const dto = l.res.body.case;
-          noteCase(dto);
-          const row = casesNow.get(dto.id);
-          if (!deletedCases.has(dto.id) && (!row || Number(row.version) < dto.version)) problems.push(`case ${dto.id} answered at version ${dto.version} is ${row ? `at ${row.version}` : 'missing'}`);
+        case 'reassign':
+        case 'queueDispatch': {
+          for (const dto of [l.res.body.case, l.res.body.requeued].filter(Boolean)) {
+            noteCase(dto);
+            const row = casesNow.get(dto.id);
+            if (!deletedCases.has(dto.id) && (!row || Number(row.version) < dto.version)) problems.push(`case ${dto.id} answered at version ${dto.version} is ${row ? `at ${row.version}` : 'missing'}`);
+          }
           break;
         }
         case 'deleteCase':

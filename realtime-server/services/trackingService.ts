@@ -6,7 +6,6 @@ import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { assignmentRepository } from '../../db/repositories/assignmentRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
-import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import type { CaseRow, TrackTokenRow } from '../../db/repositories/types';
@@ -15,7 +14,7 @@ import { presentTrack } from '../presenters/presentTrack';
 import { etaModel } from './dispatchSuggestions';
 import { conflict, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
-import { mailTemplates } from './mailTemplates';
+import { issueTrackingLinks, mailTrackingLinks } from './dispatchNotices';
 import { hashToken, newToken } from './tokens';
 
 /** One answer for every bad link, so tokens cannot be probed. */
@@ -40,8 +39,10 @@ export interface StandbyGrant extends DriverStandby {
 
 export const trackingService = {
   /**
-   * Creates a viewer token (watch only) and a driver token (may also send positions) for an
-   * active case and its assigned ambulance, and queues the patient's and the driver's e-mails.
+   * Send Tracker: creates a viewer token (watch only) and a driver token (may also send positions)
+   * for an active case and its assigned ambulance, and queues the patient's and the driver's
+   * e-mails, as a dispatch does (dispatchNotices). For re-sending: the case's earlier links keep
+   * working.
    */
   initiate: (ctx: ServiceContext, actor: Actor & { type: 'user' }, input: TrackingInitiateInput) =>
     inTransaction(ctx, async (trx, record): Promise<TrackingInitiateResponse> => {
@@ -54,20 +55,8 @@ export const trackingService = {
       if (!ambulance.driver_email) {
         throw unprocessable(`Ambulance ${ambulance.license_plate} has no driver email; add one in Manage Ambulances first`);
       }
-      const viewer = newToken();
-      const driver = newToken();
-      for (const [kind, token] of [['viewer', viewer], ['driver', driver]] as const) {
-        await trackTokenRepository.insert(trx, { token_hash: hashToken(token), kind, case_id: c.id, ambulance_id: ambulance.id });
-      }
-      const trackLink = `${ctx.config.publicUrl}/track/${ambulance.id}?t=${viewer}`;
-      const driverLink = `${ctx.config.publicUrl}/driver/${ambulance.id}?t=${driver}`;
-      await outboxRepository.insert(trx, mailTemplates.trackingPatient(c, ambulance.license_plate, trackLink));
-      await outboxRepository.insert(trx, mailTemplates.trackingDriver(c, ambulance.license_plate, ambulance.driver_email, driverLink, trackLink));
-      await caseEventRepository.insert(trx, {
-        caseId: c.id, action: 'tracking', actor: { type: 'user', id: actor.id },
-        after: { ambulance_id: ambulance.id, patient_email: c.patient_email, driver_email: ambulance.driver_email },
-      });
-      record({ type: 'mail.queued' });
+      const links = await issueTrackingLinks(trx, ctx.config.publicUrl, c, ambulance, { driver: true });
+      await mailTrackingLinks(trx, record, actor, c, ambulance, links, { patient: 'tracking' });
       return {
         success: true,
         message: 'Tracking emails sent successfully!',
@@ -99,7 +88,8 @@ export const trackingService = {
    * A waiting driver link's next call: when its ambulance now has an open assignment later than
    * the link's own (and not the one `offered` already), on an active case that holds it, a new
    * driver link for that call (its own token, on the call's timeline as handed to the crew's open
-   * page); else null (nothing to offer).
+   * page); else null (nothing to offer). Only a driver token, and no mail: the links that are mailed
+   * (at dispatch, by Send Tracker) are dispatchNotices' issueTrackingLinks.
    */
   handOver: (ctx: ServiceContext, standby: StandbyGrant, offered?: number) =>
     inTransaction(ctx, async (trx): Promise<{ assignmentId: number; dispatched: DriverDispatched } | null> => {

@@ -1,11 +1,15 @@
 /**
  * Times on the main thread each query the board and history run, over a SQLite file holding a
- * year built by historyFixture.ts's buildHistory (the bench's own year, one builder): `tsx scripts/bench/historyQueries.ts --file F [--runs R]`. better-sqlite3 runs
- * a query synchronously, so its time is the time it holds the event loop. Prints the median and
- * the maximum of R runs per query as JSON lines.
+ * year built by historyFixture.ts's buildHistory (the bench's own year, one builder):
+ * `tsx scripts/bench/historyQueries.ts --file F [--cases N] [--runs R]` (F is built with N calls, default 400,000,
+ * when it is not there yet). better-sqlite3 runs a query synchronously, so its time is the time it holds the
+ * event loop. Prints the median and the maximum of R runs per query as JSON lines.
  */
+import fs from 'node:fs';
 import { openDatabase } from '../../db/connection';
-import { type CaseHistoryFilter, caseRepository } from '../../db/repositories/caseRepository';
+import { buildHistory } from './historyFixture';
+import { type CaseHistoryFilter, type EndedKey, caseRepository } from '../../db/repositories/caseRepository';
+import { SCAN_PAGE } from '../../realtime-server/jobs/retention';
 import { BOARD_ENDED_MAX, HISTORY_COUNT_CAP } from '../../realtime-server/contract/caseLists';
 import { encodeCursor, keysetPage } from '../../realtime-server/services/keysetCursor';
 import type { CaseRow } from '../../db/repositories/types';
@@ -13,8 +17,9 @@ import type { CaseRow } from '../../db/repositories/types';
 const argv = process.argv.slice(2);
 const opt = (name: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
 const file = opt('file');
-if (!file) throw new Error('--file F: a database built by scripts/bench/historyDb.ts');
+if (!file) throw new Error('--file F: a SQLite file (built with --cases N calls when it is not there)');
 const runs = Number(opt('runs') ?? 5);
+if (!fs.existsSync(file)) console.log(JSON.stringify({ built: await buildHistory(file, { cases: Number(opt('cases') ?? 400_000) }) }));
 const db = openDatabase(file);
 
 async function time(label: string, work: () => Promise<unknown>) {
@@ -54,4 +59,16 @@ await time('search: a plate ("ts09 eb 2015")', () => page({ q: 'ts09 eb 2015' })
 await time('search: a common word ("hyderabad")', () => page({ q: 'hyderabad' }));
 await time('search: 2 characters ("zz")', () => page({ q: 'zz' }));
 await time('search: a name within priority 1', () => page({ q: 'ravi kumar', priority: 1 }));
+// Retention's hourly look for ended calls still holding a location: page by page, each page one hold of the thread.
+const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString();
+let after: EndedKey | null = null;
+const pageMs: number[] = [];
+const t0 = performance.now();
+do {
+  const t = performance.now();
+  after = (await caseRepository.endedBeforeHoldingLocation(db, cutoff, after, SCAN_PAGE)).next;
+  pageMs.push(performance.now() - t);
+} while (after);
+pageMs.sort((a, b) => a - b);
+console.log(JSON.stringify({ query: `retention: ended calls still holding a location, ${pageMs.length} pages of ${SCAN_PAGE}`, total_ms: +(performance.now() - t0).toFixed(1), median_page_ms: +pageMs[Math.floor(pageMs.length / 2)].toFixed(1), max_page_ms: +pageMs[pageMs.length - 1].toFixed(1) }));
 await db.destroy();

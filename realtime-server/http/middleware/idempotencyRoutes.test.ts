@@ -18,7 +18,9 @@ beforeAll(async () => {
   token = { operator: await s.signIn('operator'), admin: await s.signIn('admin') };
 });
 
-type Case = { as: 'operator' | 'admin'; body: () => Promise<unknown> };
+/** `url`, when the path has an id, is read after `body` (which makes the row it names). */
+type Case = { as: 'operator' | 'admin'; body: () => Promise<unknown>; url?: () => string };
+let waitingCall = '';
 const keyedRoutes: Record<string, Case> = {
   'POST /live-location': { as: 'operator', body: async () => casePayload(2, { patientName: 'Keyed Live' }) },
   'POST /api/cases': { as: 'operator', body: async () => casePayload(undefined, { patientName: 'Keyed Form' }) },
@@ -27,6 +29,14 @@ const keyedRoutes: Record<string, Case> = {
   'POST /api/tracking/initiate': {
     as: 'operator',
     body: async () => ({ caseId: await dispatchCase(s, token.operator, 3, { to: 'keyed@example.com' }), ambulanceId: 3 }),
+  },
+  'POST /api/cases/:id/dispatch': {
+    as: 'operator',
+    body: async () => {
+      waitingCall = (await s.api('POST', '/api/cases', { token: token.operator, body: casePayload(undefined, { status: 'pending', patientName: 'Keyed Queue' }) })).body.case.id;
+      return { ambulance_id: 4 };
+    },
+    url: () => `/api/cases/${waitingCall}/dispatch`,
   },
 };
 
@@ -45,7 +55,8 @@ describe('keyed routes store their answer in the write\'s transaction', () => {
     const [method, path] = route.split(' ');
     const key = `keyed-${path}`;
     const logged = mem.lines.length;
-    const res = await s.api(method, path, { token: token[c.as], body: await c.body(), headers: { 'Idempotency-Key': key } });
+    const body = await c.body();
+    const res = await s.api(method, c.url?.() ?? path, { token: token[c.as], body, headers: { 'Idempotency-Key': key } });
     expect(res.status).toBeLessThan(300);
     expect(mem.entries().slice(logged).filter((e) => /without its key/.test(e.msg ?? ''))).toEqual([]);
     expect(await s.ctx.db('idempotency_keys').where({ key }).first()).toMatchObject({ status: 'done', response_status: res.status });

@@ -115,8 +115,10 @@ describe('the queue: pending calls', () => {
     expect(res.status).toBe(200);
     expect(res.body.case).toMatchObject({ status: 'active', ambulance_id: 2, assignment: { ambulance_id: 2, license_plate: plateOf(2), status: 'dispatched', dispatched_at: expect.stringMatching(ISO_TIME) } });
     expect((await ambulanceRow(s, 2)).status).toBe('busy');
-    const last = (await caseEvents(s, id)).at(-1);
+    const [last, told] = (await caseEvents(s, id)).slice(-2);
     expect([json(last.before), json(last.after)]).toEqual([{ status: 'pending', ambulance_id: null }, { status: 'active', ambulance_id: 2 }]);
+    // The dispatch is told to the patient and the crew (dispatchNotices.test.ts has the mails).
+    expect([told.action, json(told.after)]).toEqual(['tracking', { ambulance_id: 2, patient_email: 'life@example.com', driver_email: 'driver2@lifeline.test' }]);
     await sound();
   });
 

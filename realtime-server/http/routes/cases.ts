@@ -1,8 +1,10 @@
 import { caseHistoryQuerySchema } from '../../contract/caseLists';
 import { badRequest } from '../../services/errors';
 import { type CaseCreated, caseCreateSchema, caseUpdateSchema, timeCorrectionSchema } from '../../contract';
+import { type CaseDispatchResponse, caseDispatchSchema } from '../../contract/queue';
 import { assignmentService } from '../../services/assignmentService';
 import { caseService } from '../../services/caseService';
+import { queueDispatchService } from '../../services/queueDispatchService';
 import { actorOf } from '../middleware/auth';
 import { idempotency, writeContext } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
@@ -37,6 +39,11 @@ export const mountCases: Mount = (router, { svc }) => {
     const input = validate(caseCreateSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: false });
+  });
+  // A waiting call takes a unit: a free one, or one diverted from a less urgent call (contract/queue.ts).
+  router.post('/api/cases/:id/dispatch', idempotency(svc, (r: CaseDispatchResponse) => ({ status: 200, body: r })), async (ctx) => {
+    const input = validate(caseDispatchSchema, ctx.request.body);
+    ctx.body = await queueDispatchService.dispatch(writeContext(ctx, svc), actorOf(ctx), ctx.params.id, input);
   });
   router.put('/api/cases/:id', async (ctx) => {
     const input = validate(caseUpdateSchema, ctx.request.body);

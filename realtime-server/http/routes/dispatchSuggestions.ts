@@ -1,11 +1,20 @@
-import { type DispatchSuggestionsResponse, suggestionsQuerySchema } from '../../contract';
+import { type CaseSuggestionsResponse, type DispatchSuggestionsResponse, caseSuggestionsQuerySchema, suggestionsQuerySchema } from '../../contract';
+import { caseSuggestionService } from '../../services/caseSuggestions';
 import { dispatchSuggestionService } from '../../services/dispatchSuggestions';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
-/** Which free ambulance would reach a place first (README "How arrival is estimated"). */
+/**
+ * Which free ambulance would reach a place first (README "How arrival is estimated"): for a point
+ * (?latitude=&longitude=), or for a call (?case_id=), with the units that could be diverted to it.
+ */
 export const mountDispatchSuggestions: Mount = (router, { svc }) => {
   router.get('/api/dispatch/suggestions', async (ctx) => {
+    if ('case_id' in ctx.query) {
+      const { case_id: caseId } = validate(caseSuggestionsQuerySchema, ctx.query);
+      ctx.body = (await caseSuggestionService.suggest(svc, caseId)) satisfies CaseSuggestionsResponse;
+      return;
+    }
     const target = validate(suggestionsQuerySchema, ctx.query);
     ctx.body = (await dispatchSuggestionService.suggest(svc, target)) satisfies DispatchSuggestionsResponse;
   });

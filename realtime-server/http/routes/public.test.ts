@@ -187,7 +187,8 @@ describe('GET /api/track/{ambulanceId}?t= and driver positions', () => {
     const t = await trackingTokens(s, operator, c, 5);
     expect((await track(5, t.viewer)).status).toBe(200);
     await s.ctx.db('cases').where({ id: c }).update({ status: 'pending' });
-    expect(await s.ctx.db('track_tokens').where({ case_id: c }).whereNull('revoked_at').count({ n: '*' }).first()).toEqual({ n: 2 });
+    // The dispatch's pair and Send Tracker's: none revoked.
+    expect(Number((await s.ctx.db('track_tokens').where({ case_id: c }).whereNull('revoked_at').count({ n: '*' }).first())?.n)).toBe(4);
     expect(await track(5, t.viewer)).toMatchObject({ status: 404, body: NOT_FOUND });
     expect((await sendPosition(5, t.driver)).status).toBe(403);
   });

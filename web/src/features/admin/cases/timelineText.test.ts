@@ -20,6 +20,14 @@ describe('the case timeline in words', () => {
     expect(actionText('tracking')).toBe('Tracking links sent');
   });
 
+  it('says which call a diverted unit was taken for, and from, by its short id', () => {
+    const requeued = entry('updated', { status: 'active', ambulance_id: 7, unit_status: 'en_route' },
+      { status: 'pending', ambulance_id: null, unit_status: 'cancelled', diverted_to: '0f3c9a12-1111-4222-8333-444455556666' });
+    expect(lines(requeued)).toEqual(['Status: active → pending', 'Ambulance: TS09 EA 1007 → —', 'Unit status: En route → Cancelled', 'Unit taken for call: #0f3c9a12']);
+    expect(lines(entry('updated', { status: 'pending' }, { status: 'active', diverted_from: 'ab12cd34-1111-4222-8333-444455556666' })))
+      .toEqual(['Status: pending → active', 'Unit taken from call: #ab12cd34']);
+  });
+
   it('never lists a change from a value to the same value (entries recorded before the server stopped writing them)', () => {
     const share = entry('location', { latitude: 17.4, longitude: 78.45, accuracy: 20 }, { latitude: 17.4, longitude: 78.5, accuracy: 20 });
     expect(lines(share)).toEqual(['Longitude: 78.45 → 78.5']);

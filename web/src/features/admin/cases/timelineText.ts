@@ -1,4 +1,4 @@
-import { type AssignmentStatus, type TimelineEntryDto, INTAKE_TIMELINE_LABELS, TIMED_STEPS, stepTimeKey, timelineFields } from '../../../api/contract';
+import { type AssignmentStatus, type TimelineEntryDto, DIVERSION_TIMELINE_LABELS, INTAKE_TIMELINE_LABELS, TIMED_STEPS, stepTimeKey, timelineFields } from '../../../api/contract';
 import { UNIT_STATUS_LABELS } from '../../../domain/callLife';
 import { formatDateTime } from '../../../domain/caseRules';
 
@@ -8,6 +8,7 @@ const FIELD_LABELS: Record<string, string> = {
   longitude: 'Longitude', accuracy: 'Accuracy', location_updated_at: 'Position shared', reason: 'Reason', redacted: 'Redacted',
   priority: 'Priority', unit_status: 'Unit status', call_received_at: 'Call received',
   ...INTAKE_TIMELINE_LABELS,
+  ...DIVERSION_TIMELINE_LABELS,
 };
 
 /** A key no label names yet, in words all the same ('dispatched_at' → 'Dispatched at'). */
@@ -49,6 +50,8 @@ export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string |
     if (typeof v === 'number') return String(Math.round(v * 1e6) / 1e6);
     if ((key === 'location_updated_at' || key === 'call_received_at') && typeof v === 'string') return formatDateTime(v);
     if (key === 'unit_status' && typeof v === 'string') return UNIT_STATUS_LABELS[v as AssignmentStatus] ?? v;
+    // The other call of a diversion, by the short id the board and the tables show.
+    if (key in DIVERSION_TIMELINE_LABELS && typeof v === 'string') return `#${v.slice(0, 8)}`;
     const text = typeof v === 'string' ? v : JSON.stringify(v);
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
   };
