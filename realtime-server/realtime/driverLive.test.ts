@@ -148,8 +148,8 @@ describe('a driver link whose call ended waits for its ambulance\'s next call', 
     const tracked = expectStatus(await s.api('GET', `/api/track/3?t=${t}`), 200, 'the new link').body;
     expect(tracked).toMatchObject({ role: 'driver', case: { id: next }, assignment: { status: 'dispatched' }, unit_status: 'dispatched' });
     // On the new call's timeline, as handed to the open page.
-    const entries = await s.ctx.db('case_events').where({ case_id: next, action: 'tracking' });
-    expect(entries.map((e: any) => JSON.parse(e.after))).toEqual([{ ambulance_id: 3, driver_link: "handed to the crew's open driver page", from_case_id: first }]);
+    const entries = (await s.ctx.db('case_events').where({ case_id: next, action: 'tracking' })).map((e: any) => JSON.parse(e.after));
+    expect(entries.filter((e: any) => 'driver_link' in e)).toEqual([{ ambulance_id: 3, driver_link: "handed to the crew's open driver page", from_case_id: first }]);
 
     // Later changes of that call do not offer it again.
     expectStatus(await updateCase(s, operator, next, { description: 'Fall, conscious' }), 200, 'edit');
@@ -179,6 +179,27 @@ describe('a driver link whose call ended waits for its ambulance\'s next call', 
     // The call it was taken off (now ambulance 6's) is none of this link's business: nothing of it was heard.
     expect(waiting.heard.map((h) => h.event)).toEqual(['driver.standby', 'driver.dispatched']);
     for (const id of [first, next]) expectStatus(await updateCase(s, operator, id, { status: 'closed' }), 200, 'close');
+  });
+
+  it('a unit diverted to a more urgent waiting call (POST /api/cases/{id}/dispatch): its open page is taken off the low call and offered the urgent one at once', async () => {
+    const low = await dispatchCase(s, operator, 4, { priority: 4 });
+    const tokens = await trackingTokens(s, operator, low, 4);
+    const live = await link({ driverToken: tokens.driver });
+    const gone = nextEvent(live.sock, 'disconnect', 2000);
+    const created = await s.api('POST', '/api/cases', {
+      token: operator, body: { to: 'urgent@example.com', patientName: 'Urgent Caller', description: 'Cardiac arrest', priority: 1, status: 'pending' },
+    });
+    const urgent = expectStatus(created, 201, 'waiting call').body.case.id as string;
+    expectStatus(await s.api('POST', `/api/cases/${urgent}/dispatch`, { token: operator, body: { ambulance_id: 4, take_from_case_id: low } }), 200, 'divert');
+    // The low call goes back to the queue: the page hears its unit was taken off it, then its link closes …
+    await waitHeard(live.heard, 'track.case', 1000, (p) => p.unit_status === 'cancelled' && p.case.status === 'pending');
+    expect(await gone).toBe('io server disconnect');
+    // … and, reconnecting, it waits as taken off the call and is offered the urgent call at once.
+    const waiting = await link({ driverToken: tokens.driver });
+    expect((await waitHeard(waiting.heard, 'driver.standby')).payload).toMatchObject({ caseId: low, ended: 'cancelled' });
+    expect((await waitHeard(waiting.heard, 'driver.dispatched', 1000)).payload)
+      .toMatchObject({ ambulanceId: 4, caseId: urgent, priority: 1, from: { caseId: low, ended: 'cancelled' } });
+    for (const id of [low, urgent]) expectStatus(await updateCase(s, operator, id, { status: 'closed' }), 200, 'close');
   });
 
   it('no standby for a viewer link, a deleted call\'s link, or after 12 hours', async () => {
