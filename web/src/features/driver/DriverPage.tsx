@@ -64,13 +64,13 @@ export function DriverPage({ ambulanceId, token, onNewCall }: { ambulanceId: str
       <>
         {handoff?.caseId === data.case.id && <NewCallNote diverted={handoff.diverted} />}
         <DriverConsole
-        key={data.case.id}
-        ambulanceId={ambulanceId}
-        token={token}
-        data={data}
-        socket={socket}
-        connection={connection}
-        linkClosed={linkGone(query.error)}
+          key={data.case.id}
+          ambulanceId={ambulanceId}
+          token={token}
+          data={data}
+          socket={socket}
+          connection={connection}
+          linkClosed={linkGone(query.error)}
         />
       </>
     );
