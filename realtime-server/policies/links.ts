@@ -1,5 +1,5 @@
 import type { MailLinkLife } from '../../db/repositories/outboxRepository';
-import type { CaseRow, TrackTokenRow } from '../../db/repositories/types';
+import type { AssignmentRow, CaseRow, TrackTokenRow } from '../../db/repositories/types';
 
 /**
  * The statuses in which a patient's location link shares: while the call waits for an ambulance
@@ -14,6 +14,9 @@ export const LOCATION_LINK_MAIL = 'share-location';
 
 /** What a `?t=` link (or the same token at a socket handshake) was minted as. */
 export type LinkGrant = Pick<TrackTokenRow, 'kind' | 'case_id' | 'ambulance_id'>;
+
+/** How long a driver link waits for its ambulance's next call after its own part in a call ended: a shift. */
+export const DRIVER_STANDBY_MS = 12 * 3600_000;
 
 /**
  * The one rule for what a link lets its holder do, asked by REST routes, sockets and services
@@ -41,4 +44,33 @@ export const linkPolicy = {
   mailLinksLive: { byKind: { [LOCATION_LINK_MAIL]: LOCATION_LINK_STATUSES }, others: TRACKING_LINK_STATUSES } satisfies MailLinkLife,
   /** A driver link holds only while its case is active and still holds the ambulance (judged again in each write's transaction). */
   stillDrives: (c: Pick<CaseRow, 'status' | 'ambulance_id'> | undefined, ambulanceId: number) => c != null && TRACKING_LINK_STATUSES.includes(c.status) && c.ambulance_id === ambulanceId,
+  /**
+   * The driver link's standby (issue 25: the crew's open page hears the next call). A driver link
+   * that no longer drives (`findLive` found nothing) still opens a socket that hears one thing,
+   * `driver.dispatched` for ITS OWN ambulance's next call (with a new driver link for that call),
+   * and nothing else (no positions, no case, no patient), until the answer here, when:
+   * - it is a driver link (a patient's viewer link never waits for anything), whose row still
+   *   exists: deleting the case or the ambulance deletes its links, so a deleted call's link is
+   *   dead at once;
+   * - its own assignment (this case, this ambulance) ENDED: cleared (the job is done) or cancelled
+   *   (the unit was taken off the call: closed before arrival, reassigned, diverted to another call);
+   * - it was not revoked before that end: a link revoked for another reason while its assignment was
+   *   still open (none does that today) gets no standby. Send Tracker re-sending revokes nothing:
+   *   the earlier links keep working, and each one's page waits alike;
+   * - the end is less than DRIVER_STANDBY_MS (12 h, a shift) ago. Each next call gives the page a
+   *   new link of its own; the old one stays as it is.
+   * Null otherwise. What the standby socket may hear is in realtime/standby.ts.
+   */
+  standbyUntil: (
+    grant: Pick<TrackTokenRow, 'kind' | 'revoked_at'> | undefined,
+    ended: Pick<AssignmentRow, 'status' | 'cleared_at' | 'cancelled_at'> | undefined,
+    now: number,
+  ): string | null => {
+    if (grant?.kind !== 'driver' || !ended) return null;
+    const endedAt = ended.status === 'cleared' ? ended.cleared_at : ended.status === 'cancelled' ? ended.cancelled_at : null;
+    if (!endedAt) return null;
+    if (grant.revoked_at != null && grant.revoked_at < endedAt) return null;
+    const until = Date.parse(endedAt) + DRIVER_STANDBY_MS;
+    return Number.isFinite(until) && until > now ? new Date(until).toISOString() : null;
+  },
 };

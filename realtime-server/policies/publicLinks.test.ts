@@ -255,11 +255,24 @@ describe('the socket handshake: one refusal for every bad link token', () => {
       { trackToken: 'x'.repeat(43) }, { driverToken: randomToken() },
       { trackToken: swapCase(A.viewer) }, { driverToken: swapCase(A.driver) },
       { driverToken: A.viewer }, { token: A.viewer }, { token: A.driver },
-      ...Object.values(dead).flatMap((l) => [{ trackToken: l.viewer }, { driverToken: l.driver }]),
+      ...Object.values(dead).map((l) => ({ trackToken: l.viewer })),
+      // A deleted call's driver link is gone with it; the others wait for their next call (below).
+      { driverToken: dead.deleted.driver },
     ];
     for (const auth of attempts) {
       const err = await expectNoWrite(s.ctx.db, () => s.socket(auth).then(() => undefined, (e: Error) => e));
       expect({ auth: Object.keys(auth), message: err?.message }).toEqual({ auth: Object.keys(auth), message: 'unauthorized' });
+    }
+  });
+
+  it('an ended call\'s driver link opens only a waiting socket: its ambulance\'s standby room, nothing of the call', async () => {
+    for (const kind of ['closed', 'resolved', 'reassigned', 'pending'] as const) {
+      const link = dead[kind];
+      const sock = await expectNoWrite(s.ctx.db, () => s.socket({ driverToken: link.driver }));
+      const sockets = await s.io.fetchSockets();
+      const rooms = [...sockets.find((x) => x.id === sock.id)!.rooms].filter((r) => r !== sock.id);
+      expect({ kind, rooms }).toEqual({ kind, rooms: [`standby:${link.ambulance}`] });
+      sock.disconnect();
     }
   });
 });

@@ -209,6 +209,8 @@ describe('GET /api/config and GET /api/cases/{id}', () => {
     const res = await s.api('GET', '/api/config');
     expect(res.body).toEqual({
       tileUrl: expect.any(String), etaSpeedKmh: expect.any(Number), turnout_s: 60, board_recent_hours: 12,
+      // The arrival model in force: the defaults until 20 trips calibrate it (README "How arrival is estimated").
+      eta_model: { road_factor: 1.3, speed_kmh: 30 },
       stale_after_s: { driver: 60, staff: 120, osmand: 120, owntracks: 120 }, centre: { latitude: 17.385, longitude: 78.4867 },
       priorities: [
         { priority: 1, label: 'Life-threatening', target_s: 900, mean_target_s: 420, queue_alert_s: 60 },

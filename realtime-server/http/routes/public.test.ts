@@ -105,7 +105,7 @@ describe('GET /api/track/{ambulanceId}?t= and driver positions', () => {
     expect(res.body).toEqual({
       ambulanceId: 1, license_plate: plateOf(1), latitude: 17.4126, longitude: 78.4482, updated_at: amb.position_at,
       trail: [], case: { id: caseId, status: 'active', patientName: expect.any(String), description: expect.any(String) },
-      patient: null, etaSpeedKmh: 30, role: 'viewer',
+      patient: null, etaSpeedKmh: 30, eta_model: { road_factor: 1.3, speed_kmh: 30 }, unit_status: 'dispatched', destination: null, role: 'viewer',
     });
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
