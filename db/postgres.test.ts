@@ -48,7 +48,8 @@ describe.skipIf(!pg)('on PostgreSQL', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(9);
     expect(await s.ctx.db('cases').where({ ambulance_id: 2 }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
-    expect(await s.ctx.db('outbox').count({ n: '*' }).first()).toMatchObject({ n: 1 });
+    // The winner's patient mail and its crew's driver link.
+    expect(await s.ctx.db('outbox').count({ n: '*' }).first()).toMatchObject({ n: 2 });
   });
 
   it('frees the ambulance when the case closes, stores the patient location and positions', async () => {
@@ -66,6 +67,6 @@ describe.skipIf(!pg)('on PostgreSQL', () => {
     const ambulances = (await s.api('GET', '/api/ambulances', { token })).body.ambulances;
     expect(ambulances.find((a: any) => a.id === 3)).toMatchObject({ status: 'available', location: { latitude: 17.4, longitude: 78.5 } });
     // Listing the case after the share is a staff read of the patient's location: audited.
-    expect(await s.ctx.db('case_events').where({ case_id: id }).orderBy('id').pluck('action')).toEqual(['created', 'location', 'location.viewed', 'updated']);
+    expect(await s.ctx.db('case_events').where({ case_id: id }).orderBy('id').pluck('action')).toEqual(['created', 'tracking', 'location', 'location.viewed', 'updated']);
   });
 });

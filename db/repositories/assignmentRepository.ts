@@ -16,6 +16,9 @@ export const assignmentRepository = {
   /** The open assignment of a case (at most one). */
   openForCase: (db: Db, caseId: string) =>
     db<AssignmentRow>('assignments').where({ case_id: caseId }).whereNotIn('status', ENDED).first(),
+  /** The latest ended (cleared or cancelled) assignment of an ambulance to a case: a driver link's own, once over. */
+  lastEnded: (db: Db, caseId: string, ambulanceId: number) =>
+    db<AssignmentRow>('assignments').where({ case_id: caseId, ambulance_id: ambulanceId }).whereIn('status', ENDED).orderBy('id', 'desc').first(),
   /** Every assignment a case had, the first first. */
   listForCase: (db: Db, caseId: string) => db<AssignmentRow>('assignments').where({ case_id: caseId }).orderBy('id'),
   /** Locks an assignment's row until the transaction ends. */

@@ -181,9 +181,9 @@ export const caseRepository = {
     if (n && SEARCHED.some((f) => f in fields)) await caseRepository.refreshSearchText(db, { id });
     return n;
   },
-  /** Stores the patient's shared position on an active case; 0 when the case is not active. */
-  setLocation: (db: Db, id: string, p: { latitude: number; longitude: number; accuracy: number | null; at: string }) =>
-    db('cases').where({ id, status: 'active' }).update({
+  /** Stores the patient's shared position on a case in one of `statuses` (the link policy's); 0 when it is in none. */
+  setLocation: (db: Db, id: string, p: { latitude: number; longitude: number; accuracy: number | null; at: string }, statuses: readonly string[]) =>
+    db('cases').where({ id }).whereIn('status', [...statuses]).update({
       latitude: p.latitude, longitude: p.longitude, location_accuracy: p.accuracy, location_at: p.at,
       updated_at: p.at, version: db.raw('version + 1'),
     }),

@@ -12,6 +12,16 @@ export interface NewMessage {
   secretsExpireAt?: string | null;
 }
 
+/**
+ * While the links of a case's mail work, by the case's status: for the mail kinds named in
+ * `byKind`, their statuses; for every other kind, `others` (the rule is the services' link
+ * policy, passed in: this layer imports none).
+ */
+export interface MailLinkLife {
+  byKind: Readonly<Record<string, readonly string[]>>;
+  others: readonly string[];
+}
+
 /** What stands where a secret was. */
 export const REDACTED_SECRET = '…';
 
@@ -116,15 +126,23 @@ export const outboxRepository = {
     held(db, id, holder).update({ status: 'failed', last_error: error, claimed_by: null, claimed_until: null, ...dropSecrets(db) }),
   /**
    * Queued messages whose secrets no longer work lose them: a sign-in code past its expiry, the
-   * links of a case that is no longer active (or no longer exists). Conditional, so idempotent
-   * and safe with several nodes; a message being sent right now is left to markSent.
+   * links of a case whose status no longer keeps them (`life`: a patient's location link lives
+   * while the call waits or is active, tracking links while it is active), or that no longer
+   * exists. Conditional, so idempotent and safe with several nodes; a message being sent right
+   * now is left to markSent.
    */
-  redactDeadSecrets: (db: Db, now: string) =>
-    db('outbox').where({ status: 'queued' }).whereNotNull('body_redacted')
-      .where((q) => q.where('secrets_expire_at', '<', now)
-        .orWhere((c) => c.whereNotNull('case_id')
-          .whereNotExists(db('cases').whereRaw('cases.id = outbox.case_id').where('cases.status', 'active'))))
-      .update(dropSecrets(db)),
+  redactDeadSecrets: (db: Db, now: string, life: MailLinkLife) => {
+    const kinds = Object.keys(life.byKind);
+    const deadCase = (statuses: readonly string[]) => (q: Knex.QueryBuilder) =>
+      q.whereNotExists(db('cases').whereRaw('cases.id = outbox.case_id').whereIn('cases.status', [...statuses]));
+    return db('outbox').where({ status: 'queued' }).whereNotNull('body_redacted')
+      .where((q) => {
+        q.where('secrets_expire_at', '<', now);
+        for (const kind of kinds) q.orWhere((c) => deadCase(life.byKind[kind])(c.whereNotNull('case_id').where('kind', kind)));
+        q.orWhere((c) => deadCase(life.others)(kinds.length ? c.whereNotNull('case_id').whereNotIn('kind', kinds) : c.whereNotNull('case_id')));
+      })
+      .update(dropSecrets(db));
+  },
   /** Deletes up to `limit` messages sent or failed before `cutoff` (a failed one counts from when it was queued). */
   async deleteFinishedBefore(db: Db, cutoff: string, limit: number): Promise<number> {
     const finished = (q: Knex.QueryBuilder) => q

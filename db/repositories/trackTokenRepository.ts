@@ -13,6 +13,8 @@ export const trackTokenRepository = {
       .whereRaw('cases.ambulance_id = track_tokens.ambulance_id')
       .select('track_tokens.*')
       .first() as Promise<TrackTokenRow | undefined>,
+  /** A token's row whatever its state (revoked, its case over): the driver link's standby asks (policies/links.ts). */
+  findAny: (db: Db, tokenHash: string) => db<TrackTokenRow>('track_tokens').where({ token_hash: tokenHash }).first(),
   revokeForCase: (db: Db, caseId: string) =>
     db('track_tokens').where({ case_id: caseId }).whereNull('revoked_at').update({ revoked_at: nowIso() }),
 };

@@ -6,20 +6,51 @@
 /** Priority 1 (most urgent) to 4, the NHS Ambulance Response Programme's categories by default (DOMAIN.md §2). */
 export const PRIORITIES = [1, 2, 3, 4] as const;
 export type Priority = (typeof PRIORITIES)[number];
-const TYPE_PRIORITY: Record<string, Priority> = {
-  'heart attack': 1, stroke: 1,
-  accident: 2, injury: 2, 'medical emergency': 2,
-};
 
-/** SPEC §3: 'Type: ' followed by text up to a comma, if the description has it. */
-export function typeFromDescription(description: string | null | undefined): string | null {
-  const m = /Type: ([^,]*)/.exec(description ?? '');
-  return m?.[1].trim() || null;
+/**
+ * The emergency types the New Case form offers (SPEC §5's, in its order, then the two added by
+ * issue 25, before Other), each with the priority a call of that type gets when the caller names
+ * none (README, "Priority"). A free-text note (the description) goes with any of them.
+ */
+export const EMERGENCY_TYPES = [
+  { type: 'Medical Emergency', priority: 2 },
+  { type: 'Accident', priority: 2 },
+  { type: 'Heart Attack', priority: 1 },
+  { type: 'Stroke', priority: 1 },
+  { type: 'Injury', priority: 2 },
+  { type: 'Cardiac arrest', priority: 1 },
+  { type: 'Breathing problems', priority: 1 },
+  { type: 'Other', priority: 3 },
+] as const satisfies readonly { type: string; priority: Priority }[];
+export type EmergencyType = (typeof EMERGENCY_TYPES)[number]['type'];
+/** Any type not in the list (a typed one, SPEC's Fire or Hospitalization) is P3, as Other. */
+const DEFAULT_PRIORITY: Priority = 3;
+const typeKey = (t: string) => t.trim().replace(/\s+/g, ' ').toLowerCase();
+const TYPE_PRIORITY = new Map<string, Priority>(EMERGENCY_TYPES.map((t) => [typeKey(t.type), t.priority]));
+
+/** The listed emergency type a text names (its letter case and spacing aside), or null. */
+export function knownEmergencyType(text: string | null | undefined): EmergencyType | null {
+  const key = typeKey(text ?? '');
+  return EMERGENCY_TYPES.find((t) => typeKey(t.type) === key)?.type ?? null;
 }
 
-/** The priority a call gets when its caller names none: from its emergency type (SPEC's payload carries only the type). */
+/**
+ * The emergency type a description names when the payload has no `caseType`: SPEC's dispatch
+ * form sends the chosen type as the whole description ('Heart Attack'); a note may follow it
+ * after a separator ('Heart Attack - collapsed at the gym', 'Stroke: face drooping'); SPEC §3's
+ * 'Type: ' followed by text up to a comma is read too ('…, Type: Stroke'). Null when none is named.
+ */
+export function typeFromDescription(description: string | null | undefined): string | null {
+  const text = description ?? '';
+  const tagged = /Type: ([^,]*)/.exec(text)?.[1].trim();
+  if (tagged) return tagged;
+  const lead = text.split(/[\n,:;(]| [-–—] /, 1)[0];
+  return knownEmergencyType(lead);
+}
+
+/** The priority a call gets when its caller names none: from its emergency type (SPEC's payload carries only the type, in the description). */
 export const priorityForType = (caseType: string | null | undefined): Priority =>
-  TYPE_PRIORITY[(caseType ?? '').trim().toLowerCase()] ?? 3;
+  TYPE_PRIORITY.get(typeKey(caseType ?? '')) ?? DEFAULT_PRIORITY;
 
 /** One priority's words and targets (seconds), as GET /api/config tells the boards. */
 export interface PriorityInfo {

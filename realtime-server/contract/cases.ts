@@ -6,6 +6,7 @@ import { type AssignmentDto, type Priority, CALL_RECEIVED_MAX_AGE_MS, CLOCK_SKEW
 import { priority } from './callLifeSchemas';
 import type { IntakeLocationDto, LocationSource, PatientLocationDto } from './location';
 import { intakeLocationSchema } from './locationSchemas';
+import type { CrewNotice } from './tracking';
 
 const caseType = text().trim().max(40).nullish().transform((v) => v || null);
 const description = text().trim().max(2000);
@@ -148,13 +149,20 @@ export interface CaseDetail {
 export interface CaseCreated {
   case: CaseDto;
   locationLink: string;
+  /** A case created with an ambulance: what its crew was told (their driver link mailed, or why not); null for a waiting call. */
+  crew?: CrewNotice | null;
 }
 
 /**
  * GET /api/location/{caseId}?t=TOKEN: the patient's page asks at load whether its link can
- * still share. Only that: a wrong link is 404 'Case not found', a case no longer active 410.
+ * still share. Only that, and whether the call still waits for an ambulance (the link shares
+ * then too): a wrong link is 404 'Case not found', a call that ended (closed, resolved) 410.
  */
-export interface LocationLinkState { active: true }
+export interface LocationLinkState {
+  active: true;
+  /** The call waits for an ambulance (pending): help is being arranged. */
+  waiting: boolean;
+}
 
 /** POST /live-location: the created case, its id (SPEC §7) and the patient's location link. */
 export interface LiveLocationResponse extends CaseCreated { caseId: string }

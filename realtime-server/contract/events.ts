@@ -1,6 +1,7 @@
 import type { AmbulanceDto, PositionDto, PositionInput } from './ambulances';
 import type { CaseDto, CaseLocationEvent } from './cases';
 import type { UnitStatusAck, UnitStatusInput } from './callLife';
+import type { DriverDispatched, DriverStandby, TrackCaseUpdate } from './tracking';
 import type { UserDto } from './users';
 
 /** Socket.IO rooms (DESIGN.md §4). */
@@ -28,6 +29,12 @@ export interface ServerToClientEvents {
   'user.created': (u: UserDto) => void;
   'user.updated': (u: UserDto) => void;
   'user.deleted': (d: Deleted<number>) => void;
+  /** To a tracking or driver link's socket: its own case as it changes (contract TrackCaseUpdate). */
+  'track.case': (u: TrackCaseUpdate) => void;
+  /** To a driver link whose call ended: it waits for its ambulance's next call. */
+  'driver.standby': (s: DriverStandby) => void;
+  /** To a waiting driver link: its ambulance's next call, with a driver link for it. */
+  'driver.dispatched': (d: DriverDispatched) => void;
 }
 
 export type PositionAck = { ok: true; latest: boolean } | { ok: false; error: string };

@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decodeWkb, distanceMeters, etaMinutes, formatDistance, formatEta, isStale, pointWkb } from './geo';
+import { decodeWkb, distanceMeters, formatDistance, isStale, pointWkb } from './geo';
 
-describe('distance and ETA', () => {
+describe('distance', () => {
   it('measures great-circle distances', () => {
     // Charminar to Secunderabad station, about 9 km.
     expect(distanceMeters({ latitude: 17.3616, longitude: 78.4747 }, { latitude: 17.4337, longitude: 78.5016 })).toBeCloseTo(8.5e3, -3);
     // One degree of latitude is about 111.2 km.
     expect(distanceMeters({ latitude: 0, longitude: 0 }, { latitude: 1, longitude: 0 })).toBeCloseTo(111_195, -1);
     expect(distanceMeters({ latitude: 17.4, longitude: 78.5 }, { latitude: 17.4, longitude: 78.5 })).toBe(0);
-  });
-  it('estimates whole minutes at the average speed, at least one', () => {
-    expect(etaMinutes(10_000, 30)).toBe(20);
-    expect(etaMinutes(10_001, 30)).toBe(21);
-    expect(etaMinutes(0, 30)).toBe(1);
-    expect(etaMinutes(1000, 0)).toBeNaN();
-    expect(formatEta(7)).toBe('Arriving in about 7 min');
   });
   it('formats distances and knows a stale fix', () => {
     expect(formatDistance(850.4)).toBe('850 m');

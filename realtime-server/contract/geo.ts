@@ -51,14 +51,6 @@ export function distanceMeters(a: LatLon, b: LatLon): number {
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** An estimate: straight-line distance over an average urban speed, whole minutes, at least 1. */
-export function etaMinutes(distanceM: number, speedKmh: number): number {
-  if (!(speedKmh > 0) || !Number.isFinite(distanceM)) return NaN;
-  return Math.max(1, Math.ceil(distanceM / ((speedKmh * 1000) / 60)));
-}
-
-export const formatEta = (minutes: number) => `Arriving in about ${minutes} min`;
-
 /** "850 m" below a kilometre, "3.2 km" above. */
 export function formatDistance(m: number): string {
   return m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`;

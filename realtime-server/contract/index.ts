@@ -2,6 +2,7 @@
 export * from './enums';
 export * from './common';
 export * from './geo';
+export * from './eta';
 export * from './auth';
 export * from './users';
 export * from './ambulances';

@@ -1,4 +1,5 @@
-import type { AssignmentDto, Priority, PriorityInfo } from './callLife';
+import type { AssignmentDto, AssignmentStatus, Priority, PriorityInfo } from './callLife';
+import type { EtaModelParams } from './eta';
 import type { LatLon } from './geo';
 import type { LocationSource, StaleThresholds } from './location';
 import { z } from 'zod';
@@ -23,6 +24,21 @@ export interface TrackingInitiateResponse {
   driverEmail: string;
 }
 
+/**
+ * What a dispatch told the ambulance's crew: the driver link (and the patient's tracking link)
+ * went out with the dispatch, mailed to the ambulance's driver e-mail; without one nothing went
+ * to the crew, the dispatch stands, and the case's timeline has a `crew.not_notified` entry.
+ */
+export interface CrewNotice {
+  ambulance_id: number;
+  license_plate: string;
+  /** Where the driver link was mailed; null when the ambulance has no driver e-mail. */
+  driver_email: string | null;
+  mailed: boolean;
+  /** For the dispatcher, e.g. "Driver link sent to driver1@lifeline.test" or "TS09 EA 1001 has no driver e-mail: …". */
+  message: string;
+}
+
 /** The patient's position as last shared from their location link. */
 export interface SharedPosition { latitude: number; longitude: number; accuracy: number | null; updated_at: string }
 
@@ -44,19 +60,55 @@ export interface TrackResponse {
   trail: TrailPoint[];
   case: { id: string; status: string; patientName: string; description: string };
   patient: SharedPosition | null;
-  /** The average urban speed ETAs are estimated with (ETA_SPEED_KMH). */
+  /** ETA_SPEED_KMH, the model's default speed; estimates use `eta_model` (contract arrivalEstimate). */
   etaSpeedKmh: number;
+  /** The server's arrival model in force (default or calibrated), the one every screen estimates with. */
+  eta_model: EtaModelParams;
+  /** This ambulance's step on the case (its assignment's status), null when it has none: no estimate once it has arrived. */
+  unit_status: AssignmentStatus | null;
   role: LinkRole;
   /** The case's priority: the driver's link only (a viewer's answer is unchanged). */
   priority?: Priority;
   /** This ambulance's current (or last) assignment to the case, for its next-step button: the driver's link only. */
   assignment?: AssignmentDto | null;
   /**
-   * Where to drive, the driver's link only: the case's best known location (contract bestLocation),
-   * the patient's fix when it is accurate, else the location taken at intake (with its place text),
-   * so a crew has a destination before the patient shares anything. Null when neither is known.
+   * Where the ambulance is heading: the case's best known location (contract bestLocation), the
+   * patient's fix when it is accurate, else the location taken at intake, so a crew has a
+   * destination and the tracking page an estimate before the patient shares anything. Null when
+   * neither is known. The intake's place text (`address`) goes to the driver's link only.
    */
-  destination?: TrackDestination | null;
+  destination: TrackDestination | null;
+}
+
+/**
+ * `track.case`: what a link's socket hears when its case changes (the same commit staff hear as
+ * `case.updated`), for the link's own case and ambulance only. A viewer gets the case's words and
+ * state, the unit's step and the destination without its place text; the driver also the priority
+ * and its own assignment, so a step pressed on the board shows on the crew's phone at once.
+ */
+export type TrackCaseUpdate = Pick<TrackResponse, 'ambulanceId' | 'case' | 'unit_status' | 'destination' | 'priority' | 'assignment'>;
+
+/**
+ * `driver.standby`: a driver link whose call ended (cleared, or the unit taken off it: cancelled)
+ * keeps a socket that hears only its ambulance's next call, until `until` (README "The driver link").
+ */
+export interface DriverStandby {
+  ambulanceId: number;
+  license_plate: string;
+  /** The call that ended and how this unit's part in it ended. */
+  caseId: string;
+  ended: 'cleared' | 'cancelled';
+  until: string;
+}
+
+/** `driver.dispatched`: the ambulance has a new call; `link` (`/driver/{id}?t=…`) is a driver link of its own for it. */
+export interface DriverDispatched {
+  ambulanceId: number;
+  caseId: string;
+  priority: Priority;
+  link: string;
+  /** The call this page was on and how the unit's part in it ended (`cancelled` right before a dispatch: diverted). */
+  from: { caseId: string; ended: 'cleared' | 'cancelled' };
 }
 
 /** The driver's destination: a point, whose it is, and the intake's place text when it is the intake's. */
@@ -65,7 +117,10 @@ export interface TrackDestination { latitude: number; longitude: number; source:
 /** GET /api/config: what the web app needs of the server's settings. */
 export interface ConfigResponse {
   tileUrl: string;
+  /** ETA_SPEED_KMH, the model's default speed; estimates use `eta_model`. */
   etaSpeedKmh: number;
+  /** The server's arrival model in force (contract arrivalEstimate): road factor and speed, default or calibrated. */
+  eta_model: EtaModelParams;
   /** Priorities 1–4 with their labels and targets, most urgent first. */
   priorities: PriorityInfo[];
   /** NFPA 1710 turnout: an assignment still dispatched after this many seconds is flagged. */

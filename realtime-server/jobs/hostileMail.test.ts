@@ -23,7 +23,8 @@ it('the share-location, tracking and driver e-mails are text only and carry the 
   const operator = await s.signIn('operator');
   const caseId = await dispatchCase(s, operator, 1, { to: 'hostile@example.com', patientName: NAME, description: DESCRIPTION });
   expect((await initiateTracking(s, operator, caseId, 1)).status).toBe(200);
-  await waitFor(() => smtp.received.length >= 3, 'the three e-mails', 5000);
+  // The dispatch's two (the patient's share-location, the crew's) and Send Tracker's two.
+  await waitFor(() => smtp.received.length >= 4, 'the four e-mails', 5000);
 
   for (const m of smtp.received) {
     expect(m.headers['content-type']).toMatch(/^text\/plain; charset=utf-8/i);
@@ -35,13 +36,16 @@ it('the share-location, tracking and driver e-mails are text only and carry the 
   const patient = smtp.received.filter((m) => m.to.includes('hostile@example.com'));
   expect(patient).toHaveLength(2);
   for (const m of patient) expect(m.text).toContain(`Hello ${NAME},\n`);
-  const [driver] = smtp.received.filter((m) => m.to.includes(driverOf(1)));
-  expect(driver.text).toContain(`Patient: ${NAME}\n`);
-  expect(driver.text).toContain(`Emergency: ${DESCRIPTION}\n`);
+  const drivers = smtp.received.filter((m) => m.to.includes(driverOf(1)));
+  expect(drivers).toHaveLength(2);
+  for (const driver of drivers) {
+    expect(driver.text).toContain(`Patient: ${NAME}\n`);
+    expect(driver.text).toContain(`Emergency: ${DESCRIPTION}\n`);
+  }
 
   // The admin's outbox holds the same text, and no HTML body.
   const outbox = (await s.api('GET', '/api/outbox', { token: await s.signIn('admin') })).body.messages.filter((m: any) => m.case_id === caseId);
-  expect(outbox).toHaveLength(3);
+  expect(outbox).toHaveLength(4);
   for (const m of outbox) expect(Object.keys(m).filter((k) => /html/i.test(k))).toEqual([]);
 });
 

@@ -21,7 +21,8 @@ describe('without SMTP_URL, a restart does not log the waiting mail again', () =
     const a = await startTestServer({ env, log: first.log });
     await dispatchCase(a, await a.signIn('operator'), 1, { to: 'ravi@example.com' });
     await dispatchCase(a, await a.signIn('operator'), 2, { to: 'sita@example.com' });
-    await waitFor(() => queuedLines(first).length >= 2, 'the first run logs its two mails');
+    // Each dispatch mails the patient and the crew.
+    await waitFor(() => queuedLines(first).length >= 4, 'the first run logs its four mails');
     await a.dispose();
 
     const second = memoryLog();
@@ -32,12 +33,12 @@ describe('without SMTP_URL, a restart does not log the waiting mail again', () =
       expect(queuedLines(second)).toEqual([]);
       const summary = second.entries().filter((e) => String(e.msg).includes('queued before this start'));
       expect(summary).toHaveLength(1);
-      expect(summary[0]).toMatchObject({ queued: 2, level: 30 });
+      expect(summary[0]).toMatchObject({ queued: 4, level: 30 });
 
       const caseId = await dispatchCase(b, await b.signIn('operator'), 3, { to: 'arun@example.com' });
-      await waitFor(() => queuedLines(second).length >= 1, 'the new mail is logged');
+      await waitFor(() => queuedLines(second).length >= 2, 'the new mails are logged');
       await sleep(1200);
-      expect(queuedLines(second).map((e) => e.to)).toEqual(['arun@example.com']);
+      expect(queuedLines(second).map((e) => e.to)).toEqual(['driver3@lifeline.test', 'arun@example.com']);
       expect(caseId).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
       await b.dispose();

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ISO_TIME, PUBLIC_URL, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, sha256Hex, tokenInLink } from '../testing/dispatchHelpers';
+import { ISO_TIME, PUBLIC_URL, dispatch, dispatchCase, driverOf, expectStatus, initiateTracking, outboxFor, plateOf, sha256Hex, tokenInLink } from '../testing/dispatchHelpers';
 import { freePort } from '../testing/serverProcess';
 import { startSilentServer, startSmtpListener, type SmtpListener } from '../testing/smtpListener';
 import { startTestServer, type TestServer, useTestServer } from '../testing/testServer';
 import { DEMO } from '../testing/demoAccounts';
 import { sleep, waitFor } from '../testing/wait';
+
+/** A waiting call (pending, no ambulance): one mail, the patient's. */
+const queueCall = async (s: TestServer, operator: string, to: string): Promise<string> =>
+  expectStatus(await dispatch(s, operator, undefined, { status: 'pending', to }), 201, 'queue').body.caseId;
 
 const outbox = async (s: TestServer, admin: string) => {
   const res = await s.api('GET', '/api/outbox', { token: admin });
@@ -25,17 +29,18 @@ describe('the outbox worker delivers through a real SMTP server', () => {
 
   it('sends the share-location, tracking and driver e-mails with the right links, then marks them sent', async () => {
     const caseId = await dispatchCase(s, operator, 1, { to: 'ravi@example.com', patientName: 'Ravi Kumar', description: 'Road accident' });
+    // The dispatch mails the patient (share-location) and the crew (driver link); Send Tracker re-sends both links.
     expect((await initiateTracking(s, operator, caseId, 1)).status).toBe(200);
 
-    await waitFor(() => smtp.received.length >= 3, 'three messages at the SMTP listener', 5000);
+    await waitFor(() => smtp.received.length >= 4, 'four messages at the SMTP listener', 5000);
     await sleep(200); // nothing more arrives
-    expect(smtp.received).toHaveLength(3);
+    expect(smtp.received).toHaveLength(4);
 
     const byTo = (to: string) => smtp.received.filter((m) => m.to.includes(to));
     const patientMails = byTo('ravi@example.com');
-    const [driverMail] = byTo(driverOf(1));
+    const driverMails = byTo(driverOf(1));
     expect(patientMails).toHaveLength(2);
-    expect(driverMail).toBeDefined();
+    expect(driverMails).toHaveLength(2);
     for (const m of smtp.received) {
       expect(m.to).toHaveLength(1);
       expect(m.from).toBe('dispatch@lifeline.test');
@@ -47,11 +52,19 @@ describe('the outbox worker delivers through a real SMTP server', () => {
     expect(share.text).toContain(`${PUBLIC_URL}/location/${caseId}`);
     expect(share.text).toContain('Hello Ravi Kumar,');
 
+    expect(share.text).toContain(`Ambulance ${plateOf(1)} has been dispatched for your emergency.`);
+    const dispatchViewer = tokenInLink(share.text, 'track', 1)!;
+    expect(dispatchViewer).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
     const tracking = patientMails.find((m) => m.subject === `Your ambulance ${plateOf(1)} is on its way`)!;
     expect(tracking).toBeDefined();
     const viewer = tokenInLink(tracking.text, 'track', 1)!;
     expect(viewer).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(viewer).not.toBe(dispatchViewer);
     expect(tracking.text).not.toContain('/driver/');
+    const driverMail = driverMails.find((m) => tokenInLink(m.text, 'track', 1) === viewer)!;
+    const dispatchDriverMail = driverMails.find((m) => tokenInLink(m.text, 'track', 1) === dispatchViewer)!;
+    expect(dispatchDriverMail.subject).toBe(`Dispatch: case ${caseId.slice(0, 8)} for ${plateOf(1)}`);
 
     expect(driverMail.subject).toBe(`Dispatch: case ${caseId.slice(0, 8)} for ${plateOf(1)}`);
     const driver = tokenInLink(driverMail.text, 'driver', 1)!;
@@ -60,20 +73,23 @@ describe('the outbox worker delivers through a real SMTP server', () => {
     for (const detail of [caseId, 'Ravi Kumar', 'ravi@example.com', 'Road accident']) expect(driverMail.text).toContain(detail);
 
     // The links in the mail are live: the tokens are the ones stored (hashed) for this case.
+    const dispatchDriver = tokenInLink(dispatchDriverMail.text, 'driver', 1)!;
     const hashes = await s.ctx.db('track_tokens').where({ case_id: caseId }).pluck('token_hash');
-    expect(hashes.sort()).toEqual([sha256Hex(viewer), sha256Hex(driver)].sort());
+    expect(hashes.sort()).toEqual([sha256Hex(dispatchViewer), sha256Hex(dispatchDriver), sha256Hex(viewer), sha256Hex(driver)].sort());
     expect((await s.api('GET', `/api/track/1?t=${viewer}`)).status).toBe(200);
+    expect((await s.api('GET', `/api/track/1?t=${dispatchViewer}`)).status).toBe(200);
 
     const messages = await waitFor(async () => {
       const list = await outbox(s, admin);
-      return list.length === 3 && list.every((m) => m.status === 'sent') ? list : undefined;
-    }, 'the outbox to show three sent messages');
+      return list.length === 4 && list.every((m) => m.status === 'sent') ? list : undefined;
+    }, 'the outbox to show four sent messages');
     for (const m of messages) {
       expect(m).toMatchObject({ status: 'sent', attempts: 1, last_error: null, case_id: caseId });
       expect(m.sent_at).toMatch(ISO_TIME);
     }
     expect(messages.map((m) => [m.kind, m.to]).sort()).toEqual([
       ['share-location', 'ravi@example.com'],
+      ['tracking-driver', driverOf(1)],
       ['tracking-driver', driverOf(1)],
       ['tracking-patient', 'ravi@example.com'],
     ]);
@@ -83,21 +99,20 @@ describe('the outbox worker delivers through a real SMTP server', () => {
     const delivered = smtp.received.length;
     const caseId = await dispatchCase(s, operator, 2, { to: 'secret@example.com' });
     expect((await initiateTracking(s, operator, caseId, 2)).status).toBe(200);
-    await waitFor(() => smtp.received.length >= delivered + 3, 'three messages at the SMTP listener', 5000);
+    await waitFor(() => smtp.received.length >= delivered + 4, 'four messages at the SMTP listener', 5000);
     const received = smtp.received.slice(delivered);
-    // The recipients got the live links...
-    const viewer = tokenInLink(received.find((m) => m.to.includes('secret@example.com') && m.text.includes('/track/'))!.text, 'track', 2)!;
-    const driver = tokenInLink(received.find((m) => m.to.includes(driverOf(2)))!.text, 'driver', 2)!;
-    expect(viewer).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(driver).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const location = /\/location\/[^\s]*/.exec(received.find((m) => m.subject === 'Emergency services: please share your location')!.text)![0];
+    // The recipients got the live links (the dispatch's and Send Tracker's)...
+    const tokensIn = (text: string) => [...text.matchAll(/[?&]t=([\w-]+)/g)].map((m) => m[1]);
+    const secrets = received.flatMap((m) => tokensIn(m.text));
+    expect(secrets).toHaveLength(7); // location + viewer; driver + viewer, twice; viewer
+    for (const t of secrets) expect(t).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const viewer = tokenInLink(received.find((m) => m.subject === `Your ambulance ${plateOf(2)} is on its way`)!.text, 'track', 2)!;
 
     const rows = await waitFor(async () => {
       const list = await outboxFor(s, caseId);
-      return list.length === 3 && list.every((m) => m.status === 'sent') ? list : undefined;
-    }, 'the three messages marked sent');
+      return list.length === 4 && list.every((m) => m.status === 'sent') ? list : undefined;
+    }, 'the four messages marked sent');
     // ...the database keeps no token: neither in the body nor in the links, nor in a column of its own.
-    const secrets = [viewer, driver, ...(new URL(`${PUBLIC_URL}${location}`).searchParams.getAll('t'))];
     for (const row of rows) for (const secret of secrets) expect(JSON.stringify(row)).not.toContain(secret);
     const byKind = Object.fromEntries(rows.map((m) => [m.kind, m]));
     expect(JSON.parse(byKind['tracking-patient'].links)).toEqual([`${PUBLIC_URL}/track/2?t=…`]);
@@ -105,10 +120,10 @@ describe('the outbox worker delivers through a real SMTP server', () => {
     expect(byKind['tracking-driver'].body_text).toContain(`${PUBLIC_URL}/driver/2?t=…\n`);
     expect(byKind['tracking-driver'].body_text).toContain(`${PUBLIC_URL}/track/2?t=…\n`);
     expect(byKind['tracking-patient'].body_text).toContain(`${PUBLIC_URL}/track/2?t=…\n`);
-    expect(JSON.parse(byKind['share-location'].links)[0]).toMatch(new RegExp(`^${PUBLIC_URL}/location/${caseId}(\\?t=…)?$`));
+    expect(JSON.parse(byKind['share-location'].links)).toEqual([`${PUBLIC_URL}/location/${caseId}?t=…`, `${PUBLIC_URL}/track/2?t=…`]);
     // The admin reads exactly what is stored.
     const listed = (await outbox(s, admin)).filter((m) => m.case_id === caseId);
-    expect(listed).toHaveLength(3);
+    expect(listed).toHaveLength(4);
     for (const m of listed) for (const secret of secrets) expect(JSON.stringify(m)).not.toContain(secret);
     for (const m of listed) {
       const row = rows.find((r) => r.id === m.id)!;
@@ -136,7 +151,8 @@ describe('an SMTP server that refuses the recipient', () => {
   });
 
   it('leaves the message queued with attempts and last_error, retries after a backoff, and delivers once the server accepts', async () => {
-    const caseId = await dispatchCase(s, operator, 2, { to: 'later@example.com' });
+    // A waiting call: its one mail, the patient's.
+    const caseId = await queueCall(s, operator, 'later@example.com');
     const failed = await waitFor(async () => {
       const [m] = await outboxFor(s, caseId);
       return m && m.attempts === 1 && m.status === 'queued' && m.last_error ? m : undefined;
@@ -176,7 +192,7 @@ describe('an SMTP port where nothing listens', () => {
   });
 
   it('keeps the message queued with the connection error, and marks it failed (never deletes it) after the last attempt', async () => {
-    const caseId = await dispatchCase(s, operator, 3, { to: 'nobody@example.com' });
+    const caseId = await queueCall(s, operator, 'nobody@example.com');
     const first = await waitFor(async () => {
       const [m] = await outboxFor(s, caseId);
       return m && m.attempts === 1 && m.status === 'queued' && m.last_error ? m : undefined;
@@ -204,7 +220,7 @@ describe('an SMTP port where nothing listens', () => {
     expect((await initiateTracking(s, operator, caseId, 4)).status).toBe(200);
     const rows = await waitFor(async () => {
       const list = await outboxFor(s, caseId);
-      return list.length === 3 && list.every((m) => m.attempts >= 1 && m.status === 'queued') ? list : undefined;
+      return list.length === 4 && list.every((m) => m.attempts >= 1 && m.status === 'queued') ? list : undefined;
     }, 'a failed first attempt of each');
     const viewer = tokenInLink(rows.find((m) => m.kind === 'tracking-patient')!.body_text, 'track', 4)!;
     expect(viewer).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -300,21 +316,24 @@ describe('without SMTP_URL', () => {
     await sleep(1500); // longer than the worker's poll interval
 
     const messages = await outbox(s, admin);
-    expect(messages).toHaveLength(3);
+    expect(messages).toHaveLength(4);
     for (const m of messages) {
       expect(m).toMatchObject({ status: 'queued', attempts: 0, sent_at: null, last_error: null, case_id: caseId });
       expect(m.created_at).toMatch(ISO_TIME);
     }
-    // Newest first.
+    // Newest first: Send Tracker's two, then the dispatch's two.
     expect(messages.map((m) => [m.kind, m.to])).toEqual([
       ['tracking-driver', driverOf(4)],
       ['tracking-patient', 'queued@example.com'],
       ['share-location', 'queued@example.com'],
+      ['tracking-driver', driverOf(4)],
     ]);
-    const [driverMail, trackingMail, shareMail] = messages;
+    const [driverMail, trackingMail, shareMail, dispatchDriverMail] = messages;
     // A queued message keeps its live links: without SMTP the admin hands them on from here.
-    expect(shareMail.links).toEqual([expect.stringMatching(new RegExp(`^${PUBLIC_URL}/location/${caseId}(\\?t=[A-Za-z0-9_-]{43})?$`))]);
+    const dispatchViewer = tokenInLink(shareMail.text, 'track', 4)!;
+    expect(shareMail.links).toEqual([expect.stringMatching(new RegExp(`^${PUBLIC_URL}/location/${caseId}\\?t=[A-Za-z0-9_-]{43}$`)), `${PUBLIC_URL}/track/4?t=${dispatchViewer}`]);
     expect(shareMail.text).toContain(shareMail.links[0]);
+    expect(dispatchDriverMail.links).toEqual([`${PUBLIC_URL}/driver/4?t=${tokenInLink(dispatchDriverMail.text, 'driver', 4)}`, `${PUBLIC_URL}/track/4?t=${dispatchViewer}`]);
     const viewer = tokenInLink(trackingMail.text, 'track', 4)!;
     expect(trackingMail.links).toEqual([`${PUBLIC_URL}/track/4?t=${viewer}`]);
     const driver = tokenInLink(driverMail.text, 'driver', 4)!;

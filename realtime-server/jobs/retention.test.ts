@@ -7,7 +7,7 @@ import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
 import { checkInvariants } from '../reliability/invariants';
 import { dbSnapshot } from '../testing/assertions';
-import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, tokenInLink, updateCase, shareLocation } from '../testing/dispatchHelpers';
+import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, locationToken, tokenInLink, updateCase, shareLocation } from '../testing/dispatchHelpers';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import type { DomainEvent } from '../services/events';
 import { mailTemplates } from '../services/mailTemplates';
@@ -93,10 +93,15 @@ describe('runRetention', () => {
 
   it('clears the patient position of cases closed or resolved more than RETENTION_DAYS ago, and says so on their timeline', async () => {
     const before = { recently: await caseRow(c.closedRecently), active: await caseRow(c.activeOld), pending: await caseRow(c.pendingOld) };
-    // The patients' queued e-mails of the cases that are no longer active lose their link tokens (the outbox describe below).
-    const deadLinks = Number((await s.ctx.db('outbox').whereNotNull('body_redacted').whereNot('case_id', c.activeOld).count({ n: '*' }).first())!.n);
+    // The queued e-mails whose links no longer work lose their tokens (the outbox describe below): every one of a
+    // case that ended or is gone; of a waiting (pending) case only the crew's tracking mail, since its location link still shares.
+    const deadLinks = Number((await s.ctx.db('outbox').whereNotNull('body_redacted').whereNot('case_id', c.activeOld)
+      .whereNot((q) => q.where({ case_id: c.pendingOld, kind: 'share-location' })).count({ n: '*' }).first())!.n);
     const result = await runRetention(s.ctx);
     expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 3, placesDeleted: 1, searchesDeleted: 0, outboxRedacted: deadLinks, outboxDeleted: 0 });
+    const pendingMails = await s.ctx.db('outbox').where({ case_id: c.pendingOld }).orderBy('id');
+    expect(pendingMails.map((m) => [m.kind, m.body_redacted != null])).toEqual([['tracking-driver', false], ['share-location', true]]);
+    expect(pendingMails[1].body_text).toContain(`/location/${c.pendingOld}?t=${await locationToken(s, c.pendingOld)}`);
     for (const id of [c.closedLong, c.resolvedLong]) {
       const row = await caseRow(id);
       expect(row).toMatchObject({ latitude: null, longitude: null, location_accuracy: null, location_at: null });

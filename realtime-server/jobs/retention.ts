@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { timelineFields } from '../contract';
 import { type ServiceContext, inTransaction } from '../services/context';
+import { linkPolicy } from '../policies/links';
 import { presentCase } from '../presenters/presentCase';
 import { INTAKE_PLACE_KEYS, REDACTED_JSON, REDACTED_LOCATION, caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { type EndedKey, caseRepository } from '../../db/repositories/caseRepository';
@@ -108,7 +109,7 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
   result.searchesDeleted = await geocodeSearchRepository.deleteBefore(db, cutoff);
 
   // 5. E-mails: a queued one whose secrets no longer work keeps no copy of them; sent and failed ones that old go.
-  result.outboxRedacted = await outboxRepository.redactDeadSecrets(db, now.toISOString());
+  result.outboxRedacted = await outboxRepository.redactDeadSecrets(db, now.toISOString(), linkPolicy.mailLinksLive);
   for (;;) {
     const n = await outboxRepository.deleteFinishedBefore(db, cutoff, 1000);
     result.outboxDeleted += n;

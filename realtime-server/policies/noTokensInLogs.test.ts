@@ -125,8 +125,8 @@ describe('tokens never appear in logs', () => {
     }
     const driverMail = queued().find((e) => e.kind === 'tracking-driver')!;
     expect(driverMail.links).toEqual(['http://lifeline.test/driver/1?t=…', 'http://lifeline.test/track/1?t=…']);
-    // The patient's location link carries its own token, redacted like the others.
-    expect(queued().find((e) => e.kind === 'share-location')!.links).toEqual([`http://lifeline.test/location/${caseId}?t=…`]);
+    // The patient's location link carries its own token, redacted like the others (with the tracking link of the dispatch).
+    expect(queued().find((e) => e.kind === 'share-location')!.links).toEqual([`http://lifeline.test/location/${caseId}?t=…`, 'http://lifeline.test/track/1?t=…']);
     expect(queued().find((e) => e.kind === 'signin-code')!.links).toEqual([]);
 
     // Requests were logged at debug (the test would prove nothing otherwise), without query strings.

@@ -13,8 +13,8 @@ import { type ApiResult, startTestServer, useTestServer } from '../testing/testS
  * - `GET /api/track/{ambulanceId}?t=`: one 404 body for every bad link.
  * - `POST /api/location/{caseId}?t=`: one 404 body for every id that names no case and every
  *   token that is not the case's own location token (a tracking link's holder knows the case
- *   id); the true link of a case that is no longer active (closed, resolved, pending) gets 410
- *   (its holder is the patient, who learns only that the emergency is over).
+ *   id); the true link of a call that ended (closed, resolved) gets 410 (its holder is the
+ *   patient, who learns only that the emergency is over); a waiting (pending) call's shares.
  * - `POST /api/ambulances/{id}/position?t=`: one 403 body for every token that is not a live driver link.
  * - The socket handshake: one `unauthorized` for every bad link token.
  */
@@ -29,7 +29,7 @@ let admin: string;
 /** Live links of case A (ambulance 1) and case B (ambulance 2). */
 let A: { id: string; viewer: string; driver: string };
 let B: { id: string; viewer: string; driver: string };
-/** Dead links: closed, resolved, reassigned (revoked), deleted, pending. */
+/** Dead tracking links: closed, resolved, reassigned (revoked), deleted, pending (its location link lives on). */
 const dead: Record<'closed' | 'resolved' | 'reassigned' | 'deleted' | 'pending', { id: string; ambulance: number; viewer: string; driver: string }> = {} as any;
 
 const swapCase = (t: string) => [...t].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
@@ -127,7 +127,8 @@ describe('POST /api/location/{caseId}?t=: only the patient\'s own link writes; o
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     const mail = await s.ctx.db('outbox').where({ case_id: A.id, kind: 'share-location' }).first();
-    expect(JSON.parse(mail.links)).toEqual([`${PUBLIC_URL}/location/${A.id}?t=${t}`]);
+    // The location link, then the tracking link of the ambulance dispatched with the case.
+    expect(JSON.parse(mail.links)).toEqual([`${PUBLIC_URL}/location/${A.id}?t=${t}`, expect.stringMatching(new RegExp(`^${PUBLIC_URL}/track/1\\?t=[\\w-]{43}$`))]);
     expect(mail.body_text).toContain(`${PUBLIC_URL}/location/${A.id}?t=${t}`);
     // Stored only as its hash.
     const row = await s.ctx.db('cases').where({ id: A.id }).first();
@@ -204,13 +205,14 @@ describe('POST /api/location/{caseId}?t=: only the patient\'s own link writes; o
     expectSameAnswer(answers, 404, CASE_NOT_FOUND);
   });
 
-  it('closed, resolved, pending and reassigned-then-closed cases with their own link: the same 410, nothing written; with any other token the same 404', async () => {
+  it('closed and resolved cases with their own link: the same 410, nothing written; a waiting (pending) one shares; with any other token the same 404', async () => {
     const answers: [string, ApiResult][] = [];
-    for (const kind of ['closed', 'resolved', 'pending'] as const) {
+    for (const kind of ['closed', 'resolved'] as const) {
       const t = await locationToken(s, dead[kind].id);
       answers.push([kind, await expectNoWrite(s.ctx.db, () => share(dead[kind].id, t))]);
     }
     expectSameAnswer(answers, 410, CASE_OVER);
+    expect((await share(dead.pending.id, await locationToken(s, dead.pending.id))).status).toBe(200);
     const wrong: [string, ApiResult][] = [];
     for (const kind of ['closed', 'resolved', 'pending'] as const) {
       wrong.push([kind, await expectNoWrite(s.ctx.db, () => share(dead[kind].id, dead[kind].viewer))]);
@@ -253,11 +255,24 @@ describe('the socket handshake: one refusal for every bad link token', () => {
       { trackToken: 'x'.repeat(43) }, { driverToken: randomToken() },
       { trackToken: swapCase(A.viewer) }, { driverToken: swapCase(A.driver) },
       { driverToken: A.viewer }, { token: A.viewer }, { token: A.driver },
-      ...Object.values(dead).flatMap((l) => [{ trackToken: l.viewer }, { driverToken: l.driver }]),
+      ...Object.values(dead).map((l) => ({ trackToken: l.viewer })),
+      // A deleted call's driver link is gone with it; the others wait for their next call (below).
+      { driverToken: dead.deleted.driver },
     ];
     for (const auth of attempts) {
       const err = await expectNoWrite(s.ctx.db, () => s.socket(auth).then(() => undefined, (e: Error) => e));
       expect({ auth: Object.keys(auth), message: err?.message }).toEqual({ auth: Object.keys(auth), message: 'unauthorized' });
+    }
+  });
+
+  it('an ended call\'s driver link opens only a waiting socket: its ambulance\'s standby room, nothing of the call', async () => {
+    for (const kind of ['closed', 'resolved', 'reassigned', 'pending'] as const) {
+      const link = dead[kind];
+      const sock = await expectNoWrite(s.ctx.db, () => s.socket({ driverToken: link.driver }));
+      const sockets = await s.io.fetchSockets();
+      const rooms = [...sockets.find((x) => x.id === sock.id)!.rooms].filter((r) => r !== sock.id);
+      expect({ kind, rooms }).toEqual({ kind, rooms: [`standby:${link.ambulance}`] });
+      sock.disconnect();
     }
   });
 });

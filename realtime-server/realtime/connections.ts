@@ -6,6 +6,7 @@ import { listenToDriver } from './driverEvents';
 import { type LifelineServer, type LifelineSocket, type SocketIdentity, identify, principalOf } from './identity';
 import { STAFF_SHARDS, serverRooms } from './rooms';
 import { createSocketLimits } from './socketLimits';
+import type { Standby } from './standby';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -14,7 +15,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * (a staff session or a tracking/driver link) under the per-link socket cap; a connected socket
  * joins its rooms, gets its event limits and, for a driver link, its inbound events.
  */
-export function acceptConnections(io: LifelineServer, ctx: ServiceContext) {
+export function acceptConnections(io: LifelineServer, ctx: ServiceContext, standby: Standby) {
   const limits = createSocketLimits(
     { eventsPerSecond: ctx.config.limits.socketEventsPerSecond, socketsPerLink: ctx.config.limits.socketsPerLink },
     (socket, report) => ctx.log.warn({ kind: (socket.data as SocketIdentity | undefined)?.kind, refused: report.refused }, 'socket disconnected: it kept sending over its event limit'),
@@ -50,9 +51,21 @@ export function acceptConnections(io: LifelineServer, ctx: ServiceContext) {
       // The session ends on its own at expiry: so does the socket.
       const timer = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Date.parse(who.expiresAt) - Date.now()));
       socket.once('disconnect', () => clearTimeout(timer));
+    } else if (who.kind === 'standby') {
+      // A driver link whose call ended hears its ambulance's next call and nothing else, until its standby ends.
+      const { standby: grant } = who;
+      void socket.join(serverRooms.standby(grant.ambulanceId));
+      const { endedAssignmentId: _internal, ...told } = grant;
+      socket.emit('driver.standby', told);
+      void standby.offerTo(socket);
+      const timer = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Math.max(0, Date.parse(grant.until) - Date.now())));
+      socket.once('disconnect', () => clearTimeout(timer));
     } else {
-      // A link's holder hears its ambulance's positions and its case's patient location, nothing else.
-      void socket.join([rooms.ambulance(who.ambulanceId), rooms.case(who.caseId), serverRooms.grant(who.caseId)]);
+      // A link's holder hears its ambulance's positions, its case's patient location and its own case's
+      // changes for its role (track.case), nothing else.
+      void socket.join([
+        rooms.ambulance(who.ambulanceId), rooms.case(who.caseId), serverRooms.grant(who.caseId), serverRooms.link(who.kind, who.caseId, who.ambulanceId),
+      ]);
     }
     listenToDriver(socket, ctx);
   });

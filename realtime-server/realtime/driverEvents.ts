@@ -10,9 +10,17 @@ import { type LifelineSocket, principalOf } from './identity';
 /** The first problem of a payload, as one line for an ack. */
 const firstIssue = (issues: { path: PropertyKey[]; message: string }[], what: string) => `${issues[0].path.join('.') || what}: ${issues[0].message}`;
 
+/** What a waiting driver link (its call over, realtime/standby.ts) is answered when it tries to send. */
+const WAITING = 'This call has ended; this link waits for the next call';
+
 /** What a socket may send: a driver link's positions and its unit's steps, checked and counted like its REST calls. */
 export function listenToDriver(socket: LifelineSocket, ctx: ServiceContext) {
   const who = socket.data;
+  if (who.kind === 'standby') {
+    socket.on('ambulance.position', (_raw, ack) => { if (typeof ack === 'function') ack({ ok: false, error: WAITING }); });
+    socket.on('unit.status', (_raw, ack) => { if (typeof ack === 'function') ack({ ok: false, error: WAITING }); });
+    return;
+  }
   socket.on('ambulance.position', async (raw, ack) => {
     const reply = typeof ack === 'function' ? ack : () => {};
     // The table admits driver links only (`who.kind === 'staff'` narrows the type for what follows).

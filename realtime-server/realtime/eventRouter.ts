@@ -1,22 +1,39 @@
-import { rooms } from '../contract';
+import { type CaseDto, rooms } from '../contract';
 import type { Metrics } from '../metrics';
+import { presentTrackUpdate } from '../presenters/presentTrack';
 import type { DomainEvent } from '../services/events';
 import type { Cluster } from './cluster';
 import type { LifelineServer } from './identity';
 import { serverRooms } from './rooms';
+import type { Standby } from './standby';
+
+/**
+ * A changed case to its links' sockets, in the same turn staff hear it: the viewer's and the
+ * driver's of the ambulance on its current (or last) assignment, each as its role may see it
+ * (presenters/presentTrack.ts), so a step pressed on the board reaches the crew's phone at once.
+ * A case whose assignment has just been made offers the call to that ambulance's waiting driver links.
+ */
+function toLinks(io: LifelineServer, c: CaseDto, standby?: Standby) {
+  const ambulanceId = c.assignment?.ambulance_id;
+  if (ambulanceId == null) return;
+  io.to(serverRooms.link('viewer', c.id, ambulanceId)).emit('track.case', presentTrackUpdate(c, ambulanceId, 'viewer'));
+  io.to(serverRooms.link('driver', c.id, ambulanceId)).emit('track.case', presentTrackUpdate(c, ambulanceId, 'driver'));
+  if (c.status === 'active' && c.assignment?.status === 'dispatched' && c.ambulance_id === ambulanceId) standby?.offer(ambulanceId);
+}
 
 /**
  * Each committed domain event to the rooms that may hear it, through the adapter (every node's
  * sockets when clustered); a position goes to the cluster's feed (realtime/positionFanout.ts).
  */
-export function routeEvents(io: LifelineServer, cluster: Cluster, metrics?: Metrics) {
+export function routeEvents(io: LifelineServer, cluster: Cluster, metrics?: Metrics, standby?: Standby) {
   return (e: DomainEvent) => {
     if (e.type !== 'ambulance.position' && e.type !== 'mail.queued') metrics?.emitted(e.type);
     switch (e.type) {
       // Whole cases only to staff; a case room (link holders) gets only its location.
       case 'case.created':
       case 'case.updated':
-        return io.to(rooms.staff).emit(e.type, e.case);
+        io.to(rooms.staff).emit(e.type, e.case);
+        return toLinks(io, e.case, standby);
       case 'case.deleted':
         return io.to(rooms.staff).emit(e.type, { id: e.id });
       case 'case.location':

@@ -6,19 +6,34 @@ import type { Principal } from '../policies/permissions';
 import { authService } from '../services/authService';
 import type { ServiceContext } from '../services/context';
 import { hashToken } from '../services/tokens';
-import { trackingService } from '../services/trackingService';
+import { type StandbyGrant, trackingService } from '../services/trackingService';
 
 /** Who a socket is, decided once at the handshake. */
 export type SocketIdentity =
   | { kind: 'staff'; userId: number; role: 'admin' | 'operator'; sessionId: number; expiresAt: string }
   /** `linkKey` names the link (its hashed token) for the per-link socket cap; `counter` is what its calls count under. */
-  | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string; linkKey: string; counter: LinkCounter };
+  | { kind: 'viewer' | 'driver'; ambulanceId: number; caseId: string; linkKey: string; counter: LinkCounter }
+  /**
+   * A driver link whose call ended, waiting for its ambulance's next call (policies/links.ts
+   * standbyUntil): it hears only that (realtime/standby.ts) and may send nothing. `offered` is the
+   * assignment it was last offered a link for (so one dispatch offers once).
+   */
+  | { kind: 'standby'; standby: StandbyGrant; linkKey: string; offered?: number };
 
-export type LifelineServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
-export type LifelineSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
+/** What one node tells the others (`io.serverSideEmit`, clustered only). */
+export interface ServerSideEvents {
+  /** An ambulance has a new call: each node offers it to its own waiting driver links (realtime/standby.ts). */
+  'standby.offer': (ambulanceId: number) => void;
+}
 
-/** The socket's principal in policies/permissions.ts `access`. */
-export const principalOf = (who: SocketIdentity): Principal => (who.kind === 'staff' ? who.role : who.kind);
+export type LifelineServer = Server<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketIdentity>;
+export type LifelineSocket = Socket<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketIdentity>;
+
+/**
+ * The socket's principal in policies/permissions.ts `access`. A waiting driver link connects as
+ * the driver link it is; it is given no handler that sends (realtime/driverEvents.ts refuses it).
+ */
+export const principalOf = (who: SocketIdentity): Principal => (who.kind === 'staff' ? who.role : who.kind === 'standby' ? 'driver' : who.kind);
 
 /** The identity a handshake's `auth` proves, or undefined. `client` is its client key (for the link counters). */
 export async function identify(ctx: ServiceContext, auth: Record<string, unknown>, client: string): Promise<SocketIdentity | undefined> {
@@ -34,9 +49,12 @@ export async function identify(ctx: ServiceContext, auth: Record<string, unknown
     const grant = await trackingService.resolveGrant(ctx, t);
     const wanted = kind === 'trackToken' ? 'viewer' : 'driver';
     // The link's calls are counted under the same keys as its REST calls from this client.
-    return linkPolicy.connectsAs(grant, wanted)
-      ? { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id, linkKey: hashToken(t), counter: linkCounter(`${wanted}:${t}`, client, { publicCaller: true }) }
-      : undefined;
+    if (linkPolicy.connectsAs(grant, wanted)) {
+      return { kind: wanted, ambulanceId: grant.ambulance_id, caseId: grant.case_id, linkKey: hashToken(t), counter: linkCounter(`${wanted}:${t}`, client, { publicCaller: true }) };
+    }
+    // A driver link whose call is over may still wait for its ambulance's next one.
+    const standby = !grant && wanted === 'driver' ? await trackingService.standby(ctx, t) : undefined;
+    return standby && { kind: 'standby', standby, linkKey: hashToken(t) };
   }
   return undefined;
 }

@@ -4,6 +4,10 @@ export const serverRooms = {
   session: (id: number) => `session:${id}`,
   /** Sockets holding a case's tracking links; used only to disconnect them. */
   grant: (caseId: string) => `grant:${caseId}`,
+  /** A link's sockets on one case and ambulance, per role: they hear `track.case` (the driver's with its assignment). */
+  link: (role: 'viewer' | 'driver', caseId: string, ambulanceId: number) => `${role}:${caseId}:${ambulanceId}`,
+  /** Driver links whose call ended, waiting for their ambulance's next call (realtime/standby.ts). */
+  standby: (ambulanceId: number) => `standby:${ambulanceId}`,
   /** One of the STAFF_SHARDS rooms every staff socket also joins (realtime/positionFanout.ts). */
   staffShard: (i: number) => `staff#${i}`,
 };

@@ -152,8 +152,8 @@ describe('handshake', () => {
     const d = await connect({ driverToken: driver });
     const sockets = await s.io.fetchSockets();
     const roomsOf = (id: string) => [...sockets.find((x) => x.id === id)!.rooms].filter((r) => r !== id).sort();
-    expect(roomsOf(v.id!)).toEqual(['ambulance:8', `case:${caseId}`, `grant:${caseId}`]);
-    expect(roomsOf(d.id!)).toEqual(['ambulance:8', `case:${caseId}`, `grant:${caseId}`]);
+    expect(roomsOf(v.id!)).toEqual(['ambulance:8', `case:${caseId}`, `grant:${caseId}`, `viewer:${caseId}:8`]);
+    expect(roomsOf(d.id!)).toEqual(['ambulance:8', `case:${caseId}`, `driver:${caseId}:8`, `grant:${caseId}`]);
   });
 });
 
@@ -329,7 +329,7 @@ describe('tracking viewers and drivers', () => {
     const op = await connect({ token: operator });
     const saw = record(viewer);
 
-    // case.updated for the viewer's own case (the whole case): staff only.
+    // case.updated for the viewer's own case (the whole case): staff only; the viewer gets its track.case (no e-mail, no assignment).
     const staffUpdate = nextEvent(op, 'case.updated', 1000, (c) => c.id === caseId);
     expect((await s.api('PUT', `/api/cases/${caseId}`, { token: operator, body: { description: 'Breathing difficulty' } })).status).toBe(200);
     await staffUpdate;
@@ -359,7 +359,11 @@ describe('tracking viewers and drivers', () => {
     await postPosition(3, { latitude: 17.5, longitude: 78.5, timestamp: Date.now() });
     await sleep(1200); // past a staff flush too: the staff batch must not reach the viewer either
 
-    expect(saw.map((e) => e.event)).toEqual(['case.location', 'ambulance.position']);
+    expect(saw.map((e) => e.event)).toEqual(['track.case', 'case.location', 'ambulance.position']);
+    expect(saw[0].payload).toEqual({
+      ambulanceId: 2, case: { id: caseId, status: 'active', patientName: expect.any(String), description: 'Breathing difficulty' },
+      unit_status: 'dispatched', destination: null,
+    });
     expect(JSON.stringify(saw)).not.toContain('driver');
     expect(JSON.stringify(saw)).not.toContain('@');
   });
@@ -555,7 +559,7 @@ describe('revocation disconnects sockets', () => {
     expect((await refused({ token })).message).toBe('unauthorized');
   });
 
-  it('closing a case disconnects its viewer and driver sockets within a second, and their tokens are refused afterwards', async () => {
+  it('closing a case disconnects its viewer and driver sockets within a second; the viewer token is refused afterwards, the driver token only waits', async () => {
     const caseId = await dispatch(3);
     const { viewer: viewerToken, driver: driverToken } = await trackingTokens(caseId, 3);
     const viewer = await connect({ trackToken: viewerToken });
@@ -577,7 +581,11 @@ describe('revocation disconnects sockets', () => {
     expect(keep.connected).toBe(true);
 
     expect((await refused({ trackToken: viewerToken })).message).toBe('unauthorized');
-    expect((await refused({ driverToken })).message).toBe('unauthorized');
+    // The driver link waits for its ambulance's next call (driverLive.test.ts): in its standby room only, and it may send nothing.
+    const waiting = await connect({ driverToken });
+    const sockets = await s.io.fetchSockets();
+    expect([...sockets.find((x) => x.id === waiting.id)!.rooms].filter((r) => r !== waiting.id)).toEqual(['standby:3']);
+    expect(await waiting.timeout(1000).emitWithAck('ambulance.position', { latitude: 17.4, longitude: 78.4 })).toMatchObject({ ok: false });
     expect((await s.api('POST', `/api/ambulances/3/position?t=${driverToken}`, { body: { latitude: 17.4, longitude: 78.4 } })).status).toBe(403);
   });
 

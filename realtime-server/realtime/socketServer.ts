@@ -8,6 +8,7 @@ import { acceptConnections } from './connections';
 import { routeEvents } from './eventRouter';
 import type { LifelineServer } from './identity';
 import { fanOutPositions } from './positionFanout';
+import { createStandby } from './standby';
 
 /**
  * Socket.IO on the HTTP server, composed of its three parts: connections (realtime/connections.ts),
@@ -28,9 +29,10 @@ export function attachRealtime(httpServer: HttpServer, ctx: ServiceContext, clus
   });
   secureEngineResponses(httpServer, ctx.config);
 
-  acceptConnections(io, ctx);
+  const standby = createStandby(io, ctx, cluster);
+  acceptConnections(io, ctx, standby);
   const stopFanout = fanOutPositions(io, cluster, metrics);
-  const unsubscribe = ctx.bus.subscribe(routeEvents(io, cluster, metrics));
+  const unsubscribe = ctx.bus.subscribe(routeEvents(io, cluster, metrics, standby));
 
   return {
     io,

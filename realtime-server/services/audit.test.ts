@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectNoWrite } from '../testing/assertions';
-import { ISO_TIME, caseEvents, dispatchCase, expectStatus, trackingTokens, updateCase, userId, shareLocation } from '../testing/dispatchHelpers';
+import { ISO_TIME, caseEvents, dispatchCase, driverOf, expectStatus, trackingTokens, updateCase, userId, shareLocation } from '../testing/dispatchHelpers';
 import { useTestServer } from '../testing/testServer';
 import { DEMO } from '../testing/demoAccounts';
 import { LOCATION_VIEW_EVERY_MS } from './caseService';
@@ -49,6 +49,9 @@ describe('every state change of a case is on its timeline with actor, time, befo
       action: 'created', actor: ['user', operatorId], before: null,
       // Fire is no type the priority is derived from: 3; the call came in when the case was created.
       after: { status: 'active', priority: 3, call_received_at: expect.stringMatching(ISO_TIME), patient_name: 'Audit One', patient_email: 'p@example.com', description: 'Stroke', case_type: 'Fire', ambulance_id: 1 },
+    }, {
+      // The dispatch's links mailed at once: to the crew, and in the patient's one mail.
+      action: 'tracking', actor: ['user', operatorId], before: null, after: { ambulance_id: 1, patient_email: 'p@example.com', driver_email: driverOf(1) },
     }]);
   });
 
@@ -88,10 +91,12 @@ describe('every state change of a case is on its timeline with actor, time, befo
     expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
     expect(await added(caseId, () => updateCase(s, operator, caseId, { status: 'active' }))).toEqual([
       { action: 'updated', actor: ['user', operatorId], before: { status: 'closed', closed_at: expect.stringMatching(ISO_TIME) }, after: { status: 'active', closed_at: null } },
+      { action: 'tracking', actor: ['user', operatorId], before: null, after: { ambulance_id: 4, patient_email: 'patient@example.com', driver_email: driverOf(4) } },
     ]);
     expect(await added(caseId, () => updateCase(s, operator, caseId, { ambulance_id: 5 }))).toEqual([
       // The old assignment is cancelled on the same entry; the new one starts dispatched.
       { action: 'updated', actor: ['user', operatorId], before: { ambulance_id: 4, unit_status: 'dispatched' }, after: { ambulance_id: 5, unit_status: 'cancelled' } },
+      { action: 'tracking', actor: ['user', operatorId], before: null, after: { ambulance_id: 5, patient_email: 'patient@example.com', driver_email: driverOf(5) } },
     ]);
     expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
   });
@@ -133,7 +138,7 @@ describe('every state change of a case is on its timeline with actor, time, befo
     expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
     const res = await s.api('GET', `/api/cases/${caseId}/timeline`, { token: admin });
     expect(res.status).toBe(200);
-    expect(res.body.timeline.map((e: any) => [e.action, e.actor_type, e.actor_id])).toEqual([['created', 'user', operatorId], ['updated', 'user', operatorId]]);
+    expect(res.body.timeline.map((e: any) => [e.action, e.actor_type, e.actor_id])).toEqual([['created', 'user', operatorId], ['tracking', 'user', operatorId], ['updated', 'user', operatorId]]);
     for (const e of res.body.timeline) expect(e.created_at).toMatch(ISO_TIME);
     expect((await s.api('GET', `/api/cases/${caseId}/timeline`, { token: operator })).status).toBe(403);
   });

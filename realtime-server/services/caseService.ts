@@ -12,7 +12,7 @@ import { trackTokenRepository } from '../../db/repositories/trackTokenRepository
 import { userRepository } from '../../db/repositories/userRepository';
 import type { AmbulanceRow, CaseRow, Db } from '../../db/repositories/types';
 import { casePolicy } from '../policies/casePolicy';
-import { linkPolicy } from '../policies/links';
+import { LOCATION_LINK_STATUSES, linkPolicy } from '../policies/links';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentCase, presentCaseLocation } from '../presenters/presentCase';
 import { presentCaseEvent } from '../presenters/presentCaseEvent';
@@ -21,6 +21,7 @@ import { conflict, forbidden, gone, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { assignments } from './assignmentService';
 import { mailTemplates } from './mailTemplates';
+import { notifyDispatch } from './dispatchNotices';
 import { hashToken, newToken, sameHash } from './tokens';
 import { systemClock } from './clock';
 import { keysetPage } from './keysetCursor';
@@ -162,9 +163,12 @@ const heldAmbulance = (status: string, ambulanceId: number | null) => (status ==
 
 export const caseService = {
   /**
-   * Creates an active case and, when an ambulance is named, assigns it in the same
-   * transaction only if it is available; otherwise nothing is written (409).
-   * With `notifyPatient` the patient's share-location e-mail is queued in that transaction too.
+   * Creates an active case (or a waiting one, pending) and, when an ambulance is named, assigns
+   * it in the same transaction only if it is available; otherwise nothing is written (409).
+   * With an ambulance the crew hears at once (notifyDispatch: the driver link mailed; the answer's
+   * `crew` says whether). With `notifyPatient` the patient's share-location e-mail is queued in
+   * that transaction too: naming the ambulance with its tracking link, or, for a waiting call,
+   * saying help is being arranged.
    */
   create: (ctx: ServiceContext, actor: Actor & { type: 'user' }, input: CaseCreateInput, opts: { notifyPatient: boolean }) =>
     inTransaction(ctx, async (trx, record): Promise<CaseCreated> => {
@@ -204,12 +208,15 @@ export const caseService = {
       const row = (await caseRepository.findById(trx, id))!;
       const dto = presentCase(row);
       const locationLink = patientLocationLink(ctx.config.publicUrl, id, locationToken);
+      // The crew hears at dispatch; the patient's tracking link goes in their one mail below.
+      const dispatched = ambulance ? await notifyDispatch(trx, record, ctx, actor, row, ambulance, { patient: opts.notifyPatient ? 'told' : 'none' }) : null;
       if (opts.notifyPatient) {
-        await outboxRepository.insert(trx, mailTemplates.shareLocation(row, locationLink));
+        const named = ambulance && dispatched ? { plate: ambulance.license_plate, trackLink: dispatched.links.trackLink } : null;
+        await outboxRepository.insert(trx, mailTemplates.shareLocation(row, locationLink, named));
         record({ type: 'mail.queued' });
       }
       record({ type: 'case.created', case: dto });
-      return { case: dto, locationLink };
+      return { case: dto, locationLink, crew: dispatched?.crew ?? null };
     }),
 
   /**
@@ -254,7 +261,8 @@ export const caseService = {
 
   /**
    * Edits a case. Leaving the active state (closed, resolved, pending) frees its ambulance;
-   * becoming active again or changing the ambulance takes the new one only if available.
+   * becoming active again or changing the ambulance takes the new one only if available, and
+   * that dispatch is told to the patient and the crew with new links (notifyDispatch).
    */
   update: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: string, input: CaseUpdateInput) =>
     inTransaction(ctx, async (trx, record) => {
@@ -304,6 +312,8 @@ export const caseService = {
       if (claimed) {
         await caseRepository.setAssignment(trx, id, await assignments.start(trx, id, claimed, now));
         await publishAmbulance(trx, claimed.id, record);
+        // The old links were revoked above: the patient and the crew get the new ambulance's.
+        await notifyDispatch(trx, record, ctx, actor, (await caseRepository.findById(trx, id))!, claimed, { patient: 'tracking' });
       }
       const dto = presentCase((await caseRepository.findById(trx, id))!);
       record({ type: 'case.updated', case: dto });
@@ -324,18 +334,18 @@ export const caseService = {
       record({ type: 'case.deleted', id });
     }),
 
-  /** Whether a patient's location link can share now: the same 404 and 410 as a share, nothing about the case. */
+  /** Whether a patient's location link can share now: the same 404 and 410 as a share; nothing about the case but whether it waits. */
   async locationLinkState(ctx: ServiceContext, id: string, token: string): Promise<LocationLinkState> {
     const row = await findCase(ctx.db, id);
     if (!locationTokenMatches(row, token)) throw notFound('Case not found');
     if (!linkPolicy.sharesLocation(row)) throw gone('This case is no longer active');
-    return { active: true };
+    return { active: true, waiting: row.status === 'pending' };
   },
 
   /**
    * The patient's shared position, with the location link's own token: a wrong or missing
-   * token is the same 404 as an unknown case; the true link of a case that is no longer
-   * active is told so (410), since its holder is the patient.
+   * token is the same 404 as an unknown case; the true link shares while the call waits or is
+   * active (linkPolicy.sharesLocation), and once it ended is told so (410), since its holder is the patient.
    */
   shareLocation: (ctx: ServiceContext, id: string, token: string, input: ShareLocationInput) =>
     inTransaction(ctx, async (trx, record) => {
@@ -344,7 +354,7 @@ export const caseService = {
       if (!linkPolicy.sharesLocation(before)) throw gone('This case is no longer active');
       const at = new Date().toISOString();
       const position = { latitude: round8(input.latitude), longitude: round8(input.longitude), accuracy: input.accuracy ?? null, at };
-      if (!(await caseRepository.setLocation(trx, id, position))) throw gone('This case is no longer active');
+      if (!(await caseRepository.setLocation(trx, id, position, LOCATION_LINK_STATUSES))) throw gone('This case is no longer active');
       const after = { latitude: position.latitude, longitude: position.longitude, accuracy: position.accuracy };
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'location', actor: { type: 'patient' },

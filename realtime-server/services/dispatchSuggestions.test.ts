@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { DEFAULT_STALE_AFTER_S, distanceMeters } from '../contract';
+import { DEFAULT_STALE_AFTER_S, arrivalSeconds, distanceMeters } from '../contract';
 import {
-  type Candidate, type Trip, DEFAULT_ROAD_FACTOR, MIN_CALIBRATION_TRIPS, calibrate, etaSeconds, median, rankSuggestions, tripTravel,
+  type Candidate, type Trip, DEFAULT_ROAD_FACTOR, MIN_CALIBRATION_TRIPS, calibrate, median, rankSuggestions, tripTravel,
 } from './dispatchSuggestions';
 
 /**
@@ -62,7 +62,7 @@ describe('rankSuggestions', () => {
     const model = { road_factor: 1.5, speed_kmh: 36, calibrated: true, trips: 40 };
     const [s] = rank([unit(1, 1, 10)], DEFAULT_STALE_AFTER_S, model);
     expect(s.eta_s).toBe(Math.round((distanceMeters(north(1), TARGET) * 1.5) / 10));
-    expect(etaSeconds(1000, model)).toBe(150);
+    expect(arrivalSeconds(1000, model)).toBe(150);
   });
 
   it('counts a fix dated ahead of now as just taken, and breaks ties by id', () => {

@@ -1,6 +1,6 @@
 import {
   type DispatchSuggestion, type DispatchSuggestionsResponse, type LatLon, type StaleThresholds,
-  distanceMeters, staleAfterMs,
+  arrivalSeconds, distanceMeters, staleAfterMs,
 } from '../contract';
 import { type CandidateRow, type TripRow, arrivalRepository } from '../../db/repositories/arrivalRepository';
 import type { ServiceContext } from './context';
@@ -64,10 +64,6 @@ export function calibrate(trips: Trip[], defaultSpeedKmh: number): EtaModel {
 /** A free ambulance with a known position. */
 export type Candidate = Pick<CandidateRow, 'id' | 'license_plate' | 'latitude' | 'longitude' | 'position_at' | 'position_source'>;
 
-/** Seconds to cover `straightM` of straight line on the model's roads. */
-export const etaSeconds = (straightM: number, model: Pick<EtaModel, 'road_factor' | 'speed_kmh'>) =>
-  Math.round((straightM * model.road_factor) / (model.speed_kmh / 3.6));
-
 /**
  * Candidates by estimated arrival at `target`, every fresh position before every stale one (as
  * Resgrid's NearestUnitService does: a stale fix may be far from where the ambulance is now).
@@ -84,7 +80,7 @@ export function rankSuggestions(
         ambulance_id: c.id,
         license_plate: c.license_plate,
         distance_m: Math.round(distance),
-        eta_s: etaSeconds(distance, model),
+        eta_s: arrivalSeconds(distance, model),
         position_age_s: Math.floor(ageMs / 1000),
         stale: ageMs > staleAfterMs(c.position_source, o.staleAfterS),
       };

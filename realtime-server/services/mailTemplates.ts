@@ -1,6 +1,11 @@
 import type { NewMessage } from '../../db/repositories/outboxRepository';
 
-interface CaseInfo { id: string; patient_name: string; patient_email: string; description: string }
+interface CaseInfo {
+  id: string; patient_name: string; patient_email: string; description: string;
+  priority?: number | null; intake_address?: string | null;
+  /** When the patient last shared a position (null: never). */
+  location_at?: string | null;
+}
 
 /** Every line break a mail reader may honour (vertical tab and form feed included). */
 const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
@@ -16,21 +21,44 @@ export const typed = (value: string) => value.split(LINE_BREAK).join('\n  ');
 const linkTokens = (links: string[]) => links.flatMap((l) => [...l.matchAll(/[?&]t=([^&#\s]+)/g)].map((m) => m[1]));
 
 export const mailTemplates = {
-  shareLocation(c: CaseInfo, link: string): NewMessage {
+  /**
+   * The patient's first mail, with their location link. A waiting call's (no ambulance yet) says
+   * help is being arranged and asks for the location; a call dispatched at once names the
+   * ambulance and, when its tracking link was issued, lets the patient watch it come.
+   */
+  shareLocation(c: CaseInfo, link: string, dispatched: { plate: string; trackLink: string | null } | null): NewMessage {
+    const links = dispatched?.trackLink ? [link, dispatched.trackLink] : [link];
+    const body = dispatched
+      ? [
+        `Ambulance ${typed(dispatched.plate)} has been dispatched for your emergency. Open this link on your phone and press`,
+        '"Share My Location" so the crew can find you:',
+        '',
+        link,
+        ...(dispatched.trackLink ? ['', 'Watch the ambulance on its way to you here:', '', dispatched.trackLink] : []),
+      ]
+      : [
+        'Your call has reached emergency dispatch and help is being arranged: an ambulance will be sent',
+        'to you as soon as one is free.',
+        '',
+        'Please open this link on your phone now and press "Share My Location", so that we know exactly',
+        'where you are and can send the nearest ambulance:',
+        '',
+        link,
+        '',
+        'Keep the page open while you wait: it keeps your location up to date. We will e-mail you again',
+        'when an ambulance is on its way. If things get worse, call your local emergency number again.',
+      ];
     return {
       kind: 'share-location',
       to: c.patient_email,
       caseId: c.id,
       subject: 'Emergency services: please share your location',
-      links: [link],
-      secrets: linkTokens([link]),
+      links,
+      secrets: linkTokens(links),
       text: [
         `Hello ${typed(c.patient_name)},`,
         '',
-        'An ambulance has been dispatched for your emergency. Open this link on your phone and press',
-        '"Share My Location" so the crew can find you:',
-        '',
-        link,
+        ...body,
         '',
         `Case reference: ${c.id.slice(0, 8)}`,
         '— Lifeline Emergency Dispatch',
@@ -38,6 +66,11 @@ export const mailTemplates = {
     };
   },
 
+  /**
+   * The patient's tracking mail: which ambulance is coming, and its live link (at dispatch, and
+   * again with new links on Send Tracker). While the centre has no position shared from the
+   * patient, it asks for one.
+   */
   trackingPatient(c: CaseInfo, plate: string, trackLink: string): NewMessage {
     return {
       kind: 'tracking-patient',
@@ -52,6 +85,11 @@ export const mailTemplates = {
         `Ambulance ${typed(plate)} is on its way to you. Watch it live here:`,
         '',
         trackLink,
+        ...(c.location_at ? [] : [
+          '',
+          'We do not have your location yet: open the location link you were sent and press',
+          '"Share My Location" so the crew can find you.',
+        ]),
         '',
         `Case reference: ${c.id.slice(0, 8)}`,
         '— Lifeline Emergency Dispatch',
@@ -70,9 +108,11 @@ export const mailTemplates = {
       text: [
         `Ambulance ${typed(plate)} is assigned to case ${c.id}.`,
         '',
+        ...(c.priority != null ? [`Priority: P${c.priority}`] : []),
         `Patient: ${typed(c.patient_name)}`,
         `Patient email: ${typed(c.patient_email)}`,
         `Emergency: ${typed(c.description)}`,
+        ...(c.intake_address ? [`Location: ${typed(c.intake_address)}`] : []),
         '',
         'Open this link on the ambulance device to share its position with dispatch:',
         driverLink,

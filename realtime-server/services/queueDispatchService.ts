@@ -11,6 +11,7 @@ import { presentCase } from '../presenters/presentCase';
 import { assignments } from './assignmentService';
 import { claimAmbulance, findCase, findCaseForUpdate, timelineActor } from './caseService';
 import { type Actor, type ServiceContext, inTransaction } from './context';
+import { notifyDispatch } from './dispatchNotices';
 import { badRequest, conflict, unprocessable } from './errors';
 import type { DomainEvent } from './events';
 
@@ -42,7 +43,7 @@ function changes(row: CaseRow, next: CaseFields) {
  * the path from here on) and a new assignment, on its timeline as caseService.update records a
  * dispatch, plus `diverted_from` when the unit came off another call.
  */
-async function giveUnit(trx: Knex.Transaction, actor: Staff, target: CaseRow, ambulance: Pick<AmbulanceRow, 'id' | 'license_plate'>, at: string, divertedFrom: string | null) {
+async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, target: CaseRow, ambulance: AmbulanceRow, at: string, divertedFrom: string | null) {
   const next: CaseFields = { status: 'active', ambulance_id: ambulance.id, closed_at: null };
   const { before, after } = changes(target, next);
   await caseRepository.update(trx, target.id, { ...next, dispatched_at: at });
@@ -51,6 +52,8 @@ async function giveUnit(trx: Knex.Transaction, actor: Staff, target: CaseRow, am
     before, after: divertedFrom ? { ...after, diverted_from: divertedFrom } : after,
   });
   await caseRepository.setAssignment(trx, target.id, await assignments.start(trx, target.id, ambulance, at));
+  // The patient hears which ambulance is coming, the crew gets its driver link at once (a diverted crew: the new call's).
+  await notifyDispatch(trx, record, ctx, actor, await findCase(trx, target.id), ambulance, { patient: 'tracking' });
 }
 
 /**
@@ -71,11 +74,11 @@ async function requeue(trx: Knex.Transaction, record: Record, actor: Staff, from
 }
 
 /** Assigns a free unit: the waiting call, then the ambulance (the order every write locks them in). */
-async function dispatchFree(trx: Knex.Transaction, record: Record, actor: Staff, caseId: string, ambulanceId: number, at: string): Promise<CaseDispatchResponse> {
+async function dispatchFree(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, caseId: string, ambulanceId: number, at: string): Promise<CaseDispatchResponse> {
   const target = await findCaseForUpdate(trx, caseId);
   refuseUnlessWaiting(target);
   const ambulance = await claimAmbulance(trx, ambulanceId);
-  await giveUnit(trx, actor, target, ambulance, at, null);
+  await giveUnit(trx, ctx, record, actor, target, ambulance, at, null);
   record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, ambulance.id))!) });
   const dto = presentCase(await findCase(trx, caseId));
   record({ type: 'case.updated', case: dto });
@@ -88,7 +91,7 @@ async function dispatchFree(trx: Knex.Transaction, record: Record, actor: Staff,
  * case before ambulance, as every write takes them. Every check reads the rows under those locks,
  * so of two dispatchers taking one unit at once exactly one wins; the other gets a 409.
  */
-async function divert(trx: Knex.Transaction, record: Record, actor: Staff, caseId: string, fromId: string, ambulanceId: number, at: string): Promise<CaseDispatchResponse> {
+async function divert(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, caseId: string, fromId: string, ambulanceId: number, at: string): Promise<CaseDispatchResponse> {
   const pair = [caseId.toLowerCase(), fromId.toLowerCase()];
   if (pair[0] === pair[1]) throw badRequest('take_from_case_id: must be another call than the one dispatched');
   for (const id of [...pair].sort()) if (UUID.test(id)) await caseRepository.lock(trx, id);
@@ -110,7 +113,7 @@ async function divert(trx: Knex.Transaction, record: Record, actor: Staff, caseI
   await requeue(trx, record, actor, from, target.id, at);
   // Busy throughout: the unit goes from one call to the other without ever being free for a third.
   await ambulanceRepository.touch(trx, ambulanceId);
-  await giveUnit(trx, actor, target, ambulance, at, from.id);
+  await giveUnit(trx, ctx, record, actor, target, ambulance, at, from.id);
   record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, ambulanceId))!) });
   const requeued = presentCase(await findCase(trx, from.id));
   const dto = presentCase(await findCase(trx, target.id));
@@ -129,7 +132,7 @@ export const queueDispatchService = {
     inTransaction(ctx, async (trx, record): Promise<CaseDispatchResponse> => {
       const at = new Date().toISOString();
       return input.take_from_case_id
-        ? divert(trx, record, actor, caseId, input.take_from_case_id, input.ambulance_id, at)
-        : dispatchFree(trx, record, actor, caseId, input.ambulance_id, at);
+        ? divert(trx, ctx, record, actor, caseId, input.take_from_case_id, input.ambulance_id, at)
+        : dispatchFree(trx, ctx, record, actor, caseId, input.ambulance_id, at);
     }),
 };

@@ -91,6 +91,8 @@ test('call intake: priority from the type, call start, queue when none is free, 
   await page.screenshot({ path: '.tmp/call-intake-form.png', fullPage: true });
   const submitAt = Date.now();
   await page.keyboard.press('Tab');
+  await expect(page.getByRole('textbox', { name: 'Notes' })).toBeFocused(); // optional for every type (issue 25)
+  await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Dispatch Emergency' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByText('Emergency case created and ambulance assigned successfully!')).toBeVisible();

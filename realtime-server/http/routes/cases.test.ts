@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ISO_TIME, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatchCase, plateOf, rowCount, updateCase, userId, writeCounts, shareLocation,
+  ISO_TIME, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatchCase, driverOf, outboxFor, plateOf, rowCount, updateCase, userId, writeCounts, shareLocation,
 } from '../../testing/dispatchHelpers';
 import { useTestServer } from '../../testing/testServer';
 import { DEMO } from '../../testing/demoAccounts';
@@ -70,14 +70,17 @@ describe('POST /api/cases', () => {
     patientName: 'Case Form', email: 'form@example.com', description: 'Injury', caseType: 'Fighting', status: 'active', ambulance_id: ambulanceId, ...extra,
   });
 
-  it('creates an active case and takes the ambulance, without any e-mail', async () => {
+  it('creates an active case and takes the ambulance, without the patient\'s e-mail; the crew hears at once', async () => {
     const before = await writeCounts(s);
     const res = await s.api('POST', '/api/cases', { token: operator, body: form('3') });
     expect(res.status).toBe(201);
     expect(res.body.case).toMatchObject({ status: 'active', ambulance_id: 3, license_plate: plateOf(3), patientName: 'Case Form', email: 'form@example.com', caseType: 'Fighting' });
     expect(res.body.case.id).toMatch(UUID_V4);
+    expect(res.body.crew).toEqual({ ambulance_id: 3, license_plate: plateOf(3), driver_email: driverOf(3), mailed: true, message: `Driver link sent to ${driverOf(3)}` });
     expect((await ambulanceRow(s, 3)).status).toBe('busy');
-    expect(await writeCounts(s)).toEqual({ ...before, cases: before.cases + 1, case_events: before.case_events + 1, assignments: before.assignments + 1 });
+    // The created entry, the tracking entry; the driver's mail (their link and the viewer's).
+    expect(await writeCounts(s)).toEqual({ ...before, cases: before.cases + 1, case_events: before.case_events + 2, assignments: before.assignments + 1, outbox: before.outbox + 1, track_tokens: before.track_tokens + 2 });
+    expect((await outboxFor(s, res.body.case.id)).map((m) => [m.kind, m.to_address])).toEqual([['tracking-driver', driverOf(3)]]);
   });
 
   it('refuses a busy ambulance with 409 and creates no case', async () => {
@@ -115,8 +118,8 @@ describe('PUT /api/cases/{id}', () => {
     expect(res.body.case.closed_at).toMatch(ISO_TIME);
     expect((await ambulanceRow(s, 1)).status).toBe('available');
     const events = await caseEvents(s, caseId);
-    expect(events.map((e) => e.action)).toEqual(['created', 'updated']);
-    const e = events[1];
+    expect(events.map((e) => e.action)).toEqual(['created', 'tracking', 'updated']);
+    const e = events[2];
     expect(e).toMatchObject({ actor_type: 'user', actor_id: operatorId });
     // The same entry ends the assignment: the crew never reached the scene, so it is cancelled.
     expect(JSON.parse(e.before)).toEqual({ status: 'active', closed_at: null, unit_status: 'dispatched' });
@@ -149,7 +152,10 @@ describe('PUT /api/cases/{id}', () => {
     expect(again.status).toBe(200);
     expect(again.body.case).toMatchObject({ status: 'active', closed_at: null, ambulance_id: 3 });
     expect((await ambulanceRow(s, 3)).status).toBe('busy');
-    expect(JSON.parse((await caseEvents(s, first)).at(-1).before)).toMatchObject({ status: 'closed' });
+    // The reopened case is a new dispatch: its entry, then the links mailed for it.
+    const [updated, tracking] = (await caseEvents(s, first)).slice(-2);
+    expect(JSON.parse(updated.before)).toMatchObject({ status: 'closed' });
+    expect(JSON.parse(tracking.after)).toEqual({ ambulance_id: 3, patient_email: 'patient@example.com', driver_email: driverOf(3) });
   });
 
   it('reassigning an active case moves busy from the old ambulance to the new one', async () => {
@@ -159,8 +165,9 @@ describe('PUT /api/cases/{id}', () => {
     expect(res.body.case).toMatchObject({ ambulance_id: 5, license_plate: plateOf(5), status: 'active' });
     expect((await ambulanceRow(s, 4)).status).toBe('available');
     expect((await ambulanceRow(s, 5)).status).toBe('busy');
-    const e = (await caseEvents(s, caseId)).at(-1);
+    const [e, tracking] = (await caseEvents(s, caseId)).slice(-2);
     expect(e).toMatchObject({ action: 'updated', actor_type: 'user', actor_id: operatorId });
+    expect(tracking).toMatchObject({ action: 'tracking', actor_type: 'user', actor_id: operatorId });
     expect(JSON.parse(e.before)).toEqual({ ambulance_id: 4, unit_status: 'dispatched' });
     expect(JSON.parse(e.after)).toEqual({ ambulance_id: 5, unit_status: 'cancelled' });
   });

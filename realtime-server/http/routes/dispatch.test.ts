@@ -14,7 +14,7 @@ describe('POST /live-location (the e-mail/location service)', () => {
     admin = await s.signIn('admin');
   });
 
-  it('creates an active case with a UUIDv4 id, takes the ambulance, records the timeline and queues the patient e-mail', async () => {
+  it("creates an active case with a UUIDv4 id, takes the ambulance, records the timeline and queues the patient's and the crew's e-mails", async () => {
     const before = await writeCounts(s);
     const res = await dispatch(s, operator, 1, { to: 'Jane.Roe@Example.com', patientName: 'Jane Roe', description: 'Stroke', caseType: 'Fire' });
     expect(res.status).toBe(201);
@@ -30,20 +30,31 @@ describe('POST /live-location (the e-mail/location service)', () => {
     expect((await ambulanceRow(s, 1)).status).toBe('busy');
 
     const events = await caseEvents(s, caseId);
-    expect(events).toHaveLength(1);
+    expect(events.map((e) => e.action)).toEqual(['created', 'tracking']);
     expect(events[0]).toMatchObject({ action: 'created', actor_type: 'user', actor_id: await userId(s, 'operator@lifeline.test'), before: null });
     expect(JSON.parse(events[0].after)).toMatchObject({ status: 'active', ambulance_id: 1, patient_email: 'jane.roe@example.com' });
+    expect(JSON.parse(events[1].after)).toEqual({ ambulance_id: 1, patient_email: 'jane.roe@example.com', driver_email: driverOf(1) });
 
+    // The crew hears at dispatch (their driver link); the patient's one mail names the ambulance.
     const mails = await outboxFor(s, caseId);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ kind: 'share-location', to_address: 'jane.roe@example.com', status: 'queued', attempts: 0 });
-    expect(mails[0].body_text).toContain(`${PUBLIC_URL}/location/${caseId}`);
+    expect(mails.map((m) => [m.kind, m.to_address, m.status, m.attempts])).toEqual([
+      ['tracking-driver', driverOf(1), 'queued', 0],
+      ['share-location', 'jane.roe@example.com', 'queued', 0],
+    ]);
+    const share = mails[1];
+    expect(share.body_text).toContain(`${PUBLIC_URL}/location/${caseId}`);
+    expect(share.body_text).toContain(`Ambulance ${plateOf(1)} has been dispatched for your emergency.`);
     // The patient's link carries its own 256-bit token, answered to the dispatcher as `locationLink` and nowhere else.
     const link = `${PUBLIC_URL}/location/${caseId}?t=${await locationToken(s, caseId)}`;
-    expect(JSON.parse(mails[0].links)).toEqual([link]);
-    expect(mails[0].body_text).toContain(link);
+    const viewer = tokenInLink(share.body_text, 'track', 1)!;
+    expect(JSON.parse(share.links)).toEqual([link, `${PUBLIC_URL}/track/1?t=${viewer}`]);
+    expect(share.body_text).toContain(link);
+    expect(mails[0].body_text).toContain(`${PUBLIC_URL}/track/1?t=${viewer}`);
+    expect(tokenInLink(mails[0].body_text, 'driver', 1)).toMatch(/^[\w-]{43}$/);
 
-    expect(await writeCounts(s)).toEqual({ ...before, cases: before.cases + 1, case_events: before.case_events + 1, assignments: before.assignments + 1, outbox: before.outbox + 1 });
+    expect(await writeCounts(s)).toEqual({
+      ...before, cases: before.cases + 1, case_events: before.case_events + 2, assignments: before.assignments + 1, outbox: before.outbox + 2, track_tokens: before.track_tokens + 2,
+    });
   });
 
   it('answers with the created case as well as its id', async () => {
@@ -147,9 +158,11 @@ describe('the double-dispatch race', () => {
     const winner = results.find((r) => r.status === 201)!;
     expect(await rowCount(s, 'cases')).toBe(1);
     expect(await rowCount(s, 'cases', { ambulance_id: 5, status: 'active' })).toBe(1);
-    expect(await rowCount(s, 'outbox')).toBe(1);
-    expect(await rowCount(s, 'case_events')).toBe(1);
-    expect((await outboxFor(s, winner.body.caseId))).toHaveLength(1);
+    // The winner's two mails (the patient's and the crew's) and timeline entries (created, tracking), nothing of the others.
+    expect(await rowCount(s, 'outbox')).toBe(2);
+    expect(await rowCount(s, 'case_events')).toBe(2);
+    expect(await rowCount(s, 'track_tokens')).toBe(2);
+    expect((await outboxFor(s, winner.body.caseId))).toHaveLength(2);
     expect((await ambulanceRow(s, 5)).status).toBe('busy');
   });
 });
@@ -165,6 +178,10 @@ describe('POST /api/tracking/initiate (the tracking service)', () => {
 
   it("queues the patient's tracking e-mail and the driver's e-mail, with tokens stored only as hashes", async () => {
     const caseId = await dispatchCase(s, operator, 1, { to: 'pat@example.com', patientName: 'Pat Kay', description: 'Chest pain' });
+    // The dispatch mailed the crew their links already; Send Tracker re-sends new ones, the first still working.
+    const dispatchMails = (await outboxFor(s, caseId)).map((m) => m.id as number);
+    const dispatchTokens = await s.ctx.db('track_tokens').where({ case_id: caseId }).orderBy('id');
+    expect(dispatchTokens.map((t) => t.kind)).toEqual(['viewer', 'driver']);
     const before = await writeCounts(s);
     const res = await initiateTracking(s, operator, caseId, 1);
     expect(res.status).toBe(200);
@@ -174,7 +191,7 @@ describe('POST /api/tracking/initiate (the tracking service)', () => {
     });
     expect(await writeCounts(s)).toEqual({ ...before, outbox: before.outbox + 2, track_tokens: before.track_tokens + 2, case_events: before.case_events + 1 });
 
-    const mails = (await outboxFor(s, caseId)).filter((m) => m.kind !== 'share-location');
+    const mails = (await outboxFor(s, caseId)).filter((m) => !dispatchMails.includes(m.id));
     expect(mails.map((m) => [m.kind, m.to_address, m.status])).toEqual([
       ['tracking-patient', 'pat@example.com', 'queued'],
       ['tracking-driver', driverOf(1), 'queued'],
@@ -199,6 +216,7 @@ describe('POST /api/tracking/initiate (the tracking service)', () => {
 
     const tokens = await s.ctx.db('track_tokens').where({ case_id: caseId }).orderBy('id');
     expect(tokens.map((t) => [t.kind, t.ambulance_id, t.token_hash, t.revoked_at])).toEqual([
+      ...dispatchTokens.map((t) => [t.kind, 1, t.token_hash, null]),
       ['viewer', 1, sha256Hex(viewer), null],
       ['driver', 1, sha256Hex(driver), null],
     ]);

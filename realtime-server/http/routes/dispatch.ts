@@ -6,7 +6,7 @@ import { idempotency, writeContext } from '../middleware/idempotency';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
-const liveLocationAnswer = (c: CaseCreated) => ({ status: 201, body: { caseId: c.case.id, case: c.case, locationLink: c.locationLink } satisfies LiveLocationResponse });
+const liveLocationAnswer = (c: CaseCreated) => ({ status: 201, body: { caseId: c.case.id, case: c.case, locationLink: c.locationLink, crew: c.crew ?? null } satisfies LiveLocationResponse });
 
 /** The spec's e-mail/location service and tracking service, served here with staff auth. */
 export const mountDispatch: Mount = (router, { svc }) => {

@@ -1,4 +1,5 @@
 import { type ConfigResponse, TURNOUT_TARGET_S } from '../../contract';
+import { etaModel } from '../../services/dispatchSuggestions';
 import { healthService } from '../../services/healthService';
 import type { Mount } from './types';
 
@@ -9,9 +10,11 @@ export const mountHealth: Mount = (router, { svc }) => {
     ctx.body = { status: 'ok' };
   });
   /** What the web app needs to know of the server's configuration. */
-  router.get('/api/config', (ctx) => {
+  router.get('/api/config', async (ctx) => {
+    // The arrival model in force (default or calibrated, read at most once a minute): the one every screen estimates with.
+    const { road_factor, speed_kmh } = await etaModel(svc);
     ctx.body = {
-      tileUrl: svc.config.tileUrl, etaSpeedKmh: svc.config.etaSpeedKmh, priorities: svc.config.priorities, turnout_s: TURNOUT_TARGET_S, board_recent_hours: svc.config.boardRecentHours,
+      tileUrl: svc.config.tileUrl, etaSpeedKmh: svc.config.etaSpeedKmh, eta_model: { road_factor, speed_kmh }, priorities: svc.config.priorities, turnout_s: TURNOUT_TARGET_S, board_recent_hours: svc.config.boardRecentHours,
       stale_after_s: svc.config.staleAfterS, centre: svc.config.centre,
     } satisfies ConfigResponse;
   });

@@ -27,7 +27,7 @@ describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)
     const events = await rowCount(s, 'case_events');
     const res = await s.api('GET', await locationSharePath(s, caseId));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ active: true });
+    expect(res.body).toEqual({ active: true, waiting: false });
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await caseRow(s, caseId)).toEqual(before);
     expect(await rowCount(s, 'case_events')).toBe(events);
@@ -49,8 +49,8 @@ describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)
     for (const res of answers) expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: CASE_NOT_FOUND });
   });
 
-  it('answers 410 once the case is closed, resolved or pending, like the share; 404 once deleted', async () => {
-    for (const [ambulance, status] of [[4, 'closed'], [5, 'resolved'], [6, 'pending']] as const) {
+  it('answers 410 once the case is closed or resolved, like the share; 404 once deleted', async () => {
+    for (const [ambulance, status] of [[4, 'closed'], [5, 'resolved']] as const) {
       const caseId = await dispatchCase(s, operator, ambulance);
       expectStatus(await updateCase(s, operator, caseId, { status }), 200, status);
       const token = await locationToken(s, caseId);
@@ -63,6 +63,17 @@ describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)
     const token = await locationToken(s, deleted);
     expectStatus(await s.api('DELETE', `/api/cases/${deleted}`, { token: admin }), 200, 'delete');
     expect(await state(deleted, token)).toMatchObject({ status: 404, body: CASE_NOT_FOUND });
+  });
+
+  it('a call put back in the queue (pending) still shares, and says it waits; once it ends, 410', async () => {
+    const caseId = await dispatchCase(s, operator, 6);
+    expectStatus(await updateCase(s, operator, caseId, { status: 'pending' }), 200, 'pending');
+    const token = await locationToken(s, caseId);
+    expect(await state(caseId, token)).toMatchObject({ status: 200, body: { active: true, waiting: true } });
+    expect(await shareLocation(s, caseId, { latitude: 17.4, longitude: 78.5 })).toMatchObject({ status: 200, body: { latitude: 17.4, longitude: 78.5 } });
+    expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
+    expect(await state(caseId, token)).toMatchObject({ status: 410, body: CASE_OVER });
+    expect(await shareLocation(s, caseId, { latitude: 1, longitude: 2 })).toMatchObject({ status: 410, body: CASE_OVER });
   });
 });
 

@@ -105,7 +105,7 @@ describe('GET /api/track/{ambulanceId}?t= and driver positions', () => {
     expect(res.body).toEqual({
       ambulanceId: 1, license_plate: plateOf(1), latitude: 17.4126, longitude: 78.4482, updated_at: amb.position_at,
       trail: [], case: { id: caseId, status: 'active', patientName: expect.any(String), description: expect.any(String) },
-      patient: null, etaSpeedKmh: 30, role: 'viewer',
+      patient: null, etaSpeedKmh: 30, eta_model: { road_factor: 1.3, speed_kmh: 30 }, unit_status: 'dispatched', destination: null, role: 'viewer',
     });
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
@@ -187,7 +187,8 @@ describe('GET /api/track/{ambulanceId}?t= and driver positions', () => {
     const t = await trackingTokens(s, operator, c, 5);
     expect((await track(5, t.viewer)).status).toBe(200);
     await s.ctx.db('cases').where({ id: c }).update({ status: 'pending' });
-    expect(await s.ctx.db('track_tokens').where({ case_id: c }).whereNull('revoked_at').count({ n: '*' }).first()).toEqual({ n: 2 });
+    // The dispatch's pair and Send Tracker's: none revoked.
+    expect(Number((await s.ctx.db('track_tokens').where({ case_id: c }).whereNull('revoked_at').count({ n: '*' }).first())?.n)).toBe(4);
     expect(await track(5, t.viewer)).toMatchObject({ status: 404, body: NOT_FOUND });
     expect((await sendPosition(5, t.driver)).status).toBe(403);
   });

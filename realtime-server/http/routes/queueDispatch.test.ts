@@ -24,6 +24,8 @@ beforeAll(async () => {
 
 type Body = Record<string, unknown>;
 const json = (v: string | null) => (v == null ? null : JSON.parse(v));
+/** The call's last 'updated' entry: the dispatch's own (the 'tracking' entry of the mails follows it). */
+const lastUpdate = async (caseId: string) => (await caseEvents(s, caseId)).filter((e) => e.action === 'updated').at(-1);
 const OPEN = ['dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital'];
 
 /** POST /api/cases as the operator: a waiting call (no ambulance), or a running one with `ambulance_id`. */
@@ -69,7 +71,7 @@ describe('a waiting call takes a free unit', () => {
     });
     expect((await ambulanceRow(s, 2)).status).toBe('busy');
     expect(await openAssignments(2)).toHaveLength(1);
-    const last = (await caseEvents(s, call.id)).at(-1);
+    const last = await lastUpdate(call.id);
     expect({ action: last.action, actor: [last.actor_type, last.actor_id], before: json(last.before), after: json(last.after) }).toEqual({
       action: 'updated', actor: ['user', operatorId], before: { status: 'pending', ambulance_id: null }, after: { status: 'active', ambulance_id: 2 },
     });
@@ -83,7 +85,7 @@ describe('a waiting call takes a free unit', () => {
     const call = await newCall(3, { status: 'active' });
     const res = await dispatchTo(call.id, { ambulance_id: '5' });
     expect(res).toMatchObject({ status: 200, body: { case: { status: 'active', ambulance_id: 5, assignment: { status: 'dispatched' } }, requeued: null } });
-    const last = (await caseEvents(s, call.id)).at(-1);
+    const last = await lastUpdate(call.id);
     expect([json(last.before), json(last.after)]).toEqual([{ ambulance_id: null }, { ambulance_id: 5 }]);
     await sound();
   });
@@ -91,6 +93,31 @@ describe('a waiting call takes a free unit', () => {
   it('admins may dispatch too', async () => {
     const call = await waiting(4);
     expect((await dispatchTo(call.id, { ambulance_id: 6 }, { token: admin })).status).toBe(200);
+    await sound();
+  });
+});
+
+describe('the patient and the crew hear at once', () => {
+  beforeAll(idleFleet);
+
+  it("a waiting call dispatched from the queue mails the patient which ambulance comes and the crew its driver link; a diverted crew gets the new call's", async () => {
+    const low = await running(4, 3);
+    const urgent = await waiting(1);
+    const free = await waiting(2);
+    const before = Number((await s.ctx.db('outbox').max({ id: 'id' }).first())?.id ?? 0);
+    expectStatus(await dispatchTo(free.id, { ambulance_id: 4 }), 200, 'dispatch free');
+    expectStatus(await dispatchTo(urgent.id, { ambulance_id: 3, take_from_case_id: low.id }), 200, 'divert');
+    const mails = await s.ctx.db('outbox').where('id', '>', before).orderBy('id');
+    for (const [call, unit] of [[free, 4], [urgent, 3]] as const) {
+      const own = mails.filter((m) => m.case_id === call.id);
+      expect(own.map((m) => m.kind).sort(), call.id).toEqual(['tracking-driver', 'tracking-patient']);
+      const crew = own.find((m) => m.kind === 'tracking-driver');
+      expect(crew.to_address).toBe((await ambulanceRow(s, unit)).driver_email);
+      expect(crew.body_text).toContain(`/driver/${unit}?t=`);
+      expect(own.find((m) => m.kind === 'tracking-patient').body_text).toContain(plateOf(unit));
+    }
+    // The call the unit was taken from is mailed nothing: its patient keeps sharing on the link they have.
+    expect(mails.filter((m) => m.case_id === low.id)).toEqual([]);
     await sound();
   });
 });
@@ -114,7 +141,7 @@ describe('refusals change nothing', () => {
     ['a take_from_case_id that is no case id', () => ({ ambulance_id: 1, take_from_case_id: 'case-7' }), 400, 'take_from_case_id: must be a case id'],
     ['a unit taken from the call itself', () => ({ ambulance_id: 1, take_from_case_id: call.id }), 400, 'take_from_case_id: must be another call than the one dispatched'],
     ['an unknown ambulance to divert', () => ({ ambulance_id: 999, take_from_case_id: busyCall.id }), 422, 'Ambulance 999 does not exist'],
-  ])('%s: %i', async (_what, body, status, error) => {
+  ])('%s', async (_what, body, status, error) => {
     expectError(await expectNoWrite(s.ctx.db, () => dispatchTo(call.id, body())), status, error);
   });
 
@@ -191,13 +218,13 @@ describe('diverting a unit from a less urgent call', () => {
     expect({ status: unit.status, newer: unit.version > unitBefore.version }).toEqual({ status: 'busy', newer: true });
     expect((await openAssignments(3)).map((a) => a.case_id)).toEqual([urgent.id]);
 
-    const lowEntry = (await caseEvents(s, low.id)).at(-1);
+    const lowEntry = await lastUpdate(low.id);
     expect({ action: lowEntry.action, actor: [lowEntry.actor_type, lowEntry.actor_id], before: json(lowEntry.before), after: json(lowEntry.after) }).toEqual({
       action: 'updated', actor: ['user', operatorId],
       before: { status: 'active', ambulance_id: 3, unit_status: 'en_route' },
       after: { status: 'pending', ambulance_id: null, unit_status: 'cancelled', diverted_to: urgent.id },
     });
-    const urgentEntry = (await caseEvents(s, urgent.id)).at(-1);
+    const urgentEntry = await lastUpdate(urgent.id);
     expect([urgentEntry.actor_id, json(urgentEntry.before), json(urgentEntry.after)])
       .toEqual([operatorId, { status: 'pending', ambulance_id: null }, { status: 'active', ambulance_id: 3, diverted_from: low.id }]);
     // The admins' timeline answers it as stored.

@@ -3,6 +3,7 @@
 // browser bundle carries no validation library (types are free).
 export * from '../../../realtime-server/contract/enums';
 export * from '../../../realtime-server/contract/geo';
+export * from '../../../realtime-server/contract/eta';
 export * from '../../../realtime-server/contract/trail';
 export * from '../../../realtime-server/contract/timeline';
 export * from '../../../realtime-server/contract/callLife';

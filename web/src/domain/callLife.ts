@@ -64,9 +64,12 @@ export function boardOrder<T extends BoardRow>(cases: readonly T[]): T[] {
   return cases.filter(isOpenCall).sort(compareBoard);
 }
 
+/** The crew reached the scene (an assignment not cancelled): the response clock no longer runs. */
+export const clockStopped = (c: Pick<CaseDto, 'assignment'>) => Boolean(c.assignment?.on_scene_at && c.assignment.status !== 'cancelled');
+
 /** Seconds since the call came in: stopped when the ambulance reached the scene (the response clock, NHS ARP). */
 export function responseSeconds(c: Pick<CaseDto, 'call_received_at' | 'assignment'>, nowMs: number): number {
-  const end = c.assignment?.on_scene_at && c.assignment.status !== 'cancelled' ? ms(c.assignment.on_scene_at) : nowMs;
+  const end = clockStopped(c) ? ms(c.assignment!.on_scene_at) : nowMs;
   return Math.max(0, Math.floor((end - ms(c.call_received_at)) / 1000));
 }
 
@@ -75,6 +78,27 @@ export type TargetState = 'ok' | 'amber' | 'red';
 /** Amber past 80 % of the target, red past it. */
 export const targetState = (elapsedS: number, targetS: number): TargetState =>
   elapsedS > targetS ? 'red' : elapsedS > 0.8 * targetS ? 'amber' : 'ok';
+
+type ClockRow = Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'assignment'>;
+
+/**
+ * An open call past its priority's response target with nobody on scene yet: the board's red
+ * "Past target" (targetState of the response clock) on a call that still waits for help. A call
+ * whose crew arrived late missed its target too, but needs nothing more now.
+ */
+export const isPastTarget = (c: ClockRow, config: Pick<ConfigResponse, 'priorities'> | undefined, nowMs: number) =>
+  isOpenCall(c) && !clockStopped(c) && targetState(responseSeconds(c, nowMs), priorityInfo(config, c.priority).target_s) === 'red';
+
+/**
+ * The board as a dispatcher reads it at `nowMs`: the board's order (compareBoard), with the calls
+ * past target lifted to the top of their priority (oldest first, as compareBoard has them), so a
+ * P1 nobody has reached in time is the first card, never below the fold under newer P1s. The
+ * server lists in compareBoard's order (it knows no clock); the screen adds this one key.
+ */
+export function urgentBoardOrder<T extends BoardRow & ClockRow>(cases: readonly T[], config: Pick<ConfigResponse, 'priorities'> | undefined, nowMs: number): T[] {
+  const late = new Set(cases.filter((c) => isPastTarget(c, config, nowMs)));
+  return boardOrder(cases).sort((a, b) => a.priority - b.priority || Number(late.has(b)) - Number(late.has(a)) || compareBoard(a, b));
+}
 
 /** "4:05", "1:02:09": a clock a dispatcher reads at a glance. */
 export function formatClock(seconds: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AmbulanceDto, type CaseDto, TRAIL_MAX_POINTS } from '../api/contract';
+import { type AmbulanceDto, type AssignmentStatus, type CaseDto, TRAIL_MAX_POINTS, arrivalMinutes, arrivalSeconds } from '../api/contract';
 import {
   accuracyText, ambulanceFix, approach, assignedAmbulance, caseApproach, caseFix, distanceAwayText, fixTimeText, pointOf,
 } from './liveText';
@@ -90,22 +90,37 @@ describe('points, accuracy and fix times', () => {
   });
 });
 
+const MODEL = { road_factor: 1.3, speed_kmh: 30 };
+const onTheWay = (ambulance_id: number, status: AssignmentStatus = 'en_route') =>
+  ({ ambulance_id, assignment: { id: 1, case_id: 'c1', ambulance_id, license_plate: `TS09 EA 100${ambulance_id}`, status } as CaseDto['assignment'] });
+
 describe('distance and ETA', () => {
-  it('words the straight-line distance and the ETA at the given speed', () => {
-    const a = approach({ latitude: north(0.01)[0], longitude: north(0.01)[1] }, PATIENT, 30)!;
+  it('words the straight-line distance and the ETA with the model (road factor and speed)', () => {
+    const a = approach({ latitude: north(0.01)[0], longitude: north(0.01)[1] }, PATIENT, MODEL, 'en_route')!;
     expect(a.meters).toBeGreaterThan(1100);
     expect(a.meters).toBeLessThan(1125);
     expect(a.distance).toBe('1.1 km');
-    expect(a.minutes).toBe(3); // 1.11 km at 30 km/h = 2.2 min, rounded up
+    expect(a.minutes).toBe(3); // 1.11 km × 1.3 at 30 km/h = 2.9 min, rounded up
     expect(a.eta).toBe('Arriving in about 3 min');
+    // The minutes of the server's eta_s for the same distance (the alerts' and the form's), whoever computes them.
+    expect(a.minutes).toBe(arrivalMinutes(arrivalSeconds(a.meters, MODEL)));
     expect(distanceAwayText(a)).toBe('1.1 km away');
     expect(distanceAwayText(a, 'TS09 EA 1002')).toBe('TS09 EA 1002 is 1.1 km away');
   });
 
-  it('has a distance but no ETA while the speed is unknown, and nothing without both points', () => {
-    expect(approach(PATIENT, { latitude: 17.386, longitude: 78.4867 }, undefined)).toMatchObject({ distance: '111 m', minutes: null, eta: null });
-    expect(approach(null, PATIENT, 30)).toBeNull();
-    expect(approach(PATIENT, { latitude: null, longitude: 1 }, 30)).toBeNull();
+  it('has a distance but no ETA while the model is unknown, and nothing without both points', () => {
+    expect(approach(PATIENT, { latitude: 17.386, longitude: 78.4867 }, undefined, 'dispatched')).toMatchObject({ distance: '111 m', minutes: null, eta: null });
+    expect(approach(null, PATIENT, MODEL, 'en_route')).toBeNull();
+    expect(approach(PATIENT, { latitude: null, longitude: 1 }, MODEL, 'en_route')).toBeNull();
+  });
+
+  it('has neither once the unit is on scene or later, or not coming: no "Arriving in about 1 min" on scene', () => {
+    const from = { latitude: north(0.01)[0], longitude: north(0.01)[1] };
+    for (const step of ['on_scene', 'transporting', 'at_hospital', 'cleared', 'cancelled'] as const) {
+      expect({ step, approach: approach(from, PATIENT, MODEL, step) }).toEqual({ step, approach: null });
+      expect({ step, live: caseApproach(kase({ ...PATIENT, ...onTheWay(1, step) }), [amb(1, { at: north(0.01) })], MODEL) }).toEqual({ step, live: null });
+    }
+    expect(approach(from, PATIENT, MODEL, null)).toBeNull();
   });
 
   it('finds the assigned ambulance by id, else by plate', () => {
@@ -117,19 +132,19 @@ describe('distance and ETA', () => {
 
   it("gives an active case its ambulance's approach, and nothing for a closed case or a missing position", () => {
     const list = [amb(1, { at: north(0.02), status: 'busy' }), amb(2)];
-    const located = { ...PATIENT, ambulance_id: 1 };
-    const live = caseApproach(kase(located), list, 30)!;
+    const located = { ...PATIENT, ...onTheWay(1) };
+    const live = caseApproach(kase(located), list, MODEL)!;
     expect(live.ambulance.id).toBe(1);
     expect(live.distance).toBe('2.2 km');
-    expect(live.eta).toBe('Arriving in about 5 min');
-    expect(caseApproach(kase({ ...located, status: 'closed' }), list, 30)).toBeNull();
-    expect(caseApproach(kase({ ...located, ambulance_id: 2 }), list, 30)).toBeNull(); // no ambulance position
-    expect(caseApproach(kase({ ambulance_id: 1 }), list, 30)).toBeNull(); // no patient location
+    expect(live.eta).toBe('Arriving in about 6 min'); // 2.22 km × 1.3 at 30 km/h = 5.8 min
+    expect(caseApproach(kase({ ...located, status: 'closed' }), list, MODEL)).toBeNull();
+    expect(caseApproach(kase({ ...PATIENT, ...onTheWay(2) }), list, MODEL)).toBeNull(); // no ambulance position
+    expect(caseApproach(kase(onTheWay(1)), list, MODEL)).toBeNull(); // no patient location
   });
 
   it('shrinks the ETA as the ambulance comes closer', () => {
-    const far = caseApproach(kase({ ...PATIENT, ambulance_id: 1 }), [amb(1, { at: north(0.05) })], 30)!;
-    const near = caseApproach(kase({ ...PATIENT, ambulance_id: 1 }), [amb(1, { at: north(0.005) })], 30)!;
+    const far = caseApproach(kase({ ...PATIENT, ...onTheWay(1) }), [amb(1, { at: north(0.05) })], MODEL)!;
+    const near = caseApproach(kase({ ...PATIENT, ...onTheWay(1) }), [amb(1, { at: north(0.005) })], MODEL)!;
     expect(near.minutes!).toBeLessThan(far.minutes!);
   });
 });

@@ -1,19 +1,21 @@
 import {
-  type AmbulanceDto, type CaseDto, type LatLon, type StaleThresholds,
-  DEFAULT_STALE_AFTER_S, STALE_AFTER_MS, distanceMeters, etaMinutes, formatDistance, formatEta, staleAfterMs,
+  type AmbulanceDto, type AssignmentStatus, type CaseDto, type EtaModelParams, type LatLon, type StaleThresholds,
+  DEFAULT_STALE_AFTER_S, STALE_AFTER_MS, arrivalEstimate, arrivalText, awaitsArrival, distanceMeters, formatDistance, staleAfterMs,
 } from '../api/contract';
 
 /**
  * The words every staff screen uses for live positions: the time of a fix, 'Stale' after its
  * threshold (an ambulance's per source, from /api/config; a patient's two minutes), its
  * accuracy, and an ambulance's straight-line distance and estimated arrival at its patient.
- * Pure: `now`, the thresholds and the ETA speed come from the caller.
+ * Pure: `now`, the thresholds and the arrival model come from the caller. The estimate itself is
+ * the contract's one (arrivalEstimate): the same minutes as the alerts, the New Case form and the
+ * tracking page, and none once the unit is on scene.
  */
 
 export const STALE_TEXT = 'Stale';
-/** Shown beside every ETA: it is straight-line distance over an average speed, not a route. */
+/** Shown beside every ETA: it is straight-line distance times a road factor over an average speed, not a route. */
 export const ESTIMATE_TEXT = 'Estimate';
-export const ESTIMATE_HINT = 'An estimate: straight-line distance at an average urban speed, not a road route';
+export const ESTIMATE_HINT = 'An estimate: straight-line distance times a road factor at an average urban speed, not a road route';
 
 type MaybePoint = { latitude?: number | null; longitude?: number | null } | null | undefined;
 
@@ -82,22 +84,30 @@ export interface Approach {
   meters: number;
   /** formatDistance: '850 m', '3.2 km'. */
   distance: string;
-  /** Whole minutes, or null while the ETA speed is unknown. */
+  /** Whole minutes, or null while the arrival model is unknown. */
   minutes: number | null;
-  /** 'Arriving in about N min', or null while the ETA speed is unknown. */
+  /** 'Arriving in about N min', or null while the arrival model is unknown. */
   eta: string | null;
 }
 
-/** Straight-line distance from one point to another and the ETA at `speedKmh`; null without both points. */
-export function approach(from: MaybePoint, to: MaybePoint, speedKmh: number | null | undefined): Approach | null {
+/**
+ * Straight-line distance from a unit to where it is going and its estimated arrival (contract
+ * arrivalEstimate) with the server's `model`, for a unit in `step`. Null without both points, and
+ * once the unit has arrived (on scene or later) or is not coming (cancelled): no distance to the
+ * patient then, and no "Arriving in about 1 min" while on scene.
+ */
+export function approach(from: MaybePoint, to: MaybePoint, model: EtaModelParams | null | undefined, step: AssignmentStatus | null | undefined): Approach | null {
   const a = pointOf(from);
   const b = pointOf(to);
-  if (!a || !b) return null;
+  if (!a || !b || !awaitsArrival(step)) return null;
   const meters = distanceMeters(a, b);
-  const minutes = speedKmh != null && speedKmh > 0 ? etaMinutes(meters, speedKmh) : NaN;
-  const known = Number.isFinite(minutes);
-  return { meters, distance: formatDistance(meters), minutes: known ? minutes : null, eta: known ? formatEta(minutes) : null };
+  const estimate = arrivalEstimate(a, b, model, step);
+  return { meters, distance: formatDistance(meters), minutes: estimate?.minutes ?? null, eta: estimate ? arrivalText(estimate.minutes) : null };
 }
+
+/** The step of `ambulanceId` on a case: its current assignment's status when that is the ambulance's; else null. */
+export const caseStep = (c: Pick<CaseDto, 'assignment'>, ambulanceId: number): AssignmentStatus | null =>
+  c.assignment?.ambulance_id === ambulanceId ? c.assignment.status : null;
 
 /** The ambulance a case names, by ambulance_id, else by license_plate (as the fleet screen matches them). */
 export function assignedAmbulance<A extends Pick<AmbulanceDto, 'id' | 'license_plate'>>(
@@ -113,17 +123,18 @@ export function assignedAmbulance<A extends Pick<AmbulanceDto, 'id' | 'license_p
 export type CaseApproach = Approach & { ambulance: AmbulanceDto };
 
 /**
- * For an active case with a shared location and an assigned ambulance with a position:
- * the ambulance, its distance to the patient and the ETA. Null otherwise.
+ * For an active case with a known location (the best one: the patient's fix, else the intake
+ * location) and an assigned ambulance with a position that has not arrived yet: the ambulance,
+ * its distance to the patient and the ETA. Null otherwise.
  */
 export function caseApproach(
-  c: Pick<CaseDto, 'status' | 'ambulance_id' | 'license_plate' | 'latitude' | 'longitude'>,
+  c: Pick<CaseDto, 'status' | 'ambulance_id' | 'license_plate' | 'latitude' | 'longitude' | 'assignment'>,
   ambulances: readonly AmbulanceDto[],
-  speedKmh: number | null | undefined,
+  model: EtaModelParams | null | undefined,
 ): CaseApproach | null {
   if (c.status !== 'active') return null;
   const ambulance = assignedAmbulance(c, ambulances);
-  const result = ambulance ? approach(ambulance.location, c, speedKmh) : null;
+  const result = ambulance ? approach(ambulance.location, c, model, caseStep(c, ambulance.id)) : null;
   return result && ambulance ? { ...result, ambulance } : null;
 }
 

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { createFileRoute } from '@tanstack/react-router';
 import { DriverPage } from '../features/driver/DriverPage';
 import { linkTokenSearch } from '../features/public/linkTokenSearch';
@@ -12,5 +13,10 @@ export const Route = createFileRoute('/driver/$ambulanceId')({
 function DriverRoute() {
   const { ambulanceId } = Route.useParams();
   const { t } = Route.useSearch();
-  return <DriverPage key={`${ambulanceId}:${t ?? ''}`} ambulanceId={ambulanceId} token={t ?? ''} />;
+  const navigate = Route.useNavigate();
+  // The ambulance's next call opens in place of the ended one: the URL becomes its own link (no history entry).
+  const onNewCall = useCallback((id: number, next: string) => {
+    void navigate({ to: '/driver/$ambulanceId', params: { ambulanceId: String(id) }, search: { t: next }, replace: true });
+  }, [navigate]);
+  return <DriverPage key={`${ambulanceId}:${t ?? ''}`} ambulanceId={ambulanceId} token={t ?? ''} onNewCall={onNewCall} />;
 }

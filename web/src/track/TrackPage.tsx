@@ -1,14 +1,15 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../api/client';
-import { type TrackResponse, distanceMeters, etaMinutes, formatDistance, formatEta, isStale } from '../api/contract';
+import { type TrackResponse, arrivalEstimate, arrivalText, formatDistance, isStale } from '../api/contract';
 import { useMiniToast } from '../features/public/MiniToast';
 import { AlertIcon, PublicHeader } from '../features/public/PublicChrome';
-import { useTrackedPosition } from '../features/public/useTrackedPosition';
+import { linkGone, useTrackedPosition } from '../features/public/useTrackedPosition';
 import { formatPositionTime } from '../features/map/positionTime';
 import { useNoticeOnce } from '../features/shared/useNoticeOnce';
 import { useNow } from '../features/shared/useNow';
 import '../features/public/public.css';
 import './track.css';
+import { type TrackStage, stageHeadline, stageText, trackStage } from './trackStage';
 
 // Leaflet is most of this page's weight: it loads after the heading, the badge and the arrival line show.
 const TrackMap = lazy(() => import('../features/map/TrackMap').then((m) => ({ default: m.TrackMap })));
@@ -21,15 +22,18 @@ const TrackMap = lazy(() => import('../features/map/TrackMap').then((m) => ({ de
  */
 export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: string }) {
   const { query } = useTrackedPosition(ambulanceId, token);
-  const active = Boolean(ambulanceId) && query.status === 'success';
   const data = query.data;
+  // One state for the whole page: once the call has ended (or the link stopped after it answered), no "on its way", no estimate, no link error.
+  const stage = data ? trackStage(data, linkGone(query.error)) : null;
+  const ended = stage?.kind === 'ended';
+  const active = Boolean(ambulanceId) && query.status === 'success' && !ended;
   const point = data && data.latitude != null && data.longitude != null
     ? { latitude: data.latitude, longitude: data.longitude, updated_at: data.updated_at }
     : null;
 
   const errorText = !ambulanceId
     ? 'Failed to update location'
-    : query.isError
+    : query.isError && !ended
       ? (query.error instanceof ApiError && query.error.serverError) || 'Failed to update location'
       : null;
   const { show, view: toastView } = useMiniToast();
@@ -44,15 +48,15 @@ export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: 
         <div className="ll-track-head">
           <div>
             <h1 className="ll-track-title">Ambulance Tracking</h1>
-            <p className="ll-track-sub">{data ? `Ambulance ${data.license_plate} is on its way.` : 'Follow the ambulance on its way to you.'}</p>
+            <p className="ll-track-sub" data-testid="tracking-sub">{data && stage ? stageHeadline(stage, data.license_plate) : 'Follow the ambulance on its way to you.'}</p>
           </div>
           <span data-testid="tracking-badge" className={`ll-badge ${active ? 'll-badge--on' : 'll-badge--off'}`}>
             <span className="ll-badge-dot" aria-hidden />
-            {active ? 'Live Tracking Active' : 'Tracking Inactive'}
+            {active ? 'Live Tracking Active' : ended ? 'Tracking Ended' : 'Tracking Inactive'}
           </span>
         </div>
 
-        <CyclingProgress />
+        {!ended && <CyclingProgress />}
 
         {errorText && (
           <div className="ll-status ll-status--error ll-track-error" role="alert" data-testid="tracking-error">
@@ -61,7 +65,7 @@ export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: 
           </div>
         )}
 
-        {data && <Arrival data={data} />}
+        {data && stage && <Arrival data={data} stage={stage} />}
 
         <div className="ll-track-map">
           <Suspense fallback={<div className="ll-track-map-waiting" />}>
@@ -80,38 +84,42 @@ export function TrackPage({ ambulanceId, token }: { ambulanceId: string; token: 
 }
 
 /**
- * "Arriving in about N min": the straight-line distance from the ambulance to the patient's
- * shared location over the server's average urban speed; recomputed with every new position.
+ * "Arriving in about N min": the contract's one estimate (arrivalEstimate) from the ambulance to
+ * where it is going (the patient's shared position, else the location given on the phone) with
+ * the server's model, recomputed with every new position; the same minutes as the dispatcher's
+ * card. None once the ambulance has arrived, and none after the call has ended.
  */
-function Arrival({ data }: { data: TrackResponse }) {
-  const { patient, latitude, longitude } = data;
+function Arrival({ data, stage }: { data: TrackResponse; stage: TrackStage }) {
+  const { latitude, longitude, destination } = data;
   const ambulance = latitude != null && longitude != null ? { latitude, longitude } : null;
-  const meters = ambulance && patient ? distanceMeters(ambulance, patient) : null;
-  const minutes = meters == null ? null : etaMinutes(meters, data.etaSpeedKmh);
+  const estimate = stage.kind === 'coming' ? arrivalEstimate(ambulance, destination, data.eta_model, data.unit_status) : null;
   const now = useNow(30_000);
-  const stale = ambulance != null && data.updated_at != null && isStale(data.updated_at, now);
-  const known = minutes != null && Number.isFinite(minutes);
+  const stale = stage.kind === 'coming' && ambulance != null && data.updated_at != null && isStale(data.updated_at, now);
 
   return (
     <section
       className="ll-track-eta"
       data-testid="tracking-eta"
-      data-minutes={minutes ?? undefined}
-      data-meters={meters == null ? undefined : Math.round(meters)}
+      data-stage={stage.kind}
+      data-minutes={estimate?.minutes}
+      data-meters={estimate ? Math.round(estimate.meters) : undefined}
       aria-label="Arrival"
     >
-      <span className={`ll-track-eta-dot${known ? ' ll-track-eta-dot--on' : ''}`} aria-hidden />
+      <span className={`ll-track-eta-dot${estimate || stage.kind === 'arrived' ? ' ll-track-eta-dot--on' : ''}`} aria-hidden />
       <div className="ll-track-eta-text">
-        {known ? (
+        {estimate ? (
           <>
-            <p className="ll-track-eta-main">{formatEta(minutes)}</p>
+            <p className="ll-track-eta-main">{arrivalText(estimate.minutes)}</p>
             <p className="ll-track-eta-detail">
-              {formatDistance(meters!)} away in a straight line · an estimate at an average {data.etaSpeedKmh} km/h
+              {formatDistance(estimate.meters)} away in a straight line{destination?.source === 'intake' ? ' from the location given on the phone' : ''} · an
+              estimate for the roads at an average {Math.round(data.eta_model.speed_kmh)} km/h
             </p>
           </>
+        ) : stage.kind !== 'coming' ? (
+          <p className="ll-track-eta-main" role="status" data-testid="tracking-stage">{stageText(stage)}</p>
         ) : (
           <p className="ll-track-eta-wait">
-            {!ambulance ? 'Waiting for the ambulance\'s position.' : 'No arrival estimate yet: the patient\'s location has not been shared.'}
+            {!ambulance ? 'Waiting for the ambulance\'s position.' : 'No arrival estimate yet: the patient\'s location is not known yet.'}
           </p>
         )}
       </div>

@@ -1,4 +1,4 @@
-import { type AmbulanceDto, type CaseDto, type ConfigResponse, type DispatchSuggestion, type Priority, type UnitStatus, formatDistance } from '../../api/contract';
+import { type AmbulanceDto, type CaseDto, type ConfigResponse, type DispatchSuggestion, type Priority, type UnitStatus, arrivalMinutes, formatDistance } from '../../api/contract';
 import { boardOrder, priorityInfo, priorityTag } from '../../domain/callLife';
 
 /**
@@ -82,7 +82,8 @@ export function freeUnitSummary(plate: string, cases: readonly Pick<CaseDto, 'st
   return `${plate} is free — ${count}, oldest ${priorityTag(first.priority)} ${waitWords(waitingMs(first, nowMs))}`;
 }
 
-const etaMin = (s: Pick<DispatchSuggestion, 'eta_s'>) => Math.max(1, Math.ceil(s.eta_s / 60));
+/** The server's estimate in the one way every screen words it (contract arrivalMinutes). */
+const etaMin = (s: Pick<DispatchSuggestion, 'eta_s'>) => arrivalMinutes(s.eta_s);
 
 /**
  * The freed unit's place in the dispatch ranking for the call it would take: "2.1 km, about 5 min

@@ -9,22 +9,22 @@ import {
   type Approach, type FixText, ESTIMATE_HINT, ESTIMATE_TEXT, STALE_TEXT, caseApproach, caseFix, distanceAwayText,
 } from '../../domain/liveText';
 import { usePollingFallback } from '../../realtime/LiveProvider';
-import { useEtaSpeedKmh } from '../map/liveHooks';
+import { useEtaModel } from '../map/liveHooks';
 import { useNow } from '../shared/useNow';
 import { CaseLocationNotes } from './CaseLocationNotes';
 
 /**
  * A case's live position words: the patient's last fix (time, accuracy, 'Stale' after two
  * minutes) and its ambulance's distance and ETA, from the live caches (cases, ambulances)
- * and the server's ETA speed. The clock re-renders every ~15 s; nothing is refetched.
+ * and the server's arrival model. The clock re-renders every ~15 s; nothing is refetched.
  */
 export function useCaseLive(item: CaseDto) {
   const now = useNow();
-  const speed = useEtaSpeedKmh();
+  const model = useEtaModel();
   const ambulances = useQuery({ ...queries.ambulances(), refetchInterval: usePollingFallback(30_000) });
   return {
     fix: caseFix(item, now),
-    approach: caseApproach(item, ambulances.data ?? [], speed),
+    approach: caseApproach(item, ambulances.data ?? [], model),
   };
 }
 

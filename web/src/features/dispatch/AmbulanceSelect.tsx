@@ -1,3 +1,7 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import ListItemText from '@mui/material/ListItemText';
 import { useMemo, type Ref } from 'react';
 import MenuItem from '@mui/material/MenuItem';
@@ -10,13 +14,27 @@ import { typeAheadSpaceProps } from './typeAheadSpace';
 /** One option as the select lists it. */
 interface Choice { id: string; label: string; place: string | undefined }
 
+/** The list could not be loaded: which ambulances are free is unknown (never "none"). */
+export interface FleetFailure {
+  /** SPEC's text, as the toast says it. */
+  text: string;
+  retry: () => void;
+  retrying: boolean;
+}
+
 /**
- * Assign Ambulance: only available ones; says so when there are none. Once the call's location
+ * Assign Ambulance: only available ones; says so when there are none, and only when the list
+ * has loaded: while it loads the select waits, and a failed load shows the error with Retry in
+ * its place (never "No ambulances available" for a list nobody has seen). Once the call's location
  * is known and the server has ranked them (`ranked`), by estimated arrival with distance and
  * ETA; else, with a known location (`near`), nearest first; else as the server lists them.
  */
-export function AmbulanceSelect({ value, onChange, available, loading, disabled, near = null, ranked = null, pickedByHand = false, ranking = false, error, inputRef }: {
+export function AmbulanceSelect({ value, onChange, available, loading, failure = null, retryRef, disabled, near = null, ranked = null, pickedByHand = false, ranking = false, error, inputRef }: {
   value: string; onChange: (id: string) => void; available: AmbulanceDto[]; loading: boolean; disabled: boolean; near?: LatLon | null;
+  /** Set while the list failed to load. */
+  failure?: FleetFailure | null;
+  /** Receives the Retry button of a failed load (focused when a submit needs an ambulance). */
+  retryRef?: Ref<HTMLButtonElement>;
   /** The server's ranking for the call's location, when there is one. */
   ranked?: RankedChoice[] | null;
   /** The value is the operator's own pick (not the suggestion). */
@@ -29,6 +47,7 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled,
   inputRef?: Ref<{ focus: () => void }>;
 }) {
   const listProps = useMemo(() => typeAheadSpaceProps(), []);
+  if (failure) return <FleetUnknown failure={failure} retryRef={retryRef} />;
   const none = !loading && available.length === 0;
   const choices: Choice[] = ranked
     ? ranked.map(({ ambulance: a, suggestion }) => ({ id: String(a.id), label: suggestion ? suggestionLabel(suggestion) : a.license_plate, place: a.location?.placeName ?? undefined }))
@@ -52,7 +71,11 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled,
       error={none || Boolean(error)}
       helperText={helper}
       inputRef={inputRef}
-      slotProps={{ select: { renderValue: (v) => labelOf(String(v)), MenuProps: { slotProps: { list: listProps } } } }}
+      slotProps={{
+        select: { renderValue: (v) => labelOf(String(v)), MenuProps: { slotProps: { list: listProps } } },
+        // "Loading ambulances..." is read, not greyed out with the waiting select (the disabled grey is 2.7:1).
+        formHelperText: { sx: { '&.Mui-disabled:not(.Mui-error)': { color: 'text.secondary' } } },
+      }}
     >
       {choices.map((c) => (
         <MenuItem key={c.id} value={c.id}>
@@ -60,5 +83,34 @@ export function AmbulanceSelect({ value, onChange, available, loading, disabled,
         </MenuItem>
       ))}
     </TextField>
+  );
+}
+
+/** In the select's place when the list failed: SPEC's text, why it matters, and Retry. */
+function FleetUnknown({ failure, retryRef }: { failure: FleetFailure; retryRef?: Ref<HTMLButtonElement> }) {
+  return (
+    <Alert
+      severity="error"
+      data-testid="ambulance-load-failure"
+      action={(
+        // On the paper, as in LoadStateBanner: the error red on the alert's pink falls short of 4.5:1.
+        <Button
+          ref={retryRef}
+          color="error"
+          variant="outlined"
+          size="small"
+          onClick={failure.retry}
+          disabled={failure.retrying}
+          startIcon={failure.retrying ? <CircularProgress size={14} color="inherit" /> : undefined}
+          sx={{ bgcolor: 'background.paper', whiteSpace: 'nowrap' }}
+        >
+          Retry
+        </Button>
+      )}
+      sx={{ alignItems: 'center' }}
+    >
+      <AlertTitle sx={{ mb: 0 }}>{failure.text}</AlertTitle>
+      Assign Ambulance: which ambulances are free is unknown until the list loads.
+    </Alert>
   );
 }

@@ -7,7 +7,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useCallback, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type Ref, type RefObject } from 'react';
 import type { IntakeLocationDto, LatLon } from '../../api/contract';
 import { serverNow } from '../../api/serverClock';
 import { useToast } from '../../layout/toast';
@@ -18,13 +18,13 @@ import { formAmbulance } from '../location/suggestions';
 import { useSuggestions } from '../location/useSuggestions';
 import { AmbulanceSelect } from './AmbulanceSelect';
 import { CallStartClock } from './CallStartClock';
-import { EMERGENCY_TYPES, EMPTY_FORM, dispatchErrors, firstInvalid, type DispatchField, type DispatchMode, type DispatchValues } from './dispatchForm';
+import { EMERGENCY_TYPES, EMPTY_FORM, descriptionLabel, descriptionMax, dispatchErrors, firstInvalid, type DispatchField, type DispatchMode, type DispatchValues } from './dispatchForm';
 import { callReceivedAt, noteCallStart, startsCall } from './intake';
 import { PrioritySelect } from './PrioritySelect';
 import { SuggestedAmbulances } from './SuggestedAmbulances';
 import { typeAheadSpaceProps } from './typeAheadSpace';
 import { useAvailableAmbulances } from './useAvailableAmbulances';
-import { useDispatchCase } from './useDispatchCase';
+import { useDispatchCase, type CreatedCall } from './useDispatchCase';
 
 /** What a field's ref holds: the input, or the select's handle (its focus() focuses the select). */
 type Focusable = { focus: () => void };
@@ -39,35 +39,53 @@ type Focusable = { focus: () => void };
  * `call_received_at` in the server's time. With no ambulance free the call can be queued
  * (pending, no ambulance); a dispatcher may also queue on purpose.
  *
- * The location comes first, as a call-taker asks for it first: once it is understood, the
- * server ranks the free ambulances by arrival and the quickest is preselected, as the priority
- * follows the type, until the operator picks one by hand.
+ * The location comes first, as a call-taker asks for it first (it has the focus when the screen
+ * opens, and Tab goes from it to the patient's name): once it is understood, the server ranks
+ * the free ambulances by arrival and the quickest is preselected (its one-click choices sit with
+ * the ambulance select), as the priority follows the type, until the operator picks one by hand.
+ *
+ * Until the ambulance list has loaded nothing is said about which are free; a failed load shows
+ * its error with Retry in the select's place, and the form never claims that none is free.
  */
-export function DispatchForm({ onDispatched, near = null }: {
-  onDispatched: (shareLink: string) => void;
+export function DispatchForm({ onDispatched, onNextCall, locationRef, near = null }: {
+  onDispatched: (created: CreatedCall) => void;
+  /** The operator started on the next call (typed, picked, or pressed Call started). */
+  onNextCall?: () => void;
+  /** Receives the Location box, the first field of a call. */
+  locationRef?: Ref<HTMLInputElement>;
   /** The patient's location when it is already known (normally not at creation). */
   near?: LatLon | null;
 }) {
   const [values, setValues] = useState<DispatchValues>(EMPTY_FORM);
-  const { available, loading } = useAvailableAmbulances();
+  const fleet = useAvailableAmbulances();
+  const { available, loading } = fleet;
   const dispatch = useDispatchCase(onDispatched);
   const toast = useToast();
   /** The mode of the last refused submit: its marks follow the typing from then on. */
   const [tried, setTried] = useState<DispatchMode | null>(null);
   /** When the operator started taking the call, in the server's time. */
   const [callStart, setCallStart] = useState<number | null>(null);
-  const startCall = () => setCallStart((s) => noteCallStart(s, serverNow()));
+  const startCall = () => {
+    onNextCall?.();
+    setCallStart((s) => noteCallStart(s, serverNow()));
+  };
   const typeListProps = useMemo(() => typeAheadSpaceProps(), []);
   const patientNameRef = useRef<Focusable>(null);
   const emailRef = useRef<Focusable>(null);
   const emergencyTypeRef = useRef<Focusable>(null);
   const ambulanceRef = useRef<Focusable>(null);
   const descriptionRef = useRef<Focusable>(null);
+  const retryRef = useRef<HTMLButtonElement>(null);
+  /** What had the focus when a submit began: the fields and buttons are disabled while it runs, so focus falls to <body>. */
+  const focusBefore = useRef<HTMLElement | null>(null);
   const set = (field: Exclude<keyof DispatchValues, 'intake'>) => (value: string) => {
     startCall();
     setValues((v) => ({ ...v, [field]: value }));
   };
-  const setIntake = useCallback((intake: IntakeLocationDto | null) => setValues((v) => ({ ...v, intake })), []);
+  const setIntake = useCallback((intake: IntakeLocationDto | null) => {
+    if (intake) onNextCall?.();
+    setValues((v) => ({ ...v, intake }));
+  }, [onNextCall]);
   /** Bumped on each reset, so the location box forgets its typed text too. */
   const [formKey, setFormKey] = useState(0);
 
@@ -77,7 +95,8 @@ export function DispatchForm({ onDispatched, near = null }: {
   const ambulanceId = formAmbulance(values.ambulanceId, suggestions.ranked ?? [], available);
   const submitting = dispatch.isPending;
   const isOther = values.emergencyType === 'Other';
-  const noneFree = !loading && available.length === 0;
+  // Only a list that loaded can say that none is free.
+  const noneFree = !loading && !fleet.failed && available.length === 0;
   const errors = tried ? dispatchErrors({ ...values, ambulanceId }, tried) : {};
   // MUI ties the helper text to the input (aria-describedby) and sets aria-invalid from `error`.
   const marks = (field: DispatchField) => ({ error: Boolean(errors[field]), helperText: errors[field] });
@@ -88,12 +107,13 @@ export function DispatchForm({ onDispatched, near = null }: {
     if (first) {
       setTried(mode);
       const fields: Record<DispatchField, RefObject<Focusable | null>> = {
-        patientName: patientNameRef, email: emailRef, emergencyType: emergencyTypeRef, ambulanceId: ambulanceRef, description: descriptionRef,
+        patientName: patientNameRef, email: emailRef, emergencyType: emergencyTypeRef, ambulanceId: fleet.failed ? retryRef : ambulanceRef, description: descriptionRef,
       };
       fields[first].current?.focus();
       toast('Please fill all required fields', 'error');
       return;
     }
+    focusBefore.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dispatch.mutate(form, { mode, callReceivedAt: callReceivedAt(callStart, serverNow()) }, {
       onSuccess: () => { setValues(EMPTY_FORM); setTried(null); setCallStart(null); setFormKey((k) => k + 1); },
     });
@@ -107,6 +127,22 @@ export function DispatchForm({ onDispatched, near = null }: {
     if (startsCall(e.key) && !(e.target instanceof Element && e.target.closest('[data-call-clock]'))) startCall();
   };
   const queueing = submitting && dispatch.mode === 'queue';
+  // A submit ended: on success the new call's share-link panel has taken the focus; otherwise
+  // (refused) it goes back where it was, never left on <body>.
+  useEffect(() => {
+    if (submitting) return;
+    const before = focusBefore.current;
+    focusBefore.current = null;
+    if (before?.isConnected && (document.activeElement === document.body || document.activeElement == null)) before.focus();
+  }, [submitting]);
+  // The list came back after Retry: the focus that was on Retry goes to the select now in its place.
+  const wasFailed = useRef(fleet.failed);
+  useEffect(() => {
+    if (wasFailed.current && !fleet.failed && document.activeElement === document.body) ambulanceRef.current?.focus();
+    wasFailed.current = fleet.failed;
+  }, [fleet.failed]);
+  /** The first form only: a reset for the next call leaves the focus with the new call's panel. */
+  const firstForm = formKey === 0;
 
   return (
     <Card component="section" aria-labelledby="new-case-title">
@@ -115,10 +151,7 @@ export function DispatchForm({ onDispatched, near = null }: {
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>Fields marked * are required.</Typography>
         <CallStartClock startMs={callStart} onStart={startCall} onReset={() => setCallStart(null)} disabled={submitting} />
         <Box sx={{ display: 'grid', gap: 1.5, mb: 2.5 }}>
-          <LocationField key={formKey} value={values.intake ?? null} onChange={setIntake} disabled={submitting} />
-          {suggestions.ranked && !noneFree && (
-            <SuggestedAmbulances ranked={suggestions.ranked} value={ambulanceId} onPick={set('ambulanceId')} disabled={submitting} />
-          )}
+          <LocationField key={formKey} value={values.intake ?? null} onChange={setIntake} disabled={submitting} inputRef={locationRef} autoFocus={firstForm} />
         </Box>
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
           <TextField label="Patient Name" required value={values.patientName} onChange={(e) => set('patientName')(e.target.value)} autoComplete="off" disabled={submitting} {...marks('patientName')} inputRef={patientNameRef} />
@@ -128,37 +161,46 @@ export function DispatchForm({ onDispatched, near = null }: {
           </TextField>
           {/*
             Without a location the list keeps the server's order; with one, the server's ranking
-            by arrival (or, while it is not there, nearest first by straight line).
+            by arrival (or, while it is not there, nearest first by straight line), and the
+            quickest as one-click choices under it: with the choice they make, not between the
+            location and the patient's name.
           */}
-          <AmbulanceSelect
-            value={ambulanceId}
-            onChange={set('ambulanceId')}
-            available={available}
-            loading={loading}
-            disabled={submitting}
-            near={at}
-            ranked={suggestions.ranked}
-            ranking={suggestions.loading}
-            pickedByHand={values.ambulanceId !== ''}
-            error={errors.ambulanceId}
-            inputRef={ambulanceRef}
-          />
+          <Box sx={{ display: 'grid', gap: 1, alignContent: 'start', minWidth: 0 }}>
+            <AmbulanceSelect
+              value={ambulanceId}
+              onChange={set('ambulanceId')}
+              available={available}
+              loading={loading}
+              failure={fleet.failed ? { text: fleet.failText ?? 'Failed to fetch ambulances', retry: fleet.retry, retrying: fleet.retrying } : null}
+              retryRef={retryRef}
+              disabled={submitting}
+              near={at}
+              ranked={suggestions.ranked}
+              ranking={suggestions.loading}
+              pickedByHand={values.ambulanceId !== ''}
+              error={errors.ambulanceId}
+              inputRef={ambulanceRef}
+            />
+            {suggestions.ranked && !noneFree && !fleet.failed && (
+              <SuggestedAmbulances ranked={suggestions.ranked} value={ambulanceId} onPick={set('ambulanceId')} disabled={submitting} />
+            )}
+          </Box>
           {/* After the ambulance, so Tab goes type → ambulance as before; it is preselected and seldom needs a hand. */}
           <PrioritySelect picked={values.priority} emergencyType={values.emergencyType} onPick={set('priority')} disabled={submitting} />
-          {isOther && (
-            <TextField
-              label="Description"
-              required
-              multiline
-              minRows={3}
-              value={values.description}
-              onChange={(e) => set('description')(e.target.value)}
-              placeholder="Describe the emergency"
-              disabled={submitting}
-              {...marks('description')} inputRef={descriptionRef}
-              sx={{ gridColumn: '1 / -1' }}
-            />
-          )}
+          {/* Notes for any type (the caller's words); for Other it is SPEC's required Description. */}
+          <TextField
+            label={descriptionLabel(values.emergencyType)}
+            required={isOther}
+            multiline
+            minRows={isOther ? 3 : 2}
+            value={values.description}
+            onChange={(e) => set('description')(e.target.value)}
+            placeholder={isOther ? 'Describe the emergency' : 'What the caller says (optional)'}
+            disabled={submitting}
+            {...marks('description')} inputRef={descriptionRef}
+            slotProps={{ htmlInput: { maxLength: descriptionMax(values.emergencyType) } }}
+            sx={{ gridColumn: '1 / -1' }}
+          />
         </Box>
         <Alert severity="info" icon={<MailIcon fontSize="inherit" />} sx={{ mt: 3 }}>
           The patient will receive an email with a link to share their location with the emergency team.

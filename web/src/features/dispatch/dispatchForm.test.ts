@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
-import { EMPTY_FORM, casePayload, dispatchErrorText, dispatchErrors, firstInvalid, isComplete, shareLinkFor } from './dispatchForm';
+import { priorityForType } from '../../api/contract';
+import { EMERGENCY_TYPES, EMPTY_FORM, casePayload, descriptionLabel, descriptionMax, descriptionOf, dispatchErrorText, dispatchErrors, firstInvalid, isComplete, shareLinkFor } from './dispatchForm';
+import { shareLinkTitle } from './intake';
 
 const ok = { patientName: 'Ravi', email: 'ravi@example.com', emergencyType: 'Stroke', description: '', ambulanceId: '3', priority: '' };
 
@@ -67,5 +69,36 @@ describe('dispatch form', () => {
 
   it('builds the share-location link from the case id', () => {
     expect(shareLinkFor('abc', 'http://public.example/location/abc?t=Tok_en-1', 'https://x.test')).toBe('https://x.test/location/abc?t=Tok_en-1');
+  });
+
+  it('offers the P1 types a call-taker meets every shift, SPEC\'s six kept in their places', () => {
+    expect(EMERGENCY_TYPES).toEqual(['Medical Emergency', 'Accident', 'Heart Attack', 'Stroke', 'Injury', 'Cardiac arrest', 'Breathing problems', 'Other']);
+    expect(priorityForType('Cardiac arrest')).toBe(1);
+    expect(priorityForType('Breathing problems')).toBe(1);
+    expect(casePayload({ ...ok, emergencyType: 'Cardiac arrest' }, undefined)).toMatchObject({ description: 'Cardiac arrest', caseType: 'Cardiac arrest', priority: 1 });
+    expect(casePayload({ ...ok, emergencyType: 'Breathing problems' }, undefined).priority).toBe(1);
+  });
+
+  it('takes notes for every type: sent after the type, which still leads the description', () => {
+    expect(descriptionLabel('Stroke')).toBe('Notes');
+    expect(descriptionLabel('')).toBe('Notes');
+    expect(descriptionLabel('Other')).toBe('Description');
+    expect(descriptionOf({ emergencyType: 'Cardiac arrest', description: '  CPR in progress ' })).toBe('Cardiac arrest — CPR in progress');
+    expect(casePayload({ ...ok, description: 'Slurred speech since 9' }, undefined)).toMatchObject({ description: 'Stroke — Slurred speech since 9', caseType: 'Stroke', priority: 1 });
+    // Notes are optional for any type but Other.
+    expect(dispatchErrors({ ...ok, description: '' })).toEqual({});
+    expect(casePayload({ ...ok, description: '   ' }, undefined).description).toBe('Stroke');
+  });
+
+  it('stops the notes where the description sent would outgrow what the server keeps (2000)', () => {
+    for (const t of EMERGENCY_TYPES) {
+      expect(descriptionOf({ emergencyType: t, description: 'x'.repeat(descriptionMax(t)) }).length).toBeLessThanOrEqual(2000);
+    }
+    expect(descriptionMax('Other')).toBe(2000);
+  });
+
+  it('names whose share link a panel holds', () => {
+    expect(shareLinkTitle({ patientName: 'Ravi Kumar', caseId: '1a2b3c4d-0000-4000-8000-000000000000' })).toBe('Share-location link of Ravi Kumar\'s call (case 1a2b3c4d)');
+    expect(shareLinkTitle({ patientName: ' ', caseId: 'abcdef123456' })).toBe('Share-location link of Unknown Patient\'s call (case abcdef12)');
   });
 });

@@ -1,14 +1,21 @@
 import { ApiError } from '../../api/client';
-import type { IntakeLocationDto } from '../../api/contract';
+import { EMERGENCY_TYPES as CONTRACT_TYPES, type IntakeLocationDto } from '../../api/contract';
 import { formPriority } from './intake';
 
-export const EMERGENCY_TYPES = ['Medical Emergency', 'Accident', 'Heart Attack', 'Stroke', 'Injury', 'Other'] as const;
+/** The form's type list: the contract's, in its order (SPEC §5's, the two P1 types of issue 25, Other). */
+export const EMERGENCY_TYPES = CONTRACT_TYPES.map((t) => t.type);
+
+/** The server keeps a description of at most this many characters (contract: description). */
+const DESCRIPTION_MAX = 2000;
 
 export interface DispatchValues {
   patientName: string;
   email: string;
   emergencyType: string;
-  /** Asked for, and sent, only when the type is Other. */
+  /**
+   * The caller's words: required as the Description when the type is Other (SPEC §5), optional
+   * Notes for every other type.
+   */
   description: string;
   /** The chosen ambulance's id, as the select holds it. */
   ambulanceId: string;
@@ -28,6 +35,24 @@ const filled = (v: string) => v.trim() !== '';
 
 export type DispatchField = Exclude<keyof DispatchValues, 'priority' | 'intake'>;
 export type DispatchErrors = Partial<Record<DispatchField, string>>;
+
+/** What the free-text field is called: SPEC's Description for Other (required), Notes for any other type. */
+export const descriptionLabel = (emergencyType: string) => (emergencyType === 'Other' ? 'Description' : 'Notes');
+
+/**
+ * The description sent (SPEC §5): for Other the typed text; otherwise the chosen type, with the
+ * notes after it when there are any ("Cardiac arrest — CPR in progress"), so the type still leads
+ * and a server that reads the type from the description (SPEC's own payload) still finds it.
+ */
+export function descriptionOf(v: Pick<DispatchValues, 'emergencyType' | 'description'>): string {
+  const notes = v.description.trim();
+  if (v.emergencyType === 'Other') return notes;
+  return notes ? `${v.emergencyType} — ${notes}` : v.emergencyType;
+}
+
+/** How much the free-text field takes, so that the description sent (type, dash, notes) stays within what the server keeps. */
+export const descriptionMax = (emergencyType: string) =>
+  (emergencyType === 'Other' ? DESCRIPTION_MAX : DESCRIPTION_MAX - `${emergencyType || EMERGENCY_TYPES[0]} — `.length);
 
 /** The form's fields in the order they appear (and take focus) on screen. */
 export const FIELD_ORDER: readonly DispatchField[] = ['patientName', 'email', 'emergencyType', 'ambulanceId', 'description'];
@@ -71,7 +96,7 @@ export function casePayload(v: DispatchValues, operatorId: number | undefined, {
     to: v.email.trim(),
     status: mode === 'queue' ? 'pending' as const : 'active' as const,
     patientName: v.patientName.trim(),
-    description: v.emergencyType === 'Other' ? v.description.trim() : v.emergencyType,
+    description: descriptionOf(v),
     ...(mode === 'dispatch' ? { license_plate: Number(v.ambulanceId) } : {}),
     caseType: v.emergencyType,
     ...(priority != null ? { priority } : {}),

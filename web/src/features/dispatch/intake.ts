@@ -47,3 +47,10 @@ export function callReceivedAt(startMs: number | null, serverNowMs: number): str
 
 /** "Call started 0:42 ago". */
 export const callStartedText = (startMs: number, nowMs: number) => `Call started ${formatClock((nowMs - startMs) / 1000)} ago`;
+
+/** The first 8 characters of a case id, as every screen shows it (SPEC §9). */
+const shortId = (caseId: string) => caseId.slice(0, 8);
+
+/** Whose share link a panel holds: "Share-location link of Ravi Kumar's call (case 1a2b3c4d)". */
+export const shareLinkTitle = (c: { patientName: string; caseId: string }) =>
+  `Share-location link of ${c.patientName.trim() || 'Unknown Patient'}'s call (case ${shortId(c.caseId)})`;

@@ -5,12 +5,22 @@ import { priorityTag } from '../../domain/callLife';
 import { useToast } from '../../layout/toast';
 import { casePayload, dispatchErrorText, shareLinkFor, type DispatchMode, type DispatchValues } from './dispatchForm';
 
+/** A call just created, as the share-link panel names it: whose link it is, never the next call's. */
+export interface CreatedCall {
+  /** The patient's share-location link. */
+  link: string;
+  caseId: string;
+  patientName: string;
+  /** Queued (pending), not dispatched. */
+  queued: boolean;
+}
+
 /**
  * Dispatch or queue: creates the case (mutations.dispatchCase, with the operator looked up by
- * the session's e-mail). `onDispatched` gets the patient's share-location link (a queued call
- * has one too: the patient can share while the call waits).
+ * the session's e-mail). `onDispatched` gets the call with the patient's share-location link (a
+ * queued call has one too: the patient can share while the call waits).
  */
-export function useDispatchCase(onDispatched: (shareLink: string) => void) {
+export function useDispatchCase(onDispatched: (created: CreatedCall) => void) {
   const email = useSession()?.email;
   const toast = useToast();
 
@@ -19,7 +29,7 @@ export function useDispatchCase(onDispatched: (shareLink: string) => void) {
       toast(created.status === 'pending'
         ? `Call queued — ${priorityTag(created.priority)}, waiting for an ambulance`
         : 'Emergency case created and ambulance assigned successfully!', 'success');
-      onDispatched(shareLinkFor(caseId, locationLink));
+      onDispatched({ link: shareLinkFor(caseId, locationLink), caseId, patientName: created.patient_name || created.patientName, queued: created.status === 'pending' });
     },
     onError: (error) => toast(dispatchErrorText(error), 'error'),
   });

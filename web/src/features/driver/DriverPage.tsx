@@ -1,9 +1,12 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { ApiError } from '../../api/client';
-import { type LatLon, type TrackResponse, distanceMeters, formatDistance } from '../../api/contract';
+import { type DriverStandby, type LatLon, type TrackResponse, distanceMeters, formatDistance } from '../../api/contract';
+import { playAlertSound } from '../alerts/alertSound';
 import type { ConnectionState, LiveSocket } from '../../realtime/socket';
 import { AlertIcon, AmbulanceIcon, CheckIcon, ErrorPanel, PinIcon, PublicHeader, StopIcon, formatClock } from '../public/PublicChrome';
 import { linkGone, useTrackedPosition } from '../public/useTrackedPosition';
+import { pageStorage } from './driverApi';
+import { forgetHandoff, isMutedDriver, readHandoff, saveHandoff, setMutedDriver, tabStorage, tokenOfLink } from './driverStandby';
 import type { DriverFix } from './positionQueue';
 import { StepPanel } from './StepPanel';
 import { useDriverStream } from './useDriverStream';
@@ -18,32 +21,58 @@ const NOT_A_DRIVER_LINK = 'This is a tracking link for watching the ambulance. O
 
 /**
  * /driver/{ambulanceId}?t=TOKEN: the ambulance crew's phone shares the ambulance's position
- * for the case it is on, and reports the unit's steps (en route … clear). Plain React and CSS (no MUI, no map): it runs for hours on a phone.
+ * for the case it is on, and reports the unit's steps (en route … clear); a step set on the board
+ * shows at once. Once the call ends the page waits for the ambulance's next call, and switches to
+ * it (`onNewCall`: the route replaces the URL with the new link) with a sound.
+ * Plain React and CSS (no MUI, no map): it runs for hours on a phone.
  */
-export function DriverPage({ ambulanceId, token }: { ambulanceId: string; token: string }) {
-  const { query, connection, socket } = useTrackedPosition(ambulanceId, token, 'driver');
+export function DriverPage({ ambulanceId, token, onNewCall }: { ambulanceId: string; token: string; onNewCall?: (ambulanceId: number, token: string) => void }) {
+  const { query, connection, socket, standby, offer } = useTrackedPosition(ambulanceId, token, 'driver');
   const data = query.data;
+  // The switch that opened this page, if one did: "New call" once, for that call.
+  const [handoff] = useState(() => readHandoff(tabStorage(), ambulanceId));
+  useEffect(() => { if (handoff) forgetHandoff(tabStorage(), ambulanceId); }, [handoff, ambulanceId]);
+
+  // The ambulance's next call: a sound (unless muted; the page shows the call either way), then its own link.
+  useEffect(() => {
+    if (!offer || String(offer.ambulanceId) !== ambulanceId) return;
+    const next = tokenOfLink(offer.link, offer.ambulanceId);
+    if (!next) return;
+    if (!isMutedDriver(pageStorage())) playAlertSound(offer.priority);
+    saveHandoff(tabStorage(), offer);
+    if (onNewCall) onNewCall(offer.ambulanceId, next);
+    else window.location.replace(offer.link);
+  }, [offer, ambulanceId, onNewCall]);
 
   let body: ReactNode;
+  const loading = <section className="ll-card" aria-busy><span className="ll-spinner ll-spinner--dark" aria-hidden /><p className="ll-text">Loading your case...</p></section>;
   if (!token) {
     body = <Problem title="Tracking link not found or expired" />;
+  } else if (standby) {
+    // The call is over: one state, waiting for the next one (the old call's details are no longer needed).
+    body = <StandbyCard standby={standby} />;
   } else if (!data) {
-    body = query.isError
+    // A gone link may still wait for its next call: the socket's handshake says so (or refuses it).
+    const mayWait = linkGone(query.error) && (connection === 'connecting' || connection === 'live');
+    body = query.isError && !mayWait
       ? <Problem title={(query.error instanceof ApiError && query.error.serverError) || LOAD_FAILED} retry={linkGone(query.error) ? undefined : () => void query.refetch()} />
-      : <section className="ll-card" aria-busy><span className="ll-spinner ll-spinner--dark" aria-hidden /><p className="ll-text">Loading your case...</p></section>;
+      : loading;
   } else if (data.role !== 'driver') {
     body = <Problem title={NOT_A_DRIVER_LINK} />;
   } else {
     body = (
-      <DriverConsole
-        key={data.case.id}
-        ambulanceId={ambulanceId}
-        token={token}
-        data={data}
-        socket={socket}
-        connection={connection}
-        linkClosed={linkGone(query.error)}
-      />
+      <>
+        {handoff?.caseId === data.case.id && <NewCallNote diverted={handoff.diverted} />}
+        <DriverConsole
+          key={data.case.id}
+          ambulanceId={ambulanceId}
+          token={token}
+          data={data}
+          socket={socket}
+          connection={connection}
+          linkClosed={linkGone(query.error)}
+        />
+      </>
     );
   }
 
@@ -52,6 +81,45 @@ export function DriverPage({ ambulanceId, token }: { ambulanceId: string; token:
       <PublicHeader tag="Driver" />
       <main className="ll-main ll-main--driver">{body}</main>
     </div>
+  );
+}
+
+/** Said once on the page a new call opened: the crew sees at a glance that this is another call. */
+function NewCallNote({ diverted }: { diverted: boolean }) {
+  const [shown, setShown] = useState(true);
+  if (!shown) return null;
+  return (
+    <section className="ll-card ll-card--left ll-newcall" role="alert" data-testid="driver-new-call">
+      <p className="ll-newcall-title" data-testid="driver-new-call-title">{diverted ? 'New call: you were diverted from your previous call' : 'New call'}</p>
+      <button type="button" className="ll-button ll-button--secondary" onClick={() => setShown(false)}>OK</button>
+    </section>
+  );
+}
+
+/** Between calls: the job is done (or the unit was taken off it), and the page waits for the ambulance's next call. */
+function StandbyCard({ standby }: { standby: DriverStandby }) {
+  const [muted, setMuted] = useState(() => isMutedDriver(pageStorage()));
+  const toggle = () => {
+    setMutedDriver(pageStorage(), !muted);
+    setMuted(!muted);
+  };
+  const done = standby.ended === 'cleared';
+  return (
+    <section className="ll-card ll-card--left" aria-labelledby="driver-standby-heading" data-testid="driver-standby" data-ended={standby.ended}>
+      <div className={`ll-state ${done ? 'll-state--done' : 'll-state--closed'}`} role="status" data-testid="driver-standby-ended">
+        {done ? <CheckIcon className="ll-state-icon" /> : <StopIcon className="ll-state-icon" />}
+        <p className="ll-state-title">{done ? 'Job done. The call is resolved.' : 'The dispatcher took this ambulance off the call.'}</p>
+      </div>
+      <h1 id="driver-standby-heading" className="ll-title ll-title--small ll-standby-title">Waiting for the next call</h1>
+      <p className="ll-text ll-standby-text" data-testid="driver-standby-text">
+        Ambulance {standby.license_plate}: keep this page open. The next call for this ambulance shows here at once, with a sound.
+      </p>
+      <p className="ll-muted" data-testid="driver-status" data-state="closed">Location sharing has stopped.</p>
+      <p className="ll-muted">Previous call {standby.caseId.slice(0, 8)} · this page waits until {formatClock(standby.until)}</p>
+      <button type="button" className="ll-button ll-button--secondary" onClick={toggle} data-testid="driver-sound">
+        {muted ? 'Sound is off: turn it on' : 'Mute the new-call sound'}
+      </button>
+    </section>
   );
 }
 
@@ -75,7 +143,7 @@ interface ConsoleProps {
 }
 
 function DriverConsole({ ambulanceId, token, data, socket, connection, linkClosed }: ConsoleProps) {
-  const { press, ...presses } = useUnitPresses({ ambulanceId, token, caseId: data.case.id, socket, linkClosed, live: connection === 'live' });
+  const { press, ...presses } = useUnitPresses({ ambulanceId, token, caseId: data.case.id, socket, linkClosed });
   // Clear resolves the case and revokes the link: sharing ends with it.
   const jobDone = presses.acked?.status === 'cleared';
   const stream = useDriverStream({ ambulanceId, token, caseId: data.case.id, socket, linkClosed: linkClosed || jobDone });

@@ -64,7 +64,7 @@ export function StepPanel({ data, presses, press, linkClosed }: StepPanelProps) 
       {done ? (
         <div className="ll-state ll-state--done" role="status" data-testid="driver-done">
           <CheckIcon className="ll-state-icon" />
-          <p className="ll-state-title">Job done. The case is resolved; this link has stopped working.</p>
+          <p className="ll-state-title">Job done. The case is resolved.</p>
         </div>
       ) : server?.status === 'cancelled' ? (
         <p className="ll-problem" role="status">The dispatcher took this ambulance off the case. No step to report.</p>

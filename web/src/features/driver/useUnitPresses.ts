@@ -1,18 +1,17 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { trackedAmbulance } from '../../api/queries';
 import type { LiveSocket } from '../../realtime/socket';
 import { driverLinkClosed, pageStorage, postUnitStatus } from './driverApi';
 import { createPressStream, pressQueue } from './pressStream';
 import { latest } from './useDriverStream';
 import { useQueueReplay } from './useQueueReplay';
 
-/** The tracking link is read again this often while the socket is live: a dispatcher may move the unit from the board. */
-const REREAD_MS = 20_000;
-
-/** The crew's step presses (pressStream.ts) wired to the page: its socket, storage and the tracking link. */
-export function useUnitPresses(opts: { ambulanceId: string; token: string; caseId: string; socket: LiveSocket | null; linkClosed: boolean; live: boolean }) {
-  const { ambulanceId, token, caseId, socket, linkClosed, live } = opts;
+/**
+ * The crew's step presses (pressStream.ts) wired to the page: its socket, storage and the tracking
+ * link. A step set on the board reaches the page as the socket's `track.case` (useTrackedPosition).
+ */
+export function useUnitPresses(opts: { ambulanceId: string; token: string; caseId: string; socket: LiveSocket | null; linkClosed: boolean }) {
+  const { ambulanceId, token, caseId, socket, linkClosed } = opts;
   const qc = useQueryClient();
   const { stream, setSocket } = useMemo(() => {
     const current = latest<LiveSocket | null>(null);
@@ -28,13 +27,6 @@ export function useUnitPresses(opts: { ambulanceId: string; token: string; caseI
   const state = useSyncExternalStore(stream.subscribe, stream.getState, stream.getState);
 
   useQueueReplay(stream, socket, linkClosed, () => stream.getState().waiting.length > 0);
-
-  // The driver's socket hears no case events: while it is live the link is read now and then (polling covers the rest).
-  useEffect(() => {
-    if (!live || linkClosed) return;
-    const timer = setInterval(() => void qc.invalidateQueries({ queryKey: trackedAmbulance(ambulanceId, token).queryKey }), REREAD_MS);
-    return () => clearInterval(timer);
-  }, [live, linkClosed, qc, ambulanceId, token]);
 
   useEffect(() => () => stream.pause(), [stream]);
 

@@ -12,7 +12,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { AmbulanceDto, CaseDto } from '../../api/contract';
+import type { AmbulanceDto, CaseDto, EtaModelParams } from '../../api/contract';
 import { formatDateTime, mapLink, patientNameOf } from '../../domain/caseRules';
 import { fleetClassLabel } from '../../domain/fleetRules';
 import { MailIcon } from '../../layout/icons';
@@ -21,9 +21,9 @@ import { FleetClassBadge } from './FleetClassBadge';
 import { UnitStatusLive } from './UnitStatusChip';
 import { unitLabel } from './unitStatus';
 import { usePlaceName } from '../shared/usePlaceName';
-import { approach } from '../../domain/liveText';
+import { approach, caseStep } from '../../domain/liveText';
 import { ApproachLines } from '../cases/LiveCaseInfo';
-import { useEtaSpeedKmh } from '../map/liveHooks';
+import { useEtaModel } from '../map/liveHooks';
 import type { FleetRow } from './fleetFilters';
 
 export interface Tracker {
@@ -155,7 +155,7 @@ function LocationCell({ ambulance }: { ambulance: AmbulanceDto }) {
 }
 
 function EmergencyCell({ ambulance, activeCase }: { ambulance: AmbulanceDto; activeCase: CaseDto | undefined }) {
-  const speed = useEtaSpeedKmh();
+  const model = useEtaModel();
   if (!activeCase) return <Typography variant="body2" color="text.secondary">No active emergency</Typography>;
   const lines: [string, string][] = [
     ['Patient', patientNameOf(activeCase)],
@@ -179,14 +179,14 @@ function EmergencyCell({ ambulance, activeCase }: { ambulance: AmbulanceDto; act
           </Box>
         ))}
       </Box>
-      <ToPatient ambulance={ambulance} activeCase={activeCase} speedKmh={speed} />
+      <ToPatient ambulance={ambulance} activeCase={activeCase} model={model} />
     </Box>
   );
 }
 
-/** The ambulance's distance and ETA to its patient, when both positions are known. */
-function ToPatient({ ambulance, activeCase, speedKmh }: { ambulance: AmbulanceDto; activeCase: CaseDto; speedKmh: number | undefined }) {
-  const toPatient = approach(ambulance.location, activeCase, speedKmh);
+/** The ambulance's distance and ETA to its patient, when both positions are known and it has not arrived yet. */
+function ToPatient({ ambulance, activeCase, model }: { ambulance: AmbulanceDto; activeCase: CaseDto; model: EtaModelParams | undefined }) {
+  const toPatient = approach(ambulance.location, activeCase, model, caseStep(activeCase, ambulance.id));
   if (!toPatient) return null;
   return (
     <Box data-testid="fleet-approach" sx={{ mt: 1, px: 1.25, py: 0.75, borderRadius: 1, bgcolor: 'action.hover', maxWidth: 320 }}>

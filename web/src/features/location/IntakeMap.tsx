@@ -15,7 +15,9 @@ const PLACE_ZOOM = 15;
 /**
  * The small intake map (loaded on demand: Leaflet is most of its weight). A click drops the pin;
  * a place found by the search is brought into view. Without tiles (offline) it is plain grey
- * with the marker.
+ * with the marker. It is the pointer's way to give a location: the keyboard's is the Location
+ * box beside it (which takes "lat, lon"), so the map and its controls are out of the Tab order,
+ * which goes from the Location box straight on to the patient's name.
  */
 export default function IntakeMap({ centre, value, onPick, disabled }: {
   centre: LatLon;
@@ -29,13 +31,30 @@ export default function IntakeMap({ centre, value, onPick, disabled }: {
       zoom={value ? PLACE_ZOOM : START_ZOOM}
       className="ll-map ll-intake-map"
       scrollWheelZoom={false}
+      keyboard={false}
     >
       <ConfiguredTileLayer />
       <PinOnClick onPick={onPick} disabled={disabled} />
       <KeepInView point={value} />
       {value && <Marker position={[value.latitude, value.longitude]} icon={markerIcon(INTAKE_COLOR)} keyboard={false} title="Location of the call" />}
+      <OutOfTabOrder />
     </MapContainer>
   );
+}
+
+/** The zoom buttons and the attribution's links stay clickable, but Tab passes them by. */
+function OutOfTabOrder() {
+  const map = useMap();
+  useEffect(() => {
+    const untab = () => {
+      for (const el of map.getContainer().querySelectorAll<HTMLElement>('a[href], button, [tabindex]')) el.tabIndex = -1;
+    };
+    untab();
+    // A layer's attribution arrives with the layer.
+    map.on('layeradd', untab);
+    return () => { map.off('layeradd', untab); };
+  }, [map]);
+  return null;
 }
 
 function PinOnClick({ onPick, disabled }: { onPick: (point: LatLon) => void; disabled: boolean }) {

@@ -8,7 +8,7 @@ import ListItemText from '@mui/material/ListItemText';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import type { IntakeLocationDto, LatLon } from '../../api/contract';
 import { queries } from '../../api/queries';
 import { PlaceIcon, SearchIcon } from '../../layout/icons';
@@ -26,12 +26,16 @@ const HELPER = 'Address, plus code, or lat, lon — or drop a pin';
  * server on Enter or Find, never per keystroke), or a pin dropped on the small map. What was
  * understood shows under it ("Location: …") with a Clear button; the call can go without one.
  */
-export function LocationField({ value, onChange, disabled = false, emptyText = 'No location yet. The call can be dispatched without one.' }: {
+export function LocationField({ value, onChange, disabled = false, emptyText = 'No location yet. The call can be dispatched without one.', inputRef, autoFocus = false }: {
   value: IntakeLocationDto | null;
   onChange: (location: IntakeLocationDto | null) => void;
   disabled?: boolean;
   /** What the field says while no location is understood. */
   emptyText?: string;
+  /** Receives the text box (a form focuses it for the next call). */
+  inputRef?: Ref<HTMLInputElement>;
+  /** Focus the text box when it first shows (the New Case screen: a call starts with where it is). */
+  autoFocus?: boolean;
 }) {
   const config = useQuery(queries.config());
   const [typed, setTyped] = useState('');
@@ -112,6 +116,8 @@ export function LocationField({ value, onChange, disabled = false, emptyText = '
           onKeyDown={onKeyDown}
           autoComplete="off"
           disabled={disabled}
+          inputRef={inputRef}
+          autoFocus={autoFocus}
           error={failed}
           helperText={helper}
           slotProps={{ htmlInput: { enterKeyHint: 'search', 'data-testid': 'location-input' } }}

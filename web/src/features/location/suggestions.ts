@@ -1,7 +1,7 @@
-import { formatDistance, type AmbulanceDto, type DispatchSuggestion } from '../../api/contract';
+import { arrivalMinutes, formatDistance, type AmbulanceDto, type DispatchSuggestion } from '../../api/contract';
 
-/** "~4 min": an estimate, in whole minutes, at least 1. */
-export const etaText = (etaS: number) => `~${Math.max(1, Math.round(etaS / 60))} min`;
+/** "~4 min": the server's estimate in whole minutes, as every screen words it (contract arrivalMinutes: rounded up, at least 1). */
+export const etaText = (etaS: number) => `~${arrivalMinutes(etaS)} min`;
 
 /** "1.2 km, ~4 min", and ", position old" when the unit's last fix is stale (it may have moved). */
 export const suggestionDetail = (s: Pick<DispatchSuggestion, 'distance_m' | 'eta_s' | 'stale'>) =>

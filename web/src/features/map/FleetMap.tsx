@@ -20,7 +20,7 @@ import { usePlaceName } from '../shared/usePlaceName';
 import { AmbulanceUnitChip } from '../fleet/UnitStatusChip';
 import { unitColor, unitLabel } from '../fleet/unitStatus';
 import { ConfiguredTileLayer } from './ConfiguredTileLayer';
-import { useEtaSpeedKmh, useStaleThresholds } from './liveHooks';
+import { useEtaModel, useStaleThresholds } from './liveHooks';
 import { PATIENT_COLOR, ambulanceIcon, patientIcon } from './markerIcons';
 import { formatPositionTime } from './positionTime';
 import { useGlide } from './useGlide';
@@ -292,7 +292,7 @@ function AccuracyCircle({ latitude, longitude, radius, stale }: { latitude: numb
 function PatientPopup({ item, ambulances, now }: { item: LocatedCase; ambulances: LocatedAmbulance[]; now: number }) {
   const place = usePlaceName(item.latitude, item.longitude);
   const fix = caseFix(item, now);
-  const toPatient = caseApproach(item, ambulances, useEtaSpeedKmh());
+  const toPatient = caseApproach(item, ambulances, useEtaModel());
   return (
     <Box data-testid="patient-popup" data-case-id={item.id} sx={{ display: 'grid', gap: 0.5 }}>
       <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', gap: 1 }}>

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { queries } from '../../api/queries';
-import { DEFAULT_STALE_AFTER_S, type StaleThresholds } from '../../api/contract';
+import { DEFAULT_STALE_AFTER_S, type EtaModelParams, type StaleThresholds } from '../../api/contract';
 
-/** The average urban speed ETAs are estimated with (ETA_SPEED_KMH, from GET /api/config); undefined until loaded. */
-export function useEtaSpeedKmh(): number | undefined {
+/** The server's arrival model (GET /api/config's eta_model: road factor and speed); undefined until loaded. */
+export function useEtaModel(): EtaModelParams | undefined {
   const { data } = useQuery(queries.config());
-  const speed = data?.etaSpeedKmh;
-  return typeof speed === 'number' && speed > 0 ? speed : undefined;
+  return data?.eta_model;
 }
 
 /** Seconds to stale per position source (GET /api/config's stale_after_s); the contract's defaults until it loads. */

@@ -22,6 +22,7 @@ const SHARE_FAILED = 'Failed to share location. Please try again.';
 const CHECK_FAILED = 'Failed to check location status. Please try again.';
 const DENIED_HINT = 'Location access is blocked for this page. Allow it in your browser settings, then try again.';
 const CLOSED_TEXT = 'This case is closed. Location sharing has stopped.';
+const WAITING_TEXT = 'Help is being arranged: an ambulance will be sent as soon as one is free. Share your location now so the nearest one can be sent to you.';
 const INVALID_HINT = 'This link cannot share your location. Open the link from your e-mail again.';
 /** How often an open page asks whether its link can still share (the call may have ended meanwhile). */
 const RECHECK_MS = 30_000;
@@ -62,6 +63,8 @@ function formatTime(iso: string): string {
  */
 export function LocationSharePage({ caseId, token }: { caseId: string; token: string }) {
   const [phase, setPhase] = useState<Phase>(() => initialPhase(caseId));
+  // The call still waits for an ambulance (the link shares then too): said so, as the waiting call's mail does.
+  const [waiting, setWaiting] = useState(false);
   const toast = useMiniToast();
   const busy = phase.kind === 'sharing';
   const { live, start: startLive, stop: stopLive } = useLiveSharing({ caseId, token }, {
@@ -78,7 +81,9 @@ export function LocationSharePage({ caseId, token }: { caseId: string; token: st
     const abort = new AbortController();
     const check = () => {
       if (document.visibilityState === 'hidden') return;
-      checkLink({ caseId, token }, abort.signal).catch((error: unknown) => {
+      checkLink({ caseId, token }, abort.signal).then((state) => {
+        if (!abort.signal.aborted) setWaiting(state.waiting === true);
+      }, (error: unknown) => {
         if (abort.signal.aborted || !(error instanceof ApiError) || (error.status !== 410 && error.status !== 404)) return;
         stopLive();
         const dead: Phase = error.status === 410
@@ -168,6 +173,10 @@ export function LocationSharePage({ caseId, token }: { caseId: string; token: st
           <p className="ll-text">
             Click the button below to share your current location with emergency services, so the ambulance can find you.
           </p>
+
+          {waiting && !dead && (
+            <p className="ll-text" data-testid="location-waiting">{WAITING_TEXT}</p>
+          )}
 
           <button
             type="button"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TrackResponse, TRAIL_MAX_POINTS as TRAIL_LIMIT } from '../../api/contract';
 import { GEOLOCATION_OPTIONS, isPoorAccuracy, readSavedLocation, saveLocation, shouldSend } from './locationShare';
-import { applyCaseLocation, applyPositions } from './useTrackedPosition';
+import { applyCaseLocation, applyPositions, applyTrackCase } from './useTrackedPosition';
 import { memoryStorage } from '../../testing/memoryStorage';
 
 
@@ -34,7 +34,7 @@ describe('the local copy of a shared location', () => {
 describe('live positions on the tracking page', () => {
   const held: TrackResponse = {
     ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z',
-    trail: [], case: { id: 'c', status: 'active', patientName: 'P', description: 'Stroke' }, patient: null, etaSpeedKmh: 30, role: 'viewer',
+    trail: [], case: { id: 'c', status: 'active', patientName: 'P', description: 'Stroke' }, patient: null, etaSpeedKmh: 30, eta_model: { road_factor: 1.3, speed_kmh: 30 }, unit_status: 'en_route', destination: null, role: 'viewer',
   };
   const at = (ambulanceId: number, latitude: number, recorded_at: string) =>
     ({ ambulanceId, latitude, longitude: 78.5, accuracy: null, heading: null, speed: null, recorded_at, source: 'driver' as const, battery: null });
@@ -70,7 +70,8 @@ describe('the patient\'s location on a tracking link', () => {
   const held: TrackResponse = {
     ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z',
     trail: [], case: { id: 'c1', status: 'active', patientName: 'P', description: 'Stroke' },
-    patient: { latitude: 17.4, longitude: 78.4, accuracy: 20, updated_at: '2026-01-01T00:00:10.000Z' }, etaSpeedKmh: 30, role: 'viewer',
+    patient: { latitude: 17.4, longitude: 78.4, accuracy: 20, updated_at: '2026-01-01T00:00:10.000Z' }, etaSpeedKmh: 30,
+    eta_model: { road_factor: 1.3, speed_kmh: 30 }, unit_status: 'en_route', destination: { latitude: 17.4, longitude: 78.4, source: 'patient', address: null }, role: 'viewer',
   };
   const ev = (id: string, latitude: number, at: string) =>
     ({
@@ -78,9 +79,10 @@ describe('the patient\'s location on a tracking link', () => {
       patient_location: { latitude, longitude: 78.41, accuracy: 12, updated_at: at }, location_mismatch_m: null, version: 3,
     });
 
-  it('moves with a newer fix of this case', () => {
-    expect(applyCaseLocation(held, ev('c1', 17.41, '2026-01-01T00:00:20.000Z'))!.patient)
-      .toEqual({ latitude: 17.41, longitude: 78.41, accuracy: 12, updated_at: '2026-01-01T00:00:20.000Z' });
+  it('moves with a newer fix of this case, and the destination with it', () => {
+    const moved = applyCaseLocation(held, ev('c1', 17.41, '2026-01-01T00:00:20.000Z'))!;
+    expect(moved.patient).toEqual({ latitude: 17.41, longitude: 78.41, accuracy: 12, updated_at: '2026-01-01T00:00:20.000Z' });
+    expect(moved.destination).toEqual({ latitude: 17.41, longitude: 78.41, source: 'patient', address: null });
     expect(applyCaseLocation({ ...held, patient: null }, ev('c1', 17.41, '2026-01-01T00:00:20.000Z'))!.patient).toMatchObject({ latitude: 17.41 });
   });
 
@@ -88,6 +90,31 @@ describe('the patient\'s location on a tracking link', () => {
     expect(applyCaseLocation(held, ev('c2', 1, '2026-01-01T00:00:20.000Z'))).toBe(held);
     expect(applyCaseLocation(held, ev('c1', 1, '2026-01-01T00:00:05.000Z'))).toBe(held);
     expect(applyCaseLocation(undefined, ev('c1', 1, '2026-01-01T00:00:20.000Z'))).toBeUndefined();
+  });
+});
+
+describe('track.case on a tracking or driver link', () => {
+  const held: TrackResponse = {
+    ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z',
+    trail: [], case: { id: 'c1', status: 'active', patientName: 'P', description: 'Stroke' }, patient: null, etaSpeedKmh: 30,
+    eta_model: { road_factor: 1.3, speed_kmh: 30 }, unit_status: 'dispatched', destination: null, role: 'driver', priority: 2,
+    assignment: { id: 4, case_id: 'c1', ambulance_id: 6, license_plate: 'P6', status: 'dispatched' } as TrackResponse['assignment'],
+  };
+  const update = { ambulanceId: 6, case: { ...held.case, description: 'Stroke, awake' }, unit_status: 'en_route' as const, destination: null };
+
+  it('takes the case, the step and (for the driver) the priority and assignment of its own case and ambulance', () => {
+    const assignment = { ...held.assignment!, status: 'en_route' as const, en_route_at: '2026-01-01T00:01:00.000Z' };
+    expect(applyTrackCase(held, { ...update, priority: 1, assignment })).toEqual({
+      ...held, case: update.case, unit_status: 'en_route', priority: 1, assignment,
+    });
+    // A viewer's update carries neither: what the link held stays.
+    expect(applyTrackCase(held, update)).toMatchObject({ priority: 2, assignment: held.assignment, unit_status: 'en_route' });
+  });
+
+  it('ignores another case or ambulance', () => {
+    expect(applyTrackCase(held, { ...update, case: { ...update.case, id: 'c2' } })).toBe(held);
+    expect(applyTrackCase(held, { ...update, ambulanceId: 7 })).toBe(held);
+    expect(applyTrackCase(undefined, update)).toBeUndefined();
   });
 });
 

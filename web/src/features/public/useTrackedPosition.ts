@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
-import { type CaseLocationEvent, type LinkRole, type PositionBatch, type TrackResponse, recentTrail } from '../../api/contract';
+import {
+  type CaseLocationEvent, type DriverDispatched, type DriverStandby, type LinkRole, type PositionBatch, type TrackCaseUpdate, type TrackResponse, recentTrail,
+} from '../../api/contract';
 import { trackedAmbulance } from '../../api/queries';
 import { type ConnectionState, type LiveSocket, openSocket, watchConnection } from '../../realtime/socket';
 
@@ -30,11 +32,36 @@ export function applyPositions(held: TrackResponse | undefined, ambulanceId: str
   };
 }
 
-/** Applies the patient's new shared location for this link's case (never an older fix over a newer one). */
+/**
+ * Applies the patient's new shared location for this link's case (never an older fix over a newer
+ * one), and the destination it makes (the best known location: the patient's fix when accurate,
+ * else the intake's, whose place text the link keeps if it had it).
+ */
 export function applyCaseLocation(held: TrackResponse | undefined, event: CaseLocationEvent): TrackResponse | undefined {
   if (!held || event.id !== held.case.id) return held;
   if (held.patient && held.patient.updated_at > event.patient_location.updated_at) return held;
-  return { ...held, patient: event.patient_location };
+  const address = event.location_source === 'intake' && held.destination?.source === 'intake' ? held.destination.address : null;
+  return {
+    ...held,
+    patient: event.patient_location,
+    destination: { latitude: event.latitude, longitude: event.longitude, source: event.location_source, address },
+  };
+}
+
+/**
+ * Applies `track.case`: the link's own case as it changed (its words, state, the unit's step, the
+ * destination; the driver's also its priority and assignment). Another case's or ambulance's is ignored.
+ */
+export function applyTrackCase(held: TrackResponse | undefined, update: TrackCaseUpdate): TrackResponse | undefined {
+  if (!held || update.case.id !== held.case.id || update.ambulanceId !== held.ambulanceId) return held;
+  return {
+    ...held,
+    case: update.case,
+    unit_status: update.unit_status,
+    destination: update.destination,
+    ...(update.priority !== undefined ? { priority: update.priority } : {}),
+    ...(update.assignment !== undefined ? { assignment: update.assignment } : {}),
+  };
 }
 
 /** True when the tracking link answered that it is not (or no longer) valid. */
@@ -42,16 +69,21 @@ export const linkGone = (error: unknown) => error instanceof ApiError && error.s
 
 /**
  * The ambulance behind a tracking link (the patient's viewer link or the driver's link):
- * first GET /api/track/{id}?t=TOKEN, then live 'ambulance.position' and 'case.location'
- * events on a socket opened with the link's token; while that socket is down, polling
- * every 5 s; on reconnect, or when the server drops or refuses the socket (a closed case),
- * a refetch. Everything stops on leaving.
+ * first GET /api/track/{id}?t=TOKEN, then live 'ambulance.position', 'case.location' and
+ * 'track.case' events on a socket opened with the link's token (a step set on the board reaches
+ * the page at its commit); while that socket is down, polling every 5 s; on reconnect, or when
+ * the server drops or refuses the socket (a closed case), a refetch. A driver link whose call
+ * ended connects again: the server lets it wait for its ambulance's next call or refuses it
+ * (useDriverStandby). Everything stops on leaving.
  */
 export function useTrackedPosition(ambulanceId: string, token: string, as: LinkRole = 'viewer') {
   const qc = useQueryClient();
   const options = trackedAmbulance(ambulanceId, token);
   const [connection, setConnection] = useState<ConnectionState>('connecting');
   const [socket, setSocket] = useState<LiveSocket | null>(null);
+  // A driver link whose call ended: what the server says of its wait, and the next call it offers (heard from the socket's first event on).
+  const [standby, setStandby] = useState<DriverStandby | null>(null);
+  const [offer, setOffer] = useState<DriverDispatched | null>(null);
 
   const query = useQuery({
     ...options,
@@ -83,25 +115,34 @@ export function useTrackedPosition(ambulanceId: string, token: string, as: LinkR
     const onDisconnect = (reason: string) => {
       if (reason !== 'io server disconnect') return;
       void qc.refetchQueries({ queryKey: key }).then(() => {
-        if (!linkGone(qc.getQueryState(key)?.error)) s.connect();
+        // A gone driver link tries once more: as a link waiting for its next call, or refused for good.
+        if (as === 'driver' || !linkGone(qc.getQueryState(key)?.error)) s.connect();
       });
     };
     const onPositions = (batch: PositionBatch) =>
       qc.setQueryData<TrackResponse>(key, (held) => applyPositions(held, ambulanceId, batch));
     const onCaseLocation = (event: CaseLocationEvent) =>
       qc.setQueryData<TrackResponse>(key, (held) => applyCaseLocation(held, event));
+    const onTrackCase = (update: TrackCaseUpdate) =>
+      qc.setQueryData<TrackResponse>(key, (held) => applyTrackCase(held, update));
     s.on('disconnect', onDisconnect);
     s.on('ambulance.position', onPositions);
     s.on('case.location', onCaseLocation);
+    s.on('track.case', onTrackCase);
+    s.on('driver.standby', setStandby);
+    s.on('driver.dispatched', setOffer);
     return () => {
       s.off('disconnect', onDisconnect);
       s.off('ambulance.position', onPositions);
       s.off('case.location', onCaseLocation);
+      s.off('track.case', onTrackCase);
+      s.off('driver.standby', setStandby);
+      s.off('driver.dispatched', setOffer);
       stopWatching();
       s.disconnect();
       setSocket(null);
     };
   }, [ambulanceId, token, as, qc]);
 
-  return { query, connection, socket };
+  return { query, connection, socket, standby, offer };
 }

@@ -5,11 +5,12 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { alpha, type Theme } from '@mui/material/styles';
-import { visuallyHidden } from '../../layout/visuallyHidden';
 import type { ReactNode } from 'react';
+import { visuallyHidden } from '../../layout/visuallyHidden';
 
 /** A theme colour, or a fixed one for a number the palette has no colour for. */
 export type TileColor = 'primary' | 'secondary' | 'success' | 'error' | 'info' | 'warning' | `#${string}`;
+
 
 const mainOf = (t: Theme, color: TileColor) => (color.startsWith('#') ? color : t.palette[color as Exclude<TileColor, `#${string}`>].main);
 
@@ -47,11 +48,11 @@ export function StatTile({ label, value, icon, color, loading, caption, progress
       </Box>
       <Box sx={{ mt: 'auto' }}>
         {loading ? (
-          // A skeleton is a plain span (aria-label is not allowed on it): the words are for screen readers, the bar only drawn.
-          <Typography variant="h4" component="p" sx={{ lineHeight: 1.2 }}>
-            <Box component="span" sx={visuallyHidden}>Loading</Box>
+          // The skeleton is a picture of a number to come: hidden from assistive tech, which reads the word instead (a name on a plain span is not allowed).
+          <>
             <Skeleton variant="text" width={48} sx={{ fontSize: '2.125rem' }} aria-hidden />
-          </Typography>
+            <Box component="span" sx={visuallyHidden}>Loading</Box>
+          </>
         ) : (
           <Typography variant="h4" component="p" data-testid={id} aria-label={value == null ? 'Unknown' : undefined} sx={{ fontWeight: 800, lineHeight: 1.2 }}>{value ?? '–'}</Typography>
         )}

@@ -2,7 +2,7 @@ import {
   type AssignmentDto, type CaseDto, type PriorityInfo, type TimedStep, type UnitStep, NEMSIS_TIMES, TIMED_STEPS, isOpenAssignment, stepTimeKey,
 } from '../../api/contract';
 import {
-  type TargetState, UNIT_STATUS_LABELS, compareBoard, formatClock, responseSeconds, stepSince, targetState, turnoutLate,
+  type TargetState, UNIT_STATUS_LABELS, clockStopped, compareBoard, formatClock, responseSeconds, stepSince, targetState, turnoutLate,
 } from '../../domain/callLife';
 
 /**
@@ -40,7 +40,7 @@ export function callClock(c: Pick<CaseDto, 'status' | 'call_received_at' | 'assi
     target: `target ${formatClock(info.target_s)}`,
     state,
     stateText: TARGET_STATE_TEXT[state],
-    stopped: Boolean(c.assignment?.on_scene_at && c.assignment.status !== 'cancelled'),
+    stopped: clockStopped(c),
     waiting: c.status === 'pending',
   };
 }

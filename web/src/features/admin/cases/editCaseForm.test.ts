@@ -59,7 +59,8 @@ describe('the ranking by arrival on the Edit Case form', () => {
     const suggestions = [sug(3, 1100, 200), sug(2, 111, 400, true), sug(4, 0, 10)];
     expect(ambulanceOptions(fleet, 1, 'TS09 EA 1001', PATIENT, null, suggestions).map((o) => o.label)).toEqual([
       'TS09 EA 1001 — 111 m (Currently assigned)',
-      'TS09 EA 1003 — 1.1 km, ~3 min',
+      // 200 s: 4 min, rounded up as every screen words the one estimate (contract arrivalMinutes).
+      'TS09 EA 1003 — 1.1 km, ~4 min',
       'TS09 EA 1002 — 111 m, ~7 min, position old',
       'TS09 EA 1005',
     ]);

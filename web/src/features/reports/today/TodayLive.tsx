@@ -4,13 +4,13 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { PriorityReport } from '../../../api/contract';
-import { type Verdict, VERDICT_TEXT, callsText, priorityLine, verdictOf } from './todayText';
+import type { Priority, PriorityReport } from '../../../api/contract';
+import { type Verdict, VERDICT_TEXT, callsText, openPastTargetText, priorityLine, verdictOf } from './todayText';
 import { useTodayReport } from './useTodayReport';
 
 const VERDICT_COLOR: Record<Verdict, string> = { within: 'success.main', over: 'error.main' };
 
-function PriorityRow({ row }: { row: PriorityReport }) {
+function PriorityRow({ row, openLate }: { row: PriorityReport; openLate: number }) {
   const verdict = verdictOf(row.intervals.response.p90_s, row.target_s);
   return (
     <Box
@@ -25,6 +25,12 @@ function PriorityRow({ row }: { row: PriorityReport }) {
           {VERDICT_TEXT[verdict]}
         </Typography>
       )}
+      {openLate > 0 && (
+        // The percentile counts arrivals only: an open call nobody has reached in time is said here, so "Within target" never hides it.
+        <Typography variant="body2" data-testid="today-row-open-late" sx={{ fontWeight: 700, color: 'error.main', flexBasis: '100%' }}>
+          {openPastTargetText(openLate)}
+        </Typography>
+      )}
     </Box>
   );
 }
@@ -32,8 +38,10 @@ function PriorityRow({ row }: { row: PriorityReport }) {
 /**
  * "Today, live": calls since local midnight and each priority's 90th-percentile response
  * against its target, refetched as calls change. Priorities without a call today are left out.
+ * `openPastTarget` (the operator's dashboard): open calls past their target now, by priority,
+ * said under their priority's row.
  */
-export function TodayLive() {
+export function TodayLive({ openPastTarget }: { openPastTarget?: Partial<Record<Priority, number>> } = {}) {
   const { query } = useTodayReport();
   const report = query.data;
   const rows = (report?.priorities ?? []).filter((r) => r.calls > 0).sort((a, b) => a.priority - b.priority);
@@ -46,7 +54,7 @@ export function TodayLive() {
       <>
         <Typography variant="h5" component="p" data-testid="today-calls" sx={{ fontWeight: 800 }}>{callsText(report.overall.calls)} today</Typography>
         <Box component="ul" aria-label="90th percentile response by priority, today" sx={{ listStyle: 'none', m: 0, p: 0, mt: 1 }}>
-          {rows.map((r) => <PriorityRow key={r.priority} row={r} />)}
+          {rows.map((r) => <PriorityRow key={r.priority} row={r} openLate={openPastTarget?.[r.priority] ?? 0} />)}
         </Box>
       </>
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type GroupReport, type IntervalFigures, INTERVALS } from '../../../api/contract';
 import { localDate } from '../../../api/contract';
-import { callsText, durationText, measuredLine, priorityLine, shareText, verdictOf, VERDICT_TEXT } from './todayText';
+import { callsText, durationText, measuredLine, openPastTargetText, priorityLine, shareText, verdictOf, VERDICT_TEXT } from './todayText';
 
 const none: IntervalFigures = { n: 0, mean_s: null, p50_s: null, p90_s: null, missing: 0 };
 const intervals = (response: Partial<IntervalFigures>) =>
@@ -47,5 +47,12 @@ describe('the live figures in words', () => {
     expect(localDate(at, 'UTC')).toBe('2026-11-24');
     expect(localDate(at, 'Asia/Kolkata')).toBe('2026-11-25');
     expect(localDate(at, 'America/New_York')).toBe('2026-11-24');
+  });
+});
+
+describe('open calls past target under a priority\'s row (issue 25)', () => {
+  it('counts them, so "Within target" of the arrivals never hides a call nobody has reached', () => {
+    expect(openPastTargetText(1)).toBe('1 open call past target now');
+    expect(openPastTargetText(3)).toBe('3 open calls past target now');
   });
 });

@@ -18,6 +18,9 @@ export const verdictOf = (p90S: number | null, targetS: number): Verdict | null 
 export const VERDICT_TEXT: Record<Verdict, string> = { within: 'Within target', over: 'Over target' };
 
 
+/** "1 open call past target now": under a priority's row, as its percentile counts only the calls reached. */
+export const openPastTargetText = (n: number) => `${plural(n, 'open call')} past target now`;
+
 /** "3 calls" */
 export const callsText = (n: number) => plural(n, 'call');
 
