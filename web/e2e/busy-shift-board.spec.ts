@@ -341,6 +341,8 @@ test('the map says which calls share a position and keeps its list at 1366×800;
   const list = page.getByTestId('map-ambulance-list');
   await expect(page.getByTestId('map-list-item').first()).toBeVisible();
   expect((await list.boundingBox())!.height, 'the ambulance list keeps its height').toBeGreaterThanOrEqual(150);
+  // A free unit is said available once (its badge), not twice.
+  await expect(page.getByTestId('map-list-item').first().getByText('Available', { exact: true })).toHaveCount(1);
   await page.screenshot({ path: '.tmp/busy-shift-map-1366.png' });
   await expectNoViolations(page, 'the map with calls placed from the phone call');
 

@@ -4,6 +4,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import { patientNameOf } from '../../domain/caseRules';
+import { ambulanceStatusText } from '../../domain/fleetRules';
 import { ambulanceFix, caseFix } from '../../domain/liveText';
 import { StaleChip } from '../cases/LiveCaseInfo';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
@@ -49,10 +50,13 @@ export function AmbulanceList({ ambulances, now, lateIds, selectedId, onShow }: 
                 <Dot color={unitColor(a)} stale={stale} />
                 <Box sx={{ minWidth: 0 }}>
                   <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{a.license_plate}</Typography>
-                  <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="map-unit-status">
-                    {unitLabel(a)}
-                    {late && <Box component="span" sx={{ color: 'error.main', fontWeight: 700 }}> · Turnout late</Box>}
-                  </Typography>
+                  {/* The unit's step, unless the badge beside it already says the same ("Available"). */}
+                  {unitLabel(a).toLowerCase() !== ambulanceStatusText(a.status).toLowerCase() && (
+                    <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="map-unit-status">
+                      {unitLabel(a)}
+                      {late && <Box component="span" sx={{ color: 'error.main', fontWeight: 700 }}> · Turnout late</Box>}
+                    </Typography>
+                  )}
                 </Box>
               </Box>
               <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, flexShrink: 0 }}>
