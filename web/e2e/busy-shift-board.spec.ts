@@ -178,6 +178,29 @@ test('reassignment: a waiting P1 takes a P4\'s unit after a confirmation focused
   await page.screenshot({ path: '.tmp/busy-shift-reassigned.png', fullPage: true });
 });
 
+test('a unit taken meanwhile by another dispatcher: Assign shows the server\'s refusal and the call still waits, with Assign', async ({ page }) => {
+  const admin = await apiToken(page, 'admin');
+  const name = `Raced ${run}`;
+  const waiting = await createCase(page, admin, { status: 'pending', priority: 2, patientName: name, intake_location: HYDERABAD });
+  await signIn(page, 'operator');
+  await page.goto('/dashboard/cases');
+  await assignButton(page, waiting.id).click();
+  const first = page.getByRole('menu', { name: `Ambulances for the call of ${name}` }).getByTestId('assign-free').first();
+  await expect(first).toBeFocused();
+  const plate = (await first.locator('.MuiListItemText-primary').textContent())!.trim();
+  // Another dispatcher sends that unit to another call first.
+  const unit = (await freeUnits(page, admin)).find((u) => u.license_plate === plate)!;
+  await createCase(page, admin, { patientName: `Other ${run}`, priority: 3, ambulance_id: unit.id });
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(new RegExp(`${plate}.*(not available|busy|not free)`, 'i'))).toBeVisible();
+  await expect(card(page, waiting.id)).toHaveAttribute('data-status', 'pending');
+  await expect(assignButton(page, waiting.id)).toBeFocused();
+  // The board and fleet were asked again (a 409): the unit is no longer offered.
+  await assignButton(page, waiting.id).click();
+  await expect(page.getByRole('menu').getByTestId('assign-free').first()).toBeFocused();
+  await expect(page.getByRole('menu').getByTestId('assign-free').filter({ hasText: plate })).toHaveCount(0);
+});
+
 test('alerts: the waiting calls in one notice on top, most urgent first, the rest one press away, and gone once acted on', async ({ page }) => {
   const admin = await apiToken(page, 'admin');
   const units = await freeUnits(page, admin);
