@@ -192,7 +192,7 @@ test('a unit taken meanwhile by another dispatcher: Assign shows the server\'s r
   const unit = (await freeUnits(page, admin)).find((u) => u.license_plate === plate)!;
   await createCase(page, admin, { patientName: `Other ${run}`, priority: 3, ambulance_id: unit.id });
   await page.keyboard.press('Enter');
-  await expect(page.getByText(new RegExp(`${plate}.*(not available|busy|not free)`, 'i'))).toBeVisible();
+  await expect(page.getByText(`Ambulance ${plate} is not available; choose another ambulance`, { exact: true })).toBeVisible();
   await expect(card(page, waiting.id)).toHaveAttribute('data-status', 'pending');
   await expect(assignButton(page, waiting.id)).toBeFocused();
   // The board and fleet were asked again (a 409): the unit is no longer offered.
