@@ -323,6 +323,8 @@ test('a busy shift: five calls on three units, two dispatchers, no call left wai
     await expect(card(b, p1b)).toHaveAttribute('data-status', 'active');
     await expect(card(b, p1b).getByTestId('unit-line')).toContainText(p2Plate);
     await expect(b.getByTestId('unit-free-alert')).toHaveCount(0);
+    // The P4 still waits, and both dispatchers are told so: its unit was taken, it is back in the queue.
+    await expect(waitingNotice(b)).toContainText(`P4 call back in the queue, waiting for an ambulance`);
   }
   await expect(desk.getByTestId('tile-waiting-calls')).toHaveText('1');
   await expect(desk.getByTestId('tile-waiting-calls-caption')).toHaveText(/^Oldest P4, waiting (under 1 min|\d+ min)$/);

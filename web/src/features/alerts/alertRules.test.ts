@@ -120,6 +120,33 @@ describe('calls waiting past their threshold', () => {
   });
 });
 
+describe('a call back in the queue', () => {
+  it('alerts every dispatcher when a running call waits again (its unit taken for a more urgent call), once each time', () => {
+    const running = kase('p4', { status: 'active', priority: 4, ambulance_id: 3, operator_id: ME });
+    const requeued = { ...running, status: 'pending' as const, ambulance_id: null, version: 2 };
+    const again = { ...running, version: 3 };
+    const { alerts } = run([
+      { cases: [running] },
+      { cases: [requeued] },
+      { cases: [requeued], nowMs: T0 + 5000 },
+      { cases: [again] },
+      { cases: [{ ...requeued, version: 4 }] },
+    ]);
+    expect(alerts[1]).toHaveLength(1);
+    expect(alerts[1][0]).toMatchObject({ key: 'requeue:p4', reason: 'queue-wait', priority: 4, caseId: 'p4', waiting: true, title: 'P4 call back in the queue' });
+    expect(alerts[1][0].text).toBe('P4 call back in the queue, waiting for an ambulance under 1 min: Heart Attack — Patient p4');
+    expect(alerts[2]).toEqual([]);
+    expect(alerts[3]).toEqual([]);
+    expect(alerts[4].map((a) => a.key)).toEqual(['requeue:p4']);
+  });
+
+  it('does not call a new waiting call, or one waiting since the load, "back in the queue"', () => {
+    const waiting = kase('w', { status: 'pending' });
+    const { alerts } = run([{ cases: [waiting] }, { cases: [waiting, kase('n', { status: 'pending' })] }]);
+    expect(alerts.flat().map((a) => a.key)).toEqual(['new:n']);
+  });
+});
+
 describe('an ambulance becoming free while calls wait', () => {
   const waiting = [
     kase('p2old', { status: 'pending', priority: 2, call_received_at: ago(900) }),

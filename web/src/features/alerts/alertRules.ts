@@ -32,6 +32,8 @@ export interface WatchState {
   /** False until both lists have loaded once: what is there at that moment never alerts. */
   primed: boolean;
   caseIds: ReadonlySet<string>;
+  /** The calls waiting for a unit at the last step: one that comes back to the queue alerts again. */
+  waitingIds: ReadonlySet<string>;
   units: ReadonlyMap<number, UnitStatus>;
   alerted: ReadonlySet<string>;
 }
@@ -47,7 +49,7 @@ export interface WatchInput {
   ownFreed?: ReadonlySet<number>;
 }
 
-export const initialWatch = (): WatchState => ({ primed: false, caseIds: new Set(), units: new Map(), alerted: new Set() });
+export const initialWatch = (): WatchState => ({ primed: false, caseIds: new Set(), waitingIds: new Set(), units: new Map(), alerted: new Set() });
 
 const waitingMs = (c: Pick<CaseDto, 'call_received_at'>, nowMs: number) => Math.max(0, nowMs - Date.parse(c.call_received_at));
 
@@ -116,6 +118,16 @@ function newCallAlert(c: CaseView, input: WatchInput): CallAlert {
   };
 }
 
+/** A call whose unit was taken for a more urgent one (or taken off it): waiting again, a task for every dispatcher. */
+function requeuedAlert(c: CaseView, input: WatchInput): CallAlert {
+  const tag = priorityTag(c.priority);
+  return {
+    key: `requeue:${c.id}`, reason: 'queue-wait', priority: c.priority, caseId: c.id, waiting: true,
+    title: `${tag} call back in the queue`,
+    text: `${tag} call back in the queue, waiting for an ambulance ${waitWords(waitingMs(c, input.nowMs))}: ${what(c)}`,
+  };
+}
+
 function waitAlert(c: CaseView, input: WatchInput): CallAlert {
   const tag = priorityTag(c.priority);
   return {
@@ -137,12 +149,14 @@ export function watchStep(state: WatchState, input: WatchInput): { state: WatchS
   // What the watch remembers is what is on the board and the fleet now, never every call the
   // tab has seen: the 1 Hz tick costs the board's size, however long the tab stays open.
   const caseIds = new Set(cases.map((c) => c.id));
-  const current = new Set([...caseIds].flatMap((id) => [`new:${id}`, `wait:${id}`]).concat(ambulances.map((a) => `free:${a.id}:${a.version}`)));
+  const waitingIds = new Set(cases.filter((c) => c.status === 'pending').map((c) => c.id));
+  // A requeue's key lives while its call waits: dispatched, the call may be requeued (and alert) again.
+  const current = new Set([...caseIds].flatMap((id) => [`new:${id}`, `wait:${id}`]).concat([...waitingIds].map((id) => `requeue:${id}`), ambulances.map((a) => `free:${a.id}:${a.version}`)));
   const alerted = new Set([...state.alerted].filter((k) => current.has(k)));
 
   if (!state.primed) {
     for (const c of cases) if (overdue(c, input)) alerted.add(`wait:${c.id}`);
-    return { state: { primed: true, caseIds, units, alerted }, alerts: [] };
+    return { state: { primed: true, caseIds, waitingIds, units, alerted }, alerts: [] };
   }
 
   const alerts: CallAlert[] = [];
@@ -160,6 +174,8 @@ export function watchStep(state: WatchState, input: WatchInput): { state: WatchS
     if (overdue(c, input)) alerted.add(`wait:${c.id}`);
   }
   for (const c of cases) if (overdue(c, input)) raise(waitAlert(c, input));
+  // Known, not waiting a step ago, waiting now: its unit went to another call. Whoever did it, the queue grew.
+  for (const c of cases) if (state.caseIds.has(c.id) && waitingIds.has(c.id) && !state.waitingIds.has(c.id)) raise(requeuedAlert(c, input));
 
   for (const a of ambulances) {
     const before = state.units.get(a.id);
@@ -173,7 +189,7 @@ export function watchStep(state: WatchState, input: WatchInput): { state: WatchS
     });
   }
 
-  return { state: { primed: true, caseIds, units, alerted }, alerts };
+  return { state: { primed: true, caseIds, waitingIds, units, alerted }, alerts };
 }
 
 /** A raised alert as the notices hold it: with the (server) time it was raised. */
