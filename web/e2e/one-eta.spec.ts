@@ -113,3 +113,26 @@ test('the alert, the card and the tracking page give one unit the same minutes, 
     await phone.close();
   }
 });
+
+test('the New Case form gives a free unit the minutes the card and the alert would', async ({ page }) => {
+  const operator = await apiToken(page, 'operator');
+  const ambulance = await freeAmbulance(page, operator, 'TS09 EA 1003');
+  const placed = await page.request.post(`/api/ambulances/${ambulance.id}/position`, { headers: auth(operator), data: UNIT });
+  expect(placed.ok(), await placed.text()).toBeTruthy();
+  const config = await (await page.request.get('/api/config')).json() as { eta_model: { road_factor: number; speed_kmh: number } };
+  const expected = arrivalEstimate(UNIT, PLACE, config.eta_model, 'dispatched')!;
+
+  await page.setViewportSize({ width: 1280, height: 1200 });
+  await signIn(page, 'operator');
+  await page.goto('/dashboard/new-case');
+  const select = page.getByRole('combobox', { name: /Assign Ambulance/ });
+  await expect(select).toBeEnabled();
+  const box = page.getByRole('textbox', { name: 'Location' });
+  await box.fill(`${PLACE.latitude}, ${PLACE.longitude}`);
+  await box.press('Enter');
+  await expect(page.getByTestId('intake-understood')).toContainText('from coordinates');
+  await select.click();
+  const option = page.getByRole('option', { name: new RegExp(`^${ambulance.license_plate} — `) });
+  await expect(option).toContainText(`3.4 km, ~${expected.minutes} min`);
+  await page.keyboard.press('Escape');
+});
