@@ -71,3 +71,24 @@ for (const s of SCREENS) {
     await expectNoViolations(page, `${s.name} failed`);
   });
 }
+
+// The public pages while their one request is held: the patient's location page and the tracking page (a
+// driver's page is the tracking page's data with its own controls). No sign-in; the link need not be real
+// for its loading state.
+const PUBLIC = [
+  { path: '/track/1?t=held-token', api: '/api/track/', name: 'the tracking page' },
+  { path: '/driver/1?t=held-token', api: '/api/track/', name: 'the driver page' },
+  { path: '/location/00000000-0000-4000-8000-000000000000?t=held-token', api: '/api/location/', name: 'the location page' },
+];
+for (const p of PUBLIC) {
+  test(`${p.name} while its link is checked`, async ({ page }) => {
+    const held: Route[] = [];
+    const mine = listOf(p.api);
+    await page.route((url) => mine(url.href), (route) => { held.push(route); });
+    // SPEC's progress bar on the tracking page moves for ever: with reduced motion it steps, and the page can settle.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(p.path);
+    await expect.poll(() => held.length, { message: `${p.api} asked` }).toBeGreaterThan(0);
+    await expectNoViolations(page, `${p.name} loading`, mine);
+  });
+}

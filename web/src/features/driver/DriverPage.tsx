@@ -45,7 +45,8 @@ export function DriverPage({ ambulanceId, token, onNewCall }: { ambulanceId: str
   }, [offer, ambulanceId, onNewCall]);
 
   let body: ReactNode;
-  const loading = <section className="ll-card" aria-busy><span className="ll-spinner ll-spinner--dark" aria-hidden /><p className="ll-text">Loading your case...</p></section>;
+  // The page's heading while it loads is what it loads (axe: page-has-heading-one; every other state has its own).
+  const loading = <section className="ll-card" aria-busy aria-labelledby="driver-loading"><span className="ll-spinner ll-spinner--dark" aria-hidden /><h1 id="driver-loading" className="ll-text" style={{ fontWeight: 400 }}>Loading your case...</h1></section>;
   if (!token) {
     body = <Problem title="Tracking link not found or expired" />;
   } else if (standby) {
