@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { ACCOUNTS, settled, trackRequests } from './helpers';
+import { ACCOUNTS, openAs, settled, trackRequests } from './helpers';
 
 // Issue 25: axe finds no violation on every staff screen in its loading and error states too (the loaded
 // states are a11y.spec's). Each screen's own list is held (loading) or answered 500 (error); the rest of the
@@ -30,19 +30,6 @@ const listOf = (api: string) => (url: string) => {
   return path === api.replace(/\/$/, '') || path.startsWith(api.endsWith('/') ? api : `${api}/`);
 };
 
-async function openAs(page: Page, who: Who, path: string) {
-  const res = await page.request.post('/api/auth/signin', { data: ACCOUNTS[who] });
-  expect(res.ok()).toBeTruthy();
-  const { token, user } = await res.json();
-  await page.addInitScript(({ token, user }) => {
-    localStorage.setItem('userEmail', user.email);
-    localStorage.setItem('userToken', token);
-    localStorage.setItem('userRole', user.role);
-    localStorage.setItem('userName', user.username || user.email);
-  }, { token, user });
-  await page.goto(path);
-  await expect(page.locator('.boot-shell')).toHaveCount(0, { timeout: 20_000 });
-}
 
 async function expectNoViolations(page: Page, what: string, except?: (url: string) => boolean) {
   await page.mouse.move(1, 1);

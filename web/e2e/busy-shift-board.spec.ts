@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { ACCOUNTS, apiToken, closeOpenCalls, dispatchCase, locationPath, settled, signIn, trackRequests } from './helpers';
+import { apiToken, closeOpenCalls, dispatchCase, locationPath, openAs, settled, signIn, trackRequests } from './helpers';
 
 // A busy shift on the board (issue 25): no waiting call stranded (Assign on its card, reassignment
 // from a less urgent call), alerts ordered, merged and gone once acted on, destructive steps focused
@@ -61,20 +61,6 @@ async function dispatchWaiting(page: Page, token: string, caseId: string, ambula
 const card = (page: Page, id: string) => page.locator(`[data-testid="case-card"][data-case-id="${id}"]`);
 const assignButton = (page: Page, id: string) => card(page, id).getByRole('button', { name: /^Assign an ambulance to the call of / });
 
-/** Opens `path` signed in as `who` (the session as the sign-in page stores it), with the page's clock untouched. */
-async function openAs(page: Page, who: keyof typeof ACCOUNTS, path: string) {
-  const res = await page.request.post('/api/auth/signin', { data: ACCOUNTS[who] });
-  expect(res.ok()).toBeTruthy();
-  const { token, user } = await res.json();
-  await page.addInitScript(({ token, user }) => {
-    localStorage.setItem('userEmail', user.email);
-    localStorage.setItem('userToken', token);
-    localStorage.setItem('userRole', user.role);
-    localStorage.setItem('userName', user.username || user.email);
-  }, { token, user });
-  await page.goto(path);
-  await expect(page.locator('.boot-shell')).toHaveCount(0, { timeout: 20_000 });
-}
 
 /** axe (WCAG 2.1 A/AA and best practices) on the settled page, or on one part of it. */
 async function expectNoViolations(page: Page, what: string, opts: { except?: (url: string) => boolean; keepPointer?: boolean } = {}) {

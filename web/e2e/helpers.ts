@@ -176,3 +176,18 @@ export async function settled(page: Page, { timeout = 10_000, calmChecks = 3, ig
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Opens `path` signed in as `who` (the session as the sign-in page stores it), with the page's clock untouched. */
+export async function openAs(page: Page, who: keyof typeof ACCOUNTS, path: string): Promise<void> {
+  const res = await page.request.post('/api/auth/signin', { data: ACCOUNTS[who] });
+  expect(res.ok()).toBeTruthy();
+  const { token, user } = await res.json();
+  await page.addInitScript(({ token, user }) => {
+    localStorage.setItem('userEmail', user.email);
+    localStorage.setItem('userToken', token);
+    localStorage.setItem('userRole', user.role);
+    localStorage.setItem('userName', user.username || user.email);
+  }, { token, user });
+  await page.goto(path);
+  await expect(page.locator('.boot-shell')).toHaveCount(0, { timeout: 20_000 });
+}
