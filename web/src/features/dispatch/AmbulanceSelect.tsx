@@ -1,7 +1,5 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import ListItemText from '@mui/material/ListItemText';
 import { useMemo, type Ref } from 'react';
 import MenuItem from '@mui/material/MenuItem';
@@ -10,6 +8,7 @@ import type { AmbulanceDto, LatLon } from '../../api/contract';
 import { availableByDistance, plateWithDistance } from '../../domain/nearest';
 import { suggestionLabel, type RankedChoice } from '../location/suggestions';
 import { typeAheadSpaceProps } from './typeAheadSpace';
+import { RetryButton } from '../shared/LoadStateBanner';
 
 /** One option as the select lists it. */
 interface Choice { id: string; label: string; place: string | undefined }
@@ -92,21 +91,7 @@ function FleetUnknown({ failure, retryRef }: { failure: FleetFailure; retryRef?:
     <Alert
       severity="error"
       data-testid="ambulance-load-failure"
-      action={(
-        // On the paper, as in LoadStateBanner: the error red on the alert's pink falls short of 4.5:1.
-        <Button
-          ref={retryRef}
-          color="error"
-          variant="outlined"
-          size="small"
-          onClick={failure.retry}
-          disabled={failure.retrying}
-          startIcon={failure.retrying ? <CircularProgress size={14} color="inherit" /> : undefined}
-          sx={{ bgcolor: 'background.paper', whiteSpace: 'nowrap' }}
-        >
-          Retry
-        </Button>
-      )}
+      action={<RetryButton state={failure} color="error" ref={retryRef} />}
       sx={{ alignItems: 'center' }}
     >
       <AlertTitle sx={{ mb: 0 }}>{failure.text}</AlertTitle>

@@ -2,12 +2,15 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import type { Ref } from 'react';
 import { staleText } from './loadState';
 import type { LoadState } from './useLoadState';
 
-function RetryButton({ state, color }: { state: LoadState; color: 'error' | 'warning' }) {
+/** A failed load's Retry, on the paper (the error red on an alert's pink falls short of 4.5:1). */
+export function RetryButton({ state, color, ref }: { state: Pick<LoadState, 'retry' | 'retrying'>; color: 'error' | 'warning'; ref?: Ref<HTMLButtonElement> }) {
   return (
     <Button
+      ref={ref}
       color={color}
       variant="outlined"
       size="small"
