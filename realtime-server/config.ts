@@ -16,6 +16,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Lifeline Dispatch <dispatch@lifeline.local>'),
   PUBLIC_URL: z.string().optional(),
   GEOCODER_URL: z.string().default('https://nominatim.openstreetmap.org'),
+  GEOCODER_WAIT_SECONDS: z.coerce.number().min(0).max(30).default(5),
+  GEOCODER_QUEUE_MAX: z.coerce.number().int().min(1).max(1000).default(20),
   CENTRE_LOCATION: z.string().default('17.385,78.4867'),
   STALE_AFTER: z.string().default(''),
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
@@ -63,6 +65,11 @@ export type Config = {
   publicUrlGiven: boolean;
   /** The Nominatim-compatible geocoder's base URL (its /search and /reverse); null when GEOCODER_URL=off. */
   geocoderUrl: string | null;
+  /**
+   * The geocoder's one-request-a-second turns: how long a request may wait for its turn before
+   * answering without the geocoder, and how many may wait on a node at once.
+   */
+  geocoderQueue: { maxWaitMs: number; maxQueued: number };
   /** The dispatch centre: address searches are biased to its area, short plus codes are recovered from it. */
   centre: { latitude: number; longitude: number };
   /** Seconds after which a fix from each position source is stale (DOMAIN.md §4; STALE_AFTER overrides). */
@@ -127,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlGiven: Boolean(e.PUBLIC_URL),
     geocoderUrl: geocoderBase(e.GEOCODER_URL),
+    geocoderQueue: { maxWaitMs: e.GEOCODER_WAIT_SECONDS * 1000, maxQueued: e.GEOCODER_QUEUE_MAX },
     centre: centreConfig(e.CENTRE_LOCATION),
     staleAfterS: staleConfig(e.STALE_AFTER),
     tileUrl: e.TILE_URL,

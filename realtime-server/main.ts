@@ -17,7 +17,8 @@ Usage: npm start            (installs, builds, migrates, seeds, then runs this)
        npx tsx realtime-server/main.ts
 
 Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (data/lifeline.sqlite or postgres://...),
-REDIS_URL, SMTP_URL, MAIL_FROM, PUBLIC_URL, GEOCODER_URL (base URL, or off), CENTRE_LOCATION (lat,lon), TILE_URL, SEED (demo|none),
+REDIS_URL, SMTP_URL, MAIL_FROM, PUBLIC_URL, GEOCODER_URL (base URL, or off), GEOCODER_WAIT_SECONDS (5),
+GEOCODER_QUEUE_MAX (20), CENTRE_LOCATION (lat,lon), TILE_URL, SEED (demo|none),
 DEMO_HISTORY_DAYS (30), LOG_LEVEL (info), SESSION_HOURS (12), STATIC_DIR (dist/web), ETA_SPEED_KMH (30), TRUSTED_PROXY, ALLOWED_ORIGINS,
 SIGNIN_CODE (off|email), SIGNIN_LIMIT_ACCOUNT (10), SIGNIN_LIMIT_IP (50), SIGNIN_BACKOFF_AFTER (5),
 SIGNIN_BACKOFF_SECONDS (60), LINK_LIMIT_PER_MIN (120), LINK_LIMIT_PER_CLIENT (600), SOCKET_EVENTS_PER_SEC (10),

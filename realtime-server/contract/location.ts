@@ -81,6 +81,8 @@ export interface GeocodeSearchResult {
 export interface GeocodeSearchResponse { results: GeocodeSearchResult[] }
 /** The 503 answer when an address needs the geocoder and it is off or unreachable. */
 export const ADDRESS_SEARCH_UNAVAILABLE = 'address search is unavailable; enter coordinates, a plus code or drop a pin';
+/** The 409 answer to a search still waiting for the geocoder when the same user sent a newer one. */
+export const ADDRESS_SEARCH_SUPERSEDED = 'superseded by a newer address search';
 
 /** GET /api/dispatch/suggestions?latitude=…&longitude=…: free ambulances by estimated arrival. */
 export interface DispatchSuggestion {

@@ -1,8 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_SEARCH_UNAVAILABLE } from '../contract';
-import { closedPort, geocoderOnClock, recordingServer } from '../testing/geocoderHarness';
+import { closedPort, geocoderOnClock, type NominatimStandIn, recordingServer, startNominatimStandIn as startStandIn } from '../testing/geocoderHarness';
 import { useTestServer } from '../testing/testServer';
 
 /**
@@ -11,8 +9,6 @@ import { useTestServer } from '../testing/testServer';
  * reverse geocoder's one-request-a-second queue and backoff. Where time is the subject the
  * server's geocoder runs on a manual clock (manualClock.ts), as in geocodeService.test.ts.
  */
-
-interface Seen { at: number; url: URL; headers: http.IncomingHttpHeaders }
 
 /** Places the stand-in knows, as Nominatim's /search?format=jsonv2 documents them (coordinates as strings). */
 const PLACES: Record<string, object[]> = {
@@ -34,31 +30,8 @@ const PLACES: Record<string, object[]> = {
   ],
 };
 
-/** A local stand-in for Nominatim: /search answers PLACES[q] (or []), /reverse a name; `mode` decides how it answers. */
-async function startNominatimStandIn(clock: { now(): number } = Date) {
-  const seen: Seen[] = [];
-  const state = { mode: 'answer' as 'answer' | 'hang' | 'fail' };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url!, 'http://nominatim.test');
-    seen.push({ at: clock.now(), url, headers: req.headers });
-    if (state.mode === 'hang') return; // never answers
-    if (state.mode === 'fail') { res.statusCode = 500; return res.end('Internal Server Error'); }
-    res.setHeader('content-type', 'application/json');
-    if (url.pathname === '/reverse') return res.end(JSON.stringify({ place_id: 1, display_name: `Place at ${url.searchParams.get('lat')}/${url.searchParams.get('lon')}` }));
-    if (url.pathname !== '/search') { res.statusCode = 404; return res.end('[]'); }
-    res.end(JSON.stringify(PLACES[url.searchParams.get('q')!.toLowerCase()] ?? []));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    state,
-    searches: () => seen.filter((s) => s.url.pathname === '/search'),
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
-type StandIn = Awaited<ReturnType<typeof startNominatimStandIn>>;
+type StandIn = NominatimStandIn;
+const startNominatimStandIn = (clock?: { now(): number }) => startStandIn(clock, PLACES);
 
 const search = (q: string) => `/api/geocode/search?q=${encodeURIComponent(q)}`;
 const UNAVAILABLE = { status: 503, body: { error: ADDRESS_SEARCH_UNAVAILABLE } };
@@ -163,10 +136,12 @@ describe('with a working geocoder', () => {
     expect(up.seen.length).toBe(seen);
   });
 
-  it('spaces two different searches a second apart: the second waits for its slot', async () => {
+  it("spaces two dispatchers' searches a second apart: the second waits for its slot", async () => {
     await geo.clock.advance(1100);
     const seen = up.seen.length;
-    const answers = await geo.clock.runUntil(Promise.all([geo.ask(search('First Street'), token), geo.ask(search('Second Street'), token)]), geo.quiet);
+    // Two users: one user's second search would supersede their first (geocodeFairness.test.ts).
+    const other = await s.signIn('admin');
+    const answers = await geo.clock.runUntil(Promise.all([geo.ask(search('First Street'), token), geo.ask(search('Second Street'), other)]), geo.quiet);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     const asked = up.seen.slice(seen);
     expect(asked.map((a) => a.url.searchParams.get('q')).sort()).toEqual(['First Street', 'Second Street']);

@@ -1,15 +1,14 @@
 import { geocodeCacheRepository } from '../../db/repositories/geocodeCacheRepository';
 import { geocodeSearchRepository } from '../../db/repositories/geocodeSearchRepository';
-import { ADDRESS_SEARCH_UNAVAILABLE, type GeocodeResponse, type GeocodeSearchResponse, type GeocodeSearchResult, parseLocationText } from '../contract';
+import { ADDRESS_SEARCH_SUPERSEDED, ADDRESS_SEARCH_UNAVAILABLE, type GeocodeResponse, type GeocodeSearchResponse, type GeocodeSearchResult, parseLocationText } from '../contract';
 import { type Clock, systemClock } from './clock';
 import type { ServiceContext } from './context';
 import { DomainError } from './errors';
+import { createFairSlot, type SlotTicket } from './geocodeSlot';
 
 const UPSTREAM_TIMEOUT_MS = 2500;
 /** After an upstream failure, answer from the fallback for this long instead of waiting again. */
 const BACKOFF_MS = 60_000;
-/** A request that would wait longer than this for its turn answers with the fallback. */
-const MAX_QUEUE_WAIT_MS = 2000;
 const MIN_INTERVAL_MS = 1000;
 /** Half the side of the box address searches prefer around the centre: about 55 km, a city and its outskirts. */
 const SEARCH_VIEWBOX_DEG = 0.5;
@@ -39,54 +38,93 @@ function toResults(body: unknown): GeocodeSearchResult[] {
   return results.slice(0, SEARCH_LIMIT);
 }
 
+/** Who is asking: turns at the upstream are shared out per user; a request whose client left is dropped. */
+export interface Asker { user: string; signal?: AbortSignal }
+/** The server's own look-ups, one user among the others. */
+const SERVER: Asker = { user: 'server' };
+
+/** Why a request got no answer from the upstream: it was off, failing or too busy, replaced by its user's newer search, or its client left. */
+type Refusal = 'busy' | 'down' | 'superseded' | 'gone';
+type Outcome<T> = { value: T } | { refused: Refusal };
+
+/** One upstream look-up, shared by everyone asking for the same thing while it runs; it holds its first asker's place in line. */
+interface Job { user: string; askers: Set<object>; ticket?: SlotTicket; started: boolean; cancelled: boolean }
+interface Interest<T> { key: string; outcome: Promise<Outcome<T>>; withdraw(why: Refusal): void }
+interface Searching { key: string; superseded: boolean; interest?: Interest<unknown> }
+
 /**
  * Geocoding through a cache and a Nominatim-compatible upstream: place names for coordinates
- * (reverse) and places for typed text (search). Both share one queue, at most one upstream
- * request a second for the whole server (Nominatim's usage policy), and one backoff. Never
- * hangs: with no network or a busy queue reverse answers "lat, lon" and search answers 503.
+ * (reverse) and places for typed text (search). Both share one slot, at most one upstream
+ * request a second per node (Nominatim's usage policy), handed out round-robin between users
+ * (geocodeSlot.ts), and one backoff. A request waits for its turn at most
+ * GEOCODER_WAIT_SECONDS; a user's newer search replaces their older one still waiting, and a
+ * request whose client left gives its place up. Never hangs: with no geocoder, or no turn within
+ * the bound, reverse answers "lat, lon" and search answers 503. Cache hits never wait.
  */
 export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fetch, clock: Clock = systemClock) {
-  let nextSlot = 0;
   let downUntil = 0;
-  const inflight = new Map<string, Promise<unknown>>();
-  /** Requests waiting for their turn; released at once when the upstream is found down. */
-  const waiting = new Set<() => void>();
+  const slot = createFairSlot(clock, { intervalMs: MIN_INTERVAL_MS, ...ctx.config.geocoderQueue });
+  const jobs = new Map<string, { job: Job; done: Promise<Outcome<unknown>> }>();
+  /** Each user's address searches under way: a newer one with other words supersedes them. */
+  const searching = new Map<string, Set<Searching>>();
 
-  const waitTurn = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => { cancel(); waiting.delete(done); resolve(); };
-      const cancel = clock.after(ms, done);
-      waiting.add(done);
-    });
-
-  /** Runs `work` once for concurrent callers with the same key. */
-  function once<T>(key: string, work: () => Promise<T>): Promise<T> {
-    let pending = inflight.get(key) as Promise<T> | undefined;
-    if (!pending) {
-      pending = work().finally(() => inflight.delete(key));
-      inflight.set(key, pending);
+  /** Joins (or starts) the look-up of `key` for `asker`; `work` runs once for everyone asking meanwhile. */
+  function share<T>(key: string, asker: Asker, work: (job: Job) => Promise<Outcome<T>>): Interest<T> {
+    let entry = jobs.get(key);
+    if (!entry) {
+      const job: Job = { user: asker.user, askers: new Set(), started: false, cancelled: false };
+      const done = work(job).finally(() => { if (jobs.get(key)?.job === job) jobs.delete(key); });
+      entry = { job, done };
+      jobs.set(key, entry);
     }
-    return pending;
+    const { job, done } = entry;
+    const me = {};
+    let resolve!: (o: Outcome<T>) => void;
+    let reject!: (err: unknown) => void;
+    const outcome = new Promise<Outcome<T>>((res, rej) => { resolve = res; reject = rej; });
+    const leave = () => {
+      if (!job.askers.delete(me)) return false;
+      asker.signal?.removeEventListener('abort', gone);
+      return true;
+    };
+    const withdraw = (why: Refusal) => {
+      if (!leave()) return;
+      resolve({ refused: why });
+      // Nobody else wants it and the upstream has not been asked: give the place in line up.
+      if (job.askers.size || job.started) return;
+      job.cancelled = true;
+      if (jobs.get(key)?.job === job) jobs.delete(key);
+      job.ticket?.leave();
+    };
+    const gone = () => withdraw('gone');
+    job.askers.add(me);
+    asker.signal?.addEventListener('abort', gone);
+    (done as Promise<Outcome<T>>).then((o) => { if (leave()) resolve(o); }, (err: unknown) => { if (leave()) reject(err); });
+    if (asker.signal?.aborted) gone();
+    return { key, outcome, withdraw };
   }
 
-  /**
-   * One upstream request in its turn: `read` turns the JSON body into the answer. Undefined
-   * when the geocoder is off, backing off, too busy, or fails (which starts the backoff).
-   */
-  async function upstream<T>(path: 'reverse' | 'search', params: Record<string, string>, read: (body: unknown) => T): Promise<T | undefined> {
-    const url = ctx.config.geocoderUrl;
-    if (!url || clock.now() < downUntil) return undefined;
-    const now = clock.now();
-    const slot = Math.max(now, nextSlot);
-    if (slot - now > MAX_QUEUE_WAIT_MS) return undefined;
-    nextSlot = slot + MIN_INTERVAL_MS;
-    if (slot > now) await waitTurn(slot - now);
+  /** Waits for the job's turn, then asks the upstream; `read` turns the JSON body into the answer. */
+  async function askInTurn<T>(job: Job, path: 'reverse' | 'search', params: Record<string, string>, read: (body: unknown) => T): Promise<Outcome<T>> {
+    if (!ctx.config.geocoderUrl || clock.now() < downUntil) return { refused: 'down' };
+    if (job.cancelled) return { refused: 'gone' };
+    job.ticket = slot.join(job.user);
+    const turn = await job.ticket.turn;
+    if (turn === 'left' || job.cancelled) return { refused: 'gone' };
+    if (turn !== 'go') return { refused: turn };
     // The upstream may have failed while this request waited: do not knock again.
-    if (clock.now() < downUntil) return undefined;
+    if (clock.now() < downUntil) return { refused: 'down' };
+    job.started = true;
+    const value = await upstream(path, params, read);
+    return value === undefined ? { refused: 'down' } : { value };
+  }
+
+  /** One upstream request: undefined when it fails, which starts the backoff and releases everyone waiting. */
+  async function upstream<T>(path: 'reverse' | 'search', params: Record<string, string>, read: (body: unknown) => T): Promise<T | undefined> {
     const timeout = new AbortController();
     const cancelTimeout = clock.after(UPSTREAM_TIMEOUT_MS, () => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
     try {
-      const q = new URL(`${url}/${path}`);
+      const q = new URL(`${ctx.config.geocoderUrl}/${path}`);
       q.searchParams.set('format', 'jsonv2');
       for (const [k, v] of Object.entries(params)) q.searchParams.set(k, v);
       const res = await fetchImpl(q, { headers: { 'User-Agent': USER_AGENT, Accept: 'application/json' }, signal: timeout.signal });
@@ -94,7 +132,7 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
       return read(await res.json());
     } catch (err) {
       downUntil = clock.now() + BACKOFF_MS;
-      for (const release of [...waiting]) release();
+      slot.releaseAll();
       ctx.log.warn({ err: (err as Error).message, path }, 'geocoder unreachable; answering without it for a while');
       return undefined;
     } finally {
@@ -117,43 +155,65 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
   }
 
   return {
-    async reverse(lat: number, lon: number): Promise<GeocodeResponse> {
+    async reverse(lat: number, lon: number, asker: Asker = SERVER): Promise<GeocodeResponse> {
       const key = cacheKey(lat, lon);
       const cached = await geocodeCacheRepository.get(ctx.db, key);
       if (cached) return { displayName: cached, cached: true };
       // The look-up, the upstream and the store are one piece of work: a caller arriving while it runs, or
       // just after (its cache miss read before the store), waits for it or finds the cache filled.
-      const found = await once(`reverse:${key}`, async () => {
+      const found = await share(`reverse:${key}`, asker, async (job) => {
         const stored = await geocodeCacheRepository.get(ctx.db, key);
-        if (stored) return { name: stored, cached: true };
-        const name = await upstream('reverse', { lat: String(lat), lon: String(lon) }, readName);
-        if (name) await geocodeCacheRepository.put(ctx.db, key, name);
-        return { name, cached: false };
-      });
-      return found.name ? { displayName: found.name, cached: found.cached } : { displayName: fallbackName(lat, lon), cached: false };
+        if (stored) return { value: { name: stored as string | null, cached: true } };
+        const asked = await askInTurn(job, 'reverse', { lat: String(lat), lon: String(lon) }, readName);
+        if (!('value' in asked)) return asked;
+        if (asked.value) await geocodeCacheRepository.put(ctx.db, key, asked.value);
+        return { value: { name: asked.value, cached: false } };
+      }).outcome;
+      return 'value' in found && found.value.name ? { displayName: found.value.name, cached: found.value.cached } : { displayName: fallbackName(lat, lon), cached: false };
     },
 
     /**
      * What typed text names: coordinates and plus codes locally (even with GEOCODER_URL=off),
      * anything else through the cache and the upstream's /search. Throws 503
-     * ADDRESS_SEARCH_UNAVAILABLE when an address needs the upstream and it cannot answer.
+     * ADDRESS_SEARCH_UNAVAILABLE when an address needs the upstream and it cannot answer in
+     * time, 409 ADDRESS_SEARCH_SUPERSEDED when the same user searched for other words meanwhile.
      */
-    async search(text: string): Promise<GeocodeSearchResponse> {
+    async search(text: string, asker: Asker = SERVER): Promise<GeocodeSearchResponse> {
       const local = parseLocationText(text, ctx.config.centre);
-      if (local) return { results: [local] };
       const key = searchKey(text);
-      const cached = await geocodeSearchRepository.get(ctx.db, key);
-      if (cached) return { results: JSON.parse(cached) as GeocodeSearchResult[] };
-      // As in reverse: the same search asked meanwhile shares this work or finds its stored answer.
-      const results = await once(`search:${key}`, async () => {
-        const stored = await geocodeSearchRepository.get(ctx.db, key);
-        if (stored) return JSON.parse(stored) as GeocodeSearchResult[];
-        const found = await upstream('search', searchParams(text.trim()), toResults);
-        if (found) await geocodeSearchRepository.put(ctx.db, key, JSON.stringify(found));
-        return found;
-      });
-      if (!results) throw new DomainError(503, ADDRESS_SEARCH_UNAVAILABLE);
-      return { results };
+      // On arrival, before any wait: the user has moved on from any other words still waiting.
+      const mine: Searching = { key, superseded: false };
+      const theirs = searching.get(asker.user) ?? new Set<Searching>();
+      for (const older of theirs) {
+        if (older.key === key || older.superseded) continue;
+        older.superseded = true;
+        older.interest?.withdraw('superseded');
+      }
+      theirs.add(mine);
+      searching.set(asker.user, theirs);
+      try {
+        if (local) return { results: [local] };
+        const cached = await geocodeSearchRepository.get(ctx.db, key);
+        if (cached) return { results: JSON.parse(cached) as GeocodeSearchResult[] };
+        // A newer search with other words arrived while this one read the cache.
+        if (mine.superseded) throw new DomainError(409, ADDRESS_SEARCH_SUPERSEDED);
+        // As in reverse: the same search asked meanwhile shares this work or finds its stored answer.
+        const interest = share(`search:${key}`, asker, async (job) => {
+          const stored = await geocodeSearchRepository.get(ctx.db, key);
+          if (stored) return { value: JSON.parse(stored) as GeocodeSearchResult[] };
+          const asked = await askInTurn(job, 'search', searchParams(text.trim()), toResults);
+          if ('value' in asked) await geocodeSearchRepository.put(ctx.db, key, JSON.stringify(asked.value));
+          return asked;
+        });
+        mine.interest = interest as Interest<unknown>;
+        const found = await interest.outcome;
+        if ('value' in found) return { results: found.value };
+        if (found.refused === 'superseded') throw new DomainError(409, ADDRESS_SEARCH_SUPERSEDED);
+        throw new DomainError(503, ADDRESS_SEARCH_UNAVAILABLE);
+      } finally {
+        theirs.delete(mine);
+        if (!theirs.size && searching.get(asker.user) === theirs) searching.delete(asker.user);
+      }
     },
   };
 }

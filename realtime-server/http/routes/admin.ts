@@ -1,12 +1,19 @@
+import type { Context } from 'koa';
 import { z } from 'zod';
 import { geocodeSearchQuerySchema, latitude, longitude, outboxQuerySchema } from '../../contract';
+import type { Asker } from '../../services/geocodeService';
 import { outboxService } from '../../services/outboxService';
+import { clientGone } from '../clientGone';
+import type { AppState } from '../middleware/auth';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
 // A blank parameter is missing, not 0 (Number('') is 0).
 const coordinate = () => z.string({ error: 'required' }).trim().min(1, 'required').pipe(z.coerce.number());
 const coords = z.object({ lat: coordinate().pipe(latitude()), lon: coordinate().pipe(longitude()) });
+
+/** Turns at the geocoder are shared out per user; a request whose client left gives its place up. */
+const asker = (ctx: Context): Asker => ({ user: String((ctx.state as AppState).principal!.user.id), signal: clientGone(ctx) });
 
 export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
   // One page, newest first (?status=&limit=&cursor=); admins only (permissions.ts: outbox.read).
@@ -15,10 +22,10 @@ export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
   });
   router.get('/api/geocode/reverse', async (ctx) => {
     const { lat, lon } = validate(coords, ctx.query);
-    ctx.body = await geocoder.reverse(lat, lon);
+    ctx.body = await geocoder.reverse(lat, lon, asker(ctx));
   });
   router.get('/api/geocode/search', async (ctx) => {
     const { q } = validate(geocodeSearchQuerySchema, ctx.query);
-    ctx.body = await geocoder.search(q);
+    ctx.body = await geocoder.search(q, asker(ctx));
   });
 };
