@@ -52,9 +52,12 @@ describe('at a healthy geocoder', () => {
     const from = up.seen.length;
     const t0 = geo.clock.now();
     const points = [1, 2, 3, 4].map((i) => ({ lat: 12 + i / 10, lon: 77 + i / 10 }));
-    // The board asks four place names: the first goes at once, the others wait in its user's line.
-    const names = points.map((p) => geo.ask(reverse(p), tokens[0]));
-    await geo.clock.settle(geo.quiet);
+    // The board asks four place names (one after another: their order is the test's): the first goes at once, the others wait in its user's line.
+    const names: Promise<ApiResult>[] = [];
+    for (const p of points) {
+      names.push(geo.ask(reverse(p), tokens[0]));
+      await geo.clock.settle(geo.quiet);
+    }
     // Then four other dispatchers search, one after another.
     const searches: Promise<ApiResult>[] = [];
     for (let i = 1; i < 5; i++) {

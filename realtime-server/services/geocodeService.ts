@@ -49,7 +49,7 @@ type Outcome<T> = { value: T } | { refused: Refusal };
 
 /** One upstream look-up, shared by everyone asking for the same thing while it runs; it holds its first asker's place in line. */
 interface Job { user: string; askers: Set<object>; ticket?: SlotTicket; started: boolean; cancelled: boolean }
-interface Interest<T> { key: string; outcome: Promise<Outcome<T>>; withdraw(why: Refusal): void }
+interface Interest<T> { outcome: Promise<Outcome<T>>; withdraw(why: Refusal): void }
 interface Searching { key: string; superseded: boolean; interest?: Interest<unknown> }
 
 /**
@@ -88,6 +88,8 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
       return true;
     };
     const withdraw = (why: Refusal) => {
+      // A search already at the upstream is as good as answered: only one still waiting is superseded.
+      if (why === 'superseded' && job.started) return;
       if (!leave()) return;
       resolve({ refused: why });
       // Nobody else wants it and the upstream has not been asked: give the place in line up.
@@ -101,7 +103,7 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
     asker.signal?.addEventListener('abort', gone);
     (done as Promise<Outcome<T>>).then((o) => { if (leave()) resolve(o); }, (err: unknown) => { if (leave()) reject(err); });
     if (asker.signal?.aborted) gone();
-    return { key, outcome, withdraw };
+    return { outcome, withdraw };
   }
 
   /** Waits for the job's turn, then asks the upstream; `read` turns the JSON body into the answer. */
@@ -163,7 +165,7 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
       // just after (its cache miss read before the store), waits for it or finds the cache filled.
       const found = await share(`reverse:${key}`, asker, async (job) => {
         const stored = await geocodeCacheRepository.get(ctx.db, key);
-        if (stored) return { value: { name: stored as string | null, cached: true } };
+        if (stored) return { value: { name: stored, cached: true } };
         const asked = await askInTurn(job, 'reverse', { lat: String(lat), lon: String(lon) }, readName);
         if (!('value' in asked)) return asked;
         if (asked.value) await geocodeCacheRepository.put(ctx.db, key, asked.value);
@@ -205,7 +207,7 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
           if ('value' in asked) await geocodeSearchRepository.put(ctx.db, key, JSON.stringify(asked.value));
           return asked;
         });
-        mine.interest = interest as Interest<unknown>;
+        mine.interest = interest;
         const found = await interest.outcome;
         if ('value' in found) return { results: found.value };
         if (found.refused === 'superseded') throw new DomainError(409, ADDRESS_SEARCH_SUPERSEDED);
