@@ -362,7 +362,7 @@ export const caseService = {
         after,
       });
       const row = (await caseRepository.findById(trx, id))!;
-      record({ type: 'case.location', location: presentCaseLocation(row) });
+      record({ type: 'case.location', location: presentCaseLocation(row), case: presentCase(row) });
       return { latitude: position.latitude, longitude: position.longitude, accuracy: position.accuracy, updated_at: at };
     }),
 };
