@@ -26,6 +26,11 @@ export const assignmentRepository = {
   async insert(db: Db, row: { case_id: string; ambulance_id: number; license_plate: string; dispatched_at: string }): Promise<number> {
     return insertedId(await db('assignments').insert({ ...row, status: 'dispatched' }).returning('id'));
   },
+  /** When the ambulance's last assignment ended (its latest clear or cancellation), or null. */
+  async lastEndOf(db: Db, ambulanceId: number): Promise<string | null> {
+    const row = await db('assignments').where({ ambulance_id: ambulanceId }).max({ end: db.raw('coalesce(cleared_at, cancelled_at)') }).first() as { end: string | null } | undefined;
+    return row?.end ?? null;
+  },
   /**
    * The ambulance's other assignment whose time overlaps [from, to) (`to` null: still running), the
    * earliest first: an assignment runs from its dispatch to its clear or cancellation, or on while open.

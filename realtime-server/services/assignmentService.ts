@@ -88,10 +88,15 @@ async function publishCase(trx: Knex.Transaction, id: string, record: Record) {
 export const assignments = {
   /**
    * A new open assignment of `ambulance` to the case, dispatched `at`. (The case's own entry,
-   * created or updated with the ambulance, is the dispatch on its timeline.)
+   * created or updated with the ambulance, is the dispatch on its timeline.) Never before the
+   * ambulance's last call ended: a write that read the clock and then waited for the ambulance's
+   * lock while another released it would otherwise start a few milliseconds inside that call.
    */
-  start: (trx: Knex.Transaction, caseId: string, ambulance: Pick<AmbulanceRow, 'id' | 'license_plate'>, at: string) =>
-    assignmentRepository.insert(trx, { case_id: caseId, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, dispatched_at: at }),
+  async start(trx: Knex.Transaction, caseId: string, ambulance: Pick<AmbulanceRow, 'id' | 'license_plate'>, at: string) {
+    const freed = await assignmentRepository.lastEndOf(trx, ambulance.id);
+    const dispatchedAt = freed != null && freed > at ? freed : at;
+    return assignmentRepository.insert(trx, { case_id: caseId, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, dispatched_at: dispatchedAt });
+  },
 
   /**
    * Ends the case's open assignment, if any: `cleared` when the crew reached the scene and the
