@@ -26,6 +26,20 @@ export const assignmentRepository = {
   async insert(db: Db, row: { case_id: string; ambulance_id: number; license_plate: string; dispatched_at: string }): Promise<number> {
     return insertedId(await db('assignments').insert({ ...row, status: 'dispatched' }).returning('id'));
   },
+  /** When the ambulance's last assignment ended (its latest clear or cancellation), or null. */
+  async lastEndOf(db: Db, ambulanceId: number): Promise<string | null> {
+    const row = await db('assignments').where({ ambulance_id: ambulanceId }).max({ end: db.raw('coalesce(cleared_at, cancelled_at)') }).first() as { end: string | null } | undefined;
+    return row?.end ?? null;
+  },
+  /**
+   * The ambulance's other assignment whose time overlaps [from, to) (`to` null: still running), the
+   * earliest first: an assignment runs from its dispatch to its clear or cancellation, or on while open.
+   */
+  overlapping: (db: Db, ambulanceId: number, exceptId: number, from: string, to: string | null) =>
+    db<AssignmentRow>('assignments').where({ ambulance_id: ambulanceId }).whereNot({ id: exceptId })
+      .modify((q) => { if (to != null) void q.where('dispatched_at', '<', to); })
+      .where((q) => q.whereRaw('coalesce(cleared_at, cancelled_at) is null').orWhereRaw('coalesce(cleared_at, cancelled_at) > ?', [from]))
+      .orderBy('dispatched_at').first() as Promise<AssignmentRow | undefined>,
   /** Before an ambulance is deleted: its (ended) assignments keep its plate but no longer name it. */
   forgetAmbulance: (db: Db, ambulanceId: number) => db('assignments').where({ ambulance_id: ambulanceId }).update({ ambulance_id: null }),
   /** Moves an assignment to a step and records the step's time (or corrects a recorded time when `status` is left out). */

@@ -193,8 +193,12 @@ export const caseRepository = {
   },
   /** Names the case's current assignment (part of the write that started it: no version of its own). */
   setAssignment: (db: Db, id: string, assignmentId: number) => db('cases').where({ id }).update({ assignment_id: assignmentId }),
-  /** A new version of the row for a change that lives beside it (its assignment's times), so clients take the event. */
-  touch: (db: Db, id: string) => db('cases').where({ id }).update({ updated_at: nowIso(), version: db.raw('version + 1') }),
+  /**
+   * A new version of the row for a change that lives beside it (its assignment's times), so clients
+   * take the event; `closed_at` when the change moves the end of the call with it.
+   */
+  touch: (db: Db, id: string, fields: { closed_at?: string } = {}) =>
+    db('cases').where({ id }).update({ ...fields, updated_at: nowIso(), version: db.raw('version + 1') }),
 
   /**
    * Of the next `limit` cases closed or resolved before `cutoffIso` (after `after`, in `closed_at`, id order),

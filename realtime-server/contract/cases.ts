@@ -19,6 +19,16 @@ const callReceivedAt = z.iso.datetime({ offset: true, error: 'must be an ISO 860
   .transform((v) => new Date(Math.min(Date.parse(v), Date.now())).toISOString());
 
 /**
+ * A waiting (pending) call has no ambulance: the one rule for a new case and an edit alike
+ * (a payload naming both is a contradiction, refused with 400 before anything is read or written).
+ */
+function refusePendingWithAmbulance(status: string | undefined, ambulanceId: number | null | undefined, ctx: z.RefinementCtx) {
+  if (status === 'pending' && ambulanceId != null) {
+    ctx.addIssue({ code: 'custom', path: ['status'], message: 'a pending call waits without an ambulance; leave the ambulance out or make it active' });
+  }
+}
+
+/**
  * Case-creation payload of SPEC.md §3 (POST /live-location) and the case form of
  * POST /api/cases. The patient's e-mail arrives as `to`, `email` or `patient_email`,
  * the ambulance id as `license_plate` or `ambulance_id`.
@@ -43,7 +53,7 @@ export const caseCreateSchema = z.object({
   const patientEmail = v.to ?? v.email ?? v.patient_email;
   if (!patientEmail) ctx.addIssue({ code: 'custom', path: ['to'], message: 'required' });
   const ambulanceId = v.ambulance_id ?? v.license_plate ?? null;
-  if (v.status === 'pending' && ambulanceId != null) ctx.addIssue({ code: 'custom', path: ['status'], message: 'a pending call waits without an ambulance; leave the ambulance out or make it active' });
+  refusePendingWithAmbulance(v.status, ambulanceId, ctx);
   return {
     status: v.status,
     // SPEC's payload may name the type only inside the description ('…, Type: Stroke').
@@ -73,16 +83,19 @@ export const caseUpdateSchema = z.object({
   ambulance_id: z.union([z.literal(''), z.null(), intId()]).transform((v) => (v === '' ? null : v)).optional(),
   /** A new intake location, or null to forget it. */
   intake_location: intakeLocationSchema.nullable().optional(),
-}).transform((v) => ({
-  patientName: v.patientName ?? v.patient_name,
-  patientEmail: v.email ?? v.patient_email,
-  description: v.description,
-  status: v.status,
-  caseType: v.caseType,
-  priority: v.priority,
-  ambulanceId: v.ambulance_id,
-  intake: v.intake_location,
-}));
+}).transform((v, ctx) => {
+  refusePendingWithAmbulance(v.status, v.ambulance_id, ctx);
+  return {
+    patientName: v.patientName ?? v.patient_name,
+    patientEmail: v.email ?? v.patient_email,
+    description: v.description,
+    status: v.status,
+    caseType: v.caseType,
+    priority: v.priority,
+    ambulanceId: v.ambulance_id,
+    intake: v.intake_location,
+  };
+});
 export type CaseUpdateInput = z.infer<typeof caseUpdateSchema>;
 
 /** POST /api/location/{caseId}: the patient's shared position. */

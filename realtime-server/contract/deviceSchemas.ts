@@ -31,14 +31,36 @@ const round = (v: number | undefined, digits: number) => (v === undefined ? unde
 /** Epoch seconds below this, epoch milliseconds from it (1e11 s is the year 5138; 1e11 ms is 1973). */
 const MS_FROM = 1e11;
 const ISO = z.iso.datetime({ offset: true });
-/** OsmAnd's `timestamp`: epoch seconds, epoch milliseconds or ISO 8601 with a time zone; answered as epoch milliseconds. */
-const osmandTime = () => z.string().trim().transform((v, ctx) => {
+/** ISO 8601 as Traccar reads it (Java's ISO_ZONED_DATE_TIME): seconds optional, a `[Region/City]` after the offset allowed. */
+const ISO_ZONED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})(?:\[[A-Za-z0-9_/+-]+\])?$/;
+/** Traccar's other form, `yyyy-MM-dd HH:mm:ss` (some trackers send it; `+` in a query is the space), read in UTC. */
+const SPACED = /^(\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})(\.\d+)?$/;
+const two = (v: string) => v.padStart(2, '0');
+
+/**
+ * Every time form Traccar's OsmAnd decoder reads, as epoch milliseconds (NaN for none, or an
+ * impossible date: Feb 30, hour 24, minute 60 are refused, not rolled over as Java's lenient
+ * parser would): epoch seconds or milliseconds, ISO 8601 with a zone, `yyyy-MM-dd HH:mm:ss` UTC.
+ */
+export function osmandTimeMs(text: string): number {
+  const v = text.trim();
   if (/^\d+(?:\.\d+)?$/.test(v)) {
     const n = Number(v);
     return Math.round(n >= MS_FROM ? n : n * 1000);
   }
-  if (ISO.safeParse(v).success) return Date.parse(v);
-  ctx.addIssue({ code: 'custom', message: 'must be epoch seconds, epoch milliseconds or ISO 8601 with a time zone' });
+  const zoned = ISO_ZONED.exec(v);
+  const spaced = SPACED.exec(v);
+  const iso = zoned
+    ? `${zoned[1]}${zoned[2] ?? ':00'}${zoned[3]}`
+    : spaced && `${spaced[1]}-${two(spaced[2])}-${two(spaced[3])}T${two(spaced[4])}:${spaced[5]}:${spaced[6]}${spaced[7] ?? ''}Z`;
+  return iso && ISO.safeParse(iso).success ? Date.parse(iso) : NaN;
+}
+
+/** OsmAnd's `timestamp` (osmandTimeMs), answered as epoch milliseconds. */
+const osmandTime = () => z.string().transform((v, ctx) => {
+  const ms = osmandTimeMs(v);
+  if (Number.isFinite(ms)) return ms;
+  ctx.addIssue({ code: 'custom', message: 'must be epoch seconds, epoch milliseconds, ISO 8601 with a time zone or yyyy-MM-dd HH:mm:ss (UTC)' });
   return z.NEVER;
 });
 

@@ -1,14 +1,14 @@
 import type { AmbulanceDto, PositionDto, PositionInput } from './ambulances';
 import type { CaseDto, CaseLocationEvent } from './cases';
 import type { UnitStatusAck, UnitStatusInput } from './callLife';
-import type { DriverDispatched, DriverStandby, TrackCaseUpdate } from './tracking';
+import type { DriverDispatched, DriverStandby, TrackCaseUpdate, TrackPositionBatch } from './tracking';
 import type { UserDto } from './users';
 
 /** Socket.IO rooms (DESIGN.md §4). */
 export const rooms = {
   staff: 'staff',
   admins: 'admins',
-  case: (id: string) => `case:${id}`,
+  /** The tracking and driver links of an ambulance: its positions as `track.position`. */
   ambulance: (id: number) => `ambulance:${id}`,
 } as const;
 
@@ -24,13 +24,18 @@ export interface ServerToClientEvents {
   'ambulance.created': (a: AmbulanceDto) => void;
   'ambulance.updated': (a: AmbulanceDto) => void;
   'ambulance.deleted': (d: Deleted<number>) => void;
-  /** Positions, coalesced per room: latest per ambulance at most once a second for staff, every one for ambulance rooms. */
+  /** Positions to staff, coalesced: the latest per ambulance at most once a second. */
   'ambulance.position': (b: PositionBatch) => void;
   'user.created': (u: UserDto) => void;
   'user.updated': (u: UserDto) => void;
   'user.deleted': (d: Deleted<number>) => void;
-  /** To a tracking or driver link's socket: its own case as it changes (contract TrackCaseUpdate). */
+  /**
+   * A tracking or driver link's socket hears only `track.*` (and, waiting, `driver.*`) events, each
+   * made by the presenter of GET /api/track for the link's role: its own case as it changes
+   * (contract TrackCaseUpdate), and its ambulance's positions.
+   */
   'track.case': (u: TrackCaseUpdate) => void;
+  'track.position': (b: TrackPositionBatch) => void;
   /** To a driver link whose call ended: it waits for its ambulance's next call. */
   'driver.standby': (s: DriverStandby) => void;
   /** To a waiting driver link: its ambulance's next call, with a driver link for it. */

@@ -82,11 +82,20 @@ export interface TrackResponse {
 
 /**
  * `track.case`: what a link's socket hears when its case changes (the same commit staff hear as
- * `case.updated`), for the link's own case and ambulance only. A viewer gets the case's words and
- * state, the unit's step and the destination without its place text; the driver also the priority
- * and its own assignment, so a step pressed on the board shows on the crew's phone at once.
+ * `case.updated` or, for the patient's share, `case.location`), for the link's own case and
+ * ambulance only: the very fields GET /api/track answers that link about the case (the one
+ * presenter, presenters/presentTrack.ts), nothing more. A viewer gets the case's words and state,
+ * the patient's shared position, the unit's step and the destination without its place text; the
+ * driver also the priority and its own assignment, so a step pressed on the board shows on the
+ * crew's phone at once.
  */
-export type TrackCaseUpdate = Pick<TrackResponse, 'ambulanceId' | 'case' | 'unit_status' | 'destination' | 'priority' | 'assignment'>;
+export type TrackCaseUpdate = Pick<TrackResponse, 'ambulanceId' | 'case' | 'patient' | 'unit_status' | 'destination' | 'priority' | 'assignment'>;
+
+/** One position of a link's ambulance as its socket hears it: a point of the trail GET /api/track answers. */
+export interface TrackPosition extends TrailPoint { ambulanceId: number }
+
+/** `track.position`: a link's socket hears every position of its ambulance, one per message, in order. */
+export interface TrackPositionBatch { positions: TrackPosition[] }
 
 /**
  * `driver.standby`: a driver link whose call ended (cleared, or the unit taken off it: cancelled)

@@ -83,7 +83,8 @@ describe('runRetention', () => {
     await insert('duringRecentlyClosed', position(3, 35)); // during closedRecently (38 → 29): kept
     await insert('beforeRecentlyClosed', position(3, 40)); // before closedRecently was created: deleted
     await insert('duringActive', position(4, 50)); // during activeOld: kept
-    await insert('duringPending', position(5, 50)); // during pendingOld (not closed): kept
+    // pendingOld went back to the queue: a waiting call holds no ambulance (as a diverted one), so this is nobody's call's: deleted.
+    await insert('duringPending', position(5, 50));
     await insert('recent', position(8, 10)); // younger than the retention: kept
     await s.ctx.db('geocode_cache').insert([
       { key: '17.40100,78.40100', display_name: 'Old Street', created_at: ago(31) },
@@ -98,7 +99,7 @@ describe('runRetention', () => {
     const deadLinks = Number((await s.ctx.db('outbox').whereNotNull('body_redacted').whereNot('case_id', c.activeOld)
       .whereNot((q) => q.where({ case_id: c.pendingOld, kind: 'share-location' })).count({ n: '*' }).first())!.n);
     const result = await runRetention(s.ctx);
-    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 3, placesDeleted: 1, searchesDeleted: 0, outboxRedacted: deadLinks, outboxDeleted: 0 });
+    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 4, placesDeleted: 1, searchesDeleted: 0, outboxRedacted: deadLinks, outboxDeleted: 0 });
     const pendingMails = await s.ctx.db('outbox').where({ case_id: c.pendingOld }).orderBy('id');
     expect(pendingMails.map((m) => [m.kind, m.body_redacted != null])).toEqual([['tracking-driver', false], ['share-location', true]]);
     expect(pendingMails[1].body_text).toContain(`/location/${c.pendingOld}?t=${await locationToken(s, c.pendingOld)}`);
@@ -141,7 +142,7 @@ describe('runRetention', () => {
   it('deletes ambulance position history older than RETENTION_DAYS unless a case it belongs to is open or closed more recently', async () => {
     const left = new Set(await s.ctx.db('ambulance_positions').pluck('id'));
     const kept = Object.entries(p).filter(([, id]) => left.has(id)).map(([name]) => name).sort();
-    expect(kept).toEqual(['duringActive', 'duringPending', 'duringRecentlyClosed', 'recent']);
+    expect(kept).toEqual(['duringActive', 'duringRecentlyClosed', 'recent']);
   });
 
   it('deletes place names cached for coordinates that long ago', async () => {

@@ -165,7 +165,7 @@ describe('one driver socket cannot flood the server', () => {
         if (at !== undefined) latencies.push(performance.now() - at);
       }
     };
-    viewerSock.on('ambulance.position', on);
+    viewerSock.on('track.position', on);
     for (let i = 0; i < n; i++) {
       const latitude = Number((17 + tag / 10 + i / 10_000).toFixed(6));
       sentAt.set(latitude, performance.now());
@@ -173,7 +173,7 @@ describe('one driver socket cannot flood the server', () => {
       await sleep(150); // below the per-socket limit of 10 a second
     }
     await sleep(300);
-    viewerSock.off('ambulance.position', on);
+    viewerSock.off('track.position', on);
     return latencies;
   }
 

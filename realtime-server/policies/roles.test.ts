@@ -212,6 +212,8 @@ beforeAll(async () => {
   expect(device.status).toBe(200);
   f.device = device.body.device_id;
   f.unitCaseId = await dispatchCase(s, admin, 3);
+  // Ambulance 4 joined the fleet before the late call came in (the seed adds it at the server's start): its dispatch may move back.
+  await s.ctx.db('ambulances').where({ id: 4 }).update({ created_at: new Date(Date.now() - 86_400_000).toISOString() });
   const late = await post('/api/cases', { ...caseBody(), ambulance_id: 4, call_received_at: new Date(Date.now() - 10 * 60_000).toISOString() });
   f.lateCaseId = late.case.id;
   f.lateAssignmentId = late.case.assignment.id;

@@ -43,7 +43,7 @@ describe('the tracking link\'s answer', () => {
 describe('track.case, from the case staff get', () => {
   const dto = {
     id: 'c1', status: 'active', priority: 2, patient_name: 'Meena Rao', description: 'Fall', latitude: 17.41, longitude: 78.48,
-    location_source: 'intake', intake_location: { latitude: 17.41, longitude: 78.48, address: 'Flat 4', source: 'address' },
+    location_source: 'intake', intake_location: { latitude: 17.41, longitude: 78.48, address: 'Flat 4', source: 'address' }, patient_location: null,
     assignment: { id: 9, case_id: 'c1', ambulance_id: 5, license_plate: 'TS09 EA 1005', status: 'on_scene' },
   } as unknown as CaseDto;
 
@@ -54,7 +54,7 @@ describe('track.case, from the case staff get', () => {
     });
     const viewer = presentTrackUpdate(dto, 5, 'viewer');
     expect(viewer).toEqual({
-      ambulanceId: 5, case: { id: 'c1', status: 'active', patientName: 'Meena Rao', description: 'Fall' }, unit_status: 'on_scene',
+      ambulanceId: 5, case: { id: 'c1', status: 'active', patientName: 'Meena Rao', description: 'Fall' }, patient: null, unit_status: 'on_scene',
       destination: { latitude: 17.41, longitude: 78.48, source: 'intake', address: null },
     });
   });

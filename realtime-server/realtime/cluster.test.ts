@@ -44,7 +44,7 @@ describe.skipIf(!REDIS_URL)('two nodes over Redis', () => {
     const operator = await a.signIn('operator');
     const { viewer, driver } = await trackingTokens(a, operator, await dispatchCase(a, operator, 2), 2);
     const viewerOnA = await a.socket({ trackToken: viewer });
-    const seen = collect<{ positions: { recorded_at: string }[] }>(viewerOnA, 'ambulance.position');
+    const seen = collect<{ positions: { recorded_at: string }[] }>(viewerOnA, 'track.position');
     const driverOnB = await b.socket({ driverToken: driver });
     await sleep(100);
     const at = Date.now();

@@ -61,11 +61,9 @@ export function acceptConnections(io: LifelineServer, ctx: ServiceContext, stand
       const timer = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Math.max(0, Date.parse(grant.until) - Date.now())));
       socket.once('disconnect', () => clearTimeout(timer));
     } else {
-      // A link's holder hears its ambulance's positions, its case's patient location and its own case's
-      // changes for its role (track.case), nothing else.
-      void socket.join([
-        rooms.ambulance(who.ambulanceId), rooms.case(who.caseId), serverRooms.grant(who.caseId), serverRooms.link(who.kind, who.caseId, who.ambulanceId),
-      ]);
+      // A link's holder hears its ambulance's positions and its own case's changes for its role
+      // (track.position, track.case: what GET /api/track answers it), nothing else.
+      void socket.join([rooms.ambulance(who.ambulanceId), serverRooms.grant(who.caseId), serverRooms.link(who.kind, who.caseId, who.ambulanceId)]);
     }
     listenToDriver(socket, ctx);
   });

@@ -77,8 +77,8 @@ describe('board → phone: a step set by staff reaches the driver link at the co
     // Another case's driver hears nothing of it.
     const other = await dispatchCase(s, operator, 2);
     const bystander = await link({ driverToken: (await trackingTokens(s, operator, other, 2)).driver });
-    expect(await roomsOf(driver.sock.id!)).toEqual(['ambulance:1', `case:${caseId}`, `driver:${caseId}:1`, `grant:${caseId}`]);
-    expect(await roomsOf(viewer.sock.id!)).toEqual(['ambulance:1', `case:${caseId}`, `grant:${caseId}`, `viewer:${caseId}:1`]);
+    expect(await roomsOf(driver.sock.id!)).toEqual(['ambulance:1', `driver:${caseId}:1`, `grant:${caseId}`]);
+    expect(await roomsOf(viewer.sock.id!)).toEqual(['ambulance:1', `grant:${caseId}`, `viewer:${caseId}:1`]);
 
     const pressed = Date.now();
     const res = expectStatus(await setStep(1, 'en_route'), 200, 'staff step');

@@ -10,15 +10,20 @@ import type { Standby } from './standby';
 /**
  * A changed case to its links' sockets, in the same turn staff hear it: the viewer's and the
  * driver's of the ambulance on its current (or last) assignment, each as its role may see it
- * (presenters/presentTrack.ts), so a step pressed on the board reaches the crew's phone at once.
- * A case whose assignment has just been made offers the call to that ambulance's waiting driver links.
+ * (presenters/presentTrack.ts, the presenter of GET /api/track), so a step pressed on the board
+ * reaches the crew's phone at once. A link's socket hears nothing of a case but this.
  */
-function toLinks(io: LifelineServer, c: CaseDto, standby?: Standby) {
+function toLinks(io: LifelineServer, c: CaseDto) {
   const ambulanceId = c.assignment?.ambulance_id;
   if (ambulanceId == null) return;
   io.to(serverRooms.link('viewer', c.id, ambulanceId)).emit('track.case', presentTrackUpdate(c, ambulanceId, 'viewer'));
   io.to(serverRooms.link('driver', c.id, ambulanceId)).emit('track.case', presentTrackUpdate(c, ambulanceId, 'driver'));
-  if (c.status === 'active' && c.assignment?.status === 'dispatched' && c.ambulance_id === ambulanceId) standby?.offer(ambulanceId);
+}
+
+/** A case whose assignment has just been made offers the call to that ambulance's waiting driver links. */
+function offerToStandby(c: CaseDto, standby?: Standby) {
+  const ambulanceId = c.assignment?.ambulance_id;
+  if (ambulanceId != null && c.status === 'active' && c.assignment?.status === 'dispatched' && c.ambulance_id === ambulanceId) standby?.offer(ambulanceId);
 }
 
 /**
@@ -29,15 +34,17 @@ export function routeEvents(io: LifelineServer, cluster: Cluster, metrics?: Metr
   return (e: DomainEvent) => {
     if (e.type !== 'ambulance.position' && e.type !== 'mail.queued') metrics?.emitted(e.type);
     switch (e.type) {
-      // Whole cases only to staff; a case room (link holders) gets only its location.
+      // Whole cases only to staff; a case's links get it as track.case.
       case 'case.created':
       case 'case.updated':
         io.to(rooms.staff).emit(e.type, e.case);
-        return toLinks(io, e.case, standby);
+        toLinks(io, e.case);
+        return offerToStandby(e.case, standby);
       case 'case.deleted':
         return io.to(rooms.staff).emit(e.type, { id: e.id });
       case 'case.location':
-        return io.to(rooms.staff).to(rooms.case(e.location.id)).emit(e.type, e.location);
+        io.to(rooms.staff).emit(e.type, e.location);
+        return toLinks(io, e.case);
       case 'ambulance.created':
       case 'ambulance.updated':
         return io.to(rooms.staff).emit(e.type, e.ambulance);

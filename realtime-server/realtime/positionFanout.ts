@@ -1,5 +1,6 @@
 import { rooms } from '../contract';
 import type { Metrics } from '../metrics';
+import { presentTrackPosition } from '../presenters/presentTrack';
 import type { Cluster, FeedPosition } from './cluster';
 import type { LifelineServer } from './identity';
 import { PositionCoalescer } from './positionCoalescer';
@@ -10,8 +11,9 @@ export const STAFF_POSITION_TICK_MS = 1000;
 
 /**
  * Positions from the cluster's feed to this node's own sockets: a room hears each position
- * once, however many nodes there are. A tracking page gets every position of its ambulance;
- * staff get one coalesced batch per tick, sent one shard room per event-loop turn.
+ * once, however many nodes there are. A tracking page gets every position of its ambulance, as a
+ * point of its trail (presenters/presentTrack.ts); staff get one coalesced batch per tick, sent
+ * one shard room per event-loop turn.
  * Answers the stop.
  */
 export function fanOutPositions(io: LifelineServer, cluster: Cluster, metrics?: Metrics): () => void {
@@ -28,7 +30,7 @@ export function fanOutPositions(io: LifelineServer, cluster: Cluster, metrics?: 
   const stopFeed = cluster.onPosition((p) => {
     staffPositions.add(p);
     // Not volatile: a tracking page gets every position (a burst must not lose fixes); staff batches may skip a tick.
-    io.local.to(rooms.ambulance(p.position.ambulanceId)).emit('ambulance.position', { positions: [p.position] });
+    io.local.to(rooms.ambulance(p.position.ambulanceId)).emit('track.position', { positions: [presentTrackPosition(p.position)] });
     metrics?.emitted('ambulance.position');
     metrics?.delivered('ambulance', p.at);
   });

@@ -152,8 +152,8 @@ describe('handshake', () => {
     const d = await connect({ driverToken: driver });
     const sockets = await s.io.fetchSockets();
     const roomsOf = (id: string) => [...sockets.find((x) => x.id === id)!.rooms].filter((r) => r !== id).sort();
-    expect(roomsOf(v.id!)).toEqual(['ambulance:8', `case:${caseId}`, `grant:${caseId}`, `viewer:${caseId}:8`]);
-    expect(roomsOf(d.id!)).toEqual(['ambulance:8', `case:${caseId}`, `driver:${caseId}:8`, `grant:${caseId}`]);
+    expect(roomsOf(v.id!)).toEqual(['ambulance:8', `grant:${caseId}`, `viewer:${caseId}:8`]);
+    expect(roomsOf(d.id!)).toEqual(['ambulance:8', `driver:${caseId}:8`, `grant:${caseId}`]);
   });
 });
 
@@ -324,7 +324,7 @@ describe('tracking viewers and drivers', () => {
     tokens = await trackingTokens(caseId, 2);
   });
 
-  it('a viewer receives only its own case\'s patient location and its own ambulance\'s positions', async () => {
+  it('a viewer receives only its own case (with the patient\'s shared location) and its own ambulance\'s positions, as track.* events', async () => {
     const viewer = await connect({ trackToken: tokens.viewer });
     const op = await connect({ token: operator });
     const saw = record(viewer);
@@ -333,12 +333,12 @@ describe('tracking viewers and drivers', () => {
     const staffUpdate = nextEvent(op, 'case.updated', 1000, (c) => c.id === caseId);
     expect((await s.api('PUT', `/api/cases/${caseId}`, { token: operator, body: { description: 'Breathing difficulty' } })).status).toBe(200);
     await staffUpdate;
-    // The patient's own shared location reaches the link holder (the patient's tracking page shows it).
+    // The patient's own shared location reaches the link holder (the patient's tracking page shows it), as its track.case.
     const staffLocation = nextEvent(op, 'case.location', 1000, (l) => l.id === caseId);
-    const viewerLocation = nextEvent(viewer, 'case.location', 1000, (l) => l.id === caseId);
+    const viewerLocation = nextEvent(viewer, 'track.case', 1000, (u) => u.patient != null);
     expect((await shareLocation(s, caseId, { latitude: 17.4, longitude: 78.45 })).status).toBe(200);
     await staffLocation;
-    expect(await viewerLocation).toMatchObject({ id: caseId, latitude: 17.4, longitude: 78.45 });
+    expect(await viewerLocation).toMatchObject({ case: { id: caseId }, patient: { latitude: 17.4, longitude: 78.45 }, destination: { latitude: 17.4, longitude: 78.45, source: 'patient' } });
     // ambulance.updated for the viewer's own ambulance carries the driver's e-mail: staff only.
     const staffAmb = nextEvent(op, 'ambulance.updated', 1000, (a) => a.id === 2);
     expect((await s.api('PUT', '/api/ambulances/2', { token: admin, body: { email: 'new.driver2@lifeline.test' } })).status).toBe(200);
@@ -348,32 +348,30 @@ describe('tracking viewers and drivers', () => {
     await dispatch(6);
     await staffCreated;
 
-    // Positions: its own ambulance, within a second, exactly as stored.
+    // Positions: its own ambulance, within a second, as points of its trail.
     const ts = Date.now();
-    const own = nextEvent(viewer, 'ambulance.position', 1000);
+    const own = nextEvent(viewer, 'track.position', 1000);
     await postPosition(2, { latitude: 17.401, longitude: 78.451, timestamp: ts });
-    expect(await own).toEqual({
-      positions: [{ ambulanceId: 2, latitude: 17.401, longitude: 78.451, accuracy: null, heading: null, speed: null, recorded_at: new Date(ts).toISOString(), source: 'staff', battery: null }],
-    });
+    expect(await own).toEqual({ positions: [{ ambulanceId: 2, latitude: 17.401, longitude: 78.451, recorded_at: new Date(ts).toISOString() }] });
     // Another ambulance's position: not for this viewer.
     await postPosition(3, { latitude: 17.5, longitude: 78.5, timestamp: Date.now() });
     await sleep(1200); // past a staff flush too: the staff batch must not reach the viewer either
 
-    expect(saw.map((e) => e.event)).toEqual(['track.case', 'case.location', 'ambulance.position']);
+    expect(saw.map((e) => e.event)).toEqual(['track.case', 'track.case', 'track.position']);
     expect(saw[0].payload).toEqual({
       ambulanceId: 2, case: { id: caseId, status: 'active', patientName: expect.any(String), description: 'Breathing difficulty' },
-      unit_status: 'dispatched', destination: null,
+      patient: null, unit_status: 'dispatched', destination: null,
     });
     expect(JSON.stringify(saw)).not.toContain('driver');
     expect(JSON.stringify(saw)).not.toContain('@');
   });
 
-  it('a driver socket sends positions with an ack; they are stored and broadcast to its ambulance room', async () => {
+  it('a driver socket sends positions with an ack; they are stored and broadcast to its ambulance\'s links', async () => {
     const driver = await connect({ driverToken: tokens.driver });
     const viewer = await connect({ trackToken: tokens.viewer });
     const before = (await positionsOf(2)).length;
     const ts = Date.now();
-    const heard = nextEvent(viewer, 'ambulance.position', 1000);
+    const heard = nextEvent(viewer, 'track.position', 1000);
     const ack = await driver.timeout(1000).emitWithAck('ambulance.position', { latitude: 17.41, longitude: 78.46, accuracy: 8, heading: 90, speed: 12.5, timestamp: ts });
     expect(ack).toEqual({ ok: true, latest: true });
     const rows = await positionsOf(2);
@@ -382,9 +380,7 @@ describe('tracking viewers and drivers', () => {
       ambulance_id: 2, latitude: 17.41, longitude: 78.46, accuracy: 8, heading: 90, speed: 12.5,
       recorded_at: new Date(ts).toISOString(), source: 'driver',
     });
-    expect(await heard).toEqual({
-      positions: [{ ambulanceId: 2, latitude: 17.41, longitude: 78.46, accuracy: 8, heading: 90, speed: 12.5, recorded_at: new Date(ts).toISOString(), source: 'driver', battery: null }],
-    });
+    expect(await heard).toEqual({ positions: [{ ambulanceId: 2, latitude: 17.41, longitude: 78.46, recorded_at: new Date(ts).toISOString() }] });
     const amb = await s.ctx.db('ambulances').where({ id: 2 }).first();
     expect(amb).toMatchObject({ latitude: 17.41, longitude: 78.46, position_at: new Date(ts).toISOString() });
 
@@ -452,7 +448,7 @@ describe('position coalescing', () => {
     const staff = await connect({ token: operator });
     const viewer = await connect({ trackToken: viewerToken });
     const staffBatches = staffBatchesOf(staff);
-    const viewerBatches = collect<{ positions: any[] }>(viewer, 'ambulance.position');
+    const viewerBatches = collect<{ positions: any[] }>(viewer, 'track.position');
 
     const base = Date.now();
     const sent = Array.from({ length: 100 }, (_, i) => ({ latitude: 17.3 + i / 1000, longitude: 78.4 + i / 1000, timestamp: base + i }));
@@ -478,9 +474,9 @@ describe('position coalescing', () => {
     }
     expect(mine.at(-1)!.positions.find((p) => p.ambulanceId === 4)).toEqual(newest);
 
-    // The ambulance room gets every position, one per message, in order.
+    // The ambulance's links get every position, one per message, in order.
     expect(viewerBatches.seen.every((b) => b.positions.length === 1)).toBe(true);
-    expect(viewerBatches.seen.flatMap((b) => b.positions)).toEqual(wanted);
+    expect(viewerBatches.seen.flatMap((b) => b.positions)).toEqual(wanted.map((p) => ({ ambulanceId: p.ambulanceId, latitude: p.latitude, longitude: p.longitude, recorded_at: p.recorded_at })));
     const stored = (await positionsOf(4)).slice(-100);
     expect(stored.map((r: any) => [r.latitude, r.longitude, r.recorded_at, r.source])).toEqual(wanted.map((p) => [p.latitude, p.longitude, p.recorded_at, 'staff']));
   });
@@ -492,7 +488,7 @@ describe('position coalescing', () => {
     const viewer = await connect({ trackToken: viewerToken });
     const driver = await connect({ driverToken });
     const staffBatches = staffBatchesOf(staff);
-    const viewerBatches = collect<{ positions: any[] }>(viewer, 'ambulance.position');
+    const viewerBatches = collect<{ positions: any[] }>(viewer, 'track.position');
 
     const started = Date.now();
     // Fixes taken just before (a fix is stored as taken at its arrival at the latest).

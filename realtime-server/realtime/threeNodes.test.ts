@@ -127,7 +127,7 @@ describe.skipIf(!!why)('three server processes sharing PostgreSQL and Redis', ()
     const driverOnC = await socket(nodes.C.url, { driverToken: driver });
     await sleep(200);
     const at = Date.now();
-    const heard = nextEvent<{ positions: { recorded_at: string }[] }>(viewerOnA, 'ambulance.position', 1000);
+    const heard = nextEvent<{ positions: { recorded_at: string }[] }>(viewerOnA, 'track.position', 1000);
     expect(await driverOnC.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.42, longitude: 78.47, timestamp: at })).toEqual({ ok: true, latest: true });
     expect((await heard).positions.map((p) => p.recorded_at)).toEqual([new Date(at).toISOString()]);
   });

@@ -36,7 +36,7 @@ describe('assignmentTimeViolations (1c): times never decrease, the status is the
   });
 });
 
-describe('checkInvariants catches a broken row (1b, 1c)', () => {
+describe('checkInvariants catches a broken row (1b, 1c, 1d)', () => {
   const s = useTestServer();
   let operator: string;
   let caseId: string;
@@ -93,6 +93,17 @@ describe('checkInvariants catches a broken row (1b, 1c)', () => {
     const open = await s.ctx.db('assignments').where({ case_id: caseId }).first();
     expect(await violationsAfter((trx) => trx('assignments').where({ id: open.id }).update({ en_route_at: '2020-01-01T00:00:00.000Z' })))
       .toContain(`assignment ${open.id}: en_route_at 2020-01-01T00:00:00.000Z is before the step before it (${open.dispatched_at})`);
+  });
+
+  it('one ambulance on two calls at once (1d): an ended assignment reaching into its open one', async () => {
+    const open = await s.ctx.db('assignments').where({ case_id: caseId }).first();
+    const earlier = await dispatchCase(s, operator, 2);
+    const found = await violationsAfter(async (trx) => {
+      await trx('assignments').where({ case_id: earlier }).update({
+        ambulance_id: 1, status: 'cleared', dispatched_at: '2020-01-01T00:00:00.000Z', cleared_at: '2099-01-01T00:00:00.000Z',
+      });
+    });
+    expect(found.some((v) => v.startsWith('assignments ') && v.endsWith(`${open.id} of ambulance 1 overlap`))).toBe(true);
   });
 
   it('every break above was rolled back', async () => {

@@ -89,6 +89,19 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
     // 1c. An assignment's times never decrease, and its status is its last step reached.
     for (const a of assignments) violations.push(...assignmentTimeViolations(a));
 
+    // 1d. An ambulance is on one call at a time: its assignments, from dispatch to clear or
+    //     cancellation (open ones on to now), never overlap.
+    const byAmbulance = new Map<number, AssignmentRow[]>();
+    for (const a of assignments) if (a.ambulance_id != null) byAmbulance.set(Number(a.ambulance_id), [...(byAmbulance.get(Number(a.ambulance_id)) ?? []), a]);
+    for (const list of byAmbulance.values()) {
+      list.sort((x, y) => x.dispatched_at.localeCompare(y.dispatched_at));
+      for (let i = 1; i < list.length; i++) {
+        const [prev, next] = [list[i - 1], list[i]];
+        const prevEnd = prev.cleared_at ?? prev.cancelled_at;
+        if (prevEnd == null || prevEnd > next.dispatched_at) violations.push(`assignments ${prev.id} and ${next.id} of ambulance ${prev.ambulance_id} overlap`);
+      }
+    }
+
     // 2. No case references a deleted ambulance.
     for (const c of cases) {
       if (c.ambulance_id != null && !ambulanceIds.has(Number(c.ambulance_id))) violations.push(`case ${c.id} references deleted ambulance ${c.ambulance_id}`);
@@ -116,7 +129,8 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
       const replay: Record<string, Scalar> = { closed_at: null, ...json(timeline[0].after) };
       let location: Record<string, Scalar> | null = null;
       for (const e of timeline.slice(1)) {
-        if (e.action === 'updated') Object.assign(replay, json(e.after));
+        // A corrected clear moves the call's closed_at with it (on its unit.corrected entry).
+        if (e.action === 'updated' || e.action === 'unit.corrected') Object.assign(replay, json(e.after));
         if (e.action === 'location') location = json(e.after);
         if (e.action === 'deleted') violations.push(`case ${c.id} exists after its 'deleted' entry`);
       }

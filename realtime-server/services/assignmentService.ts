@@ -55,6 +55,23 @@ async function recordTravel(trx: Knex.Transaction, a: AssignmentRow, ambulanceId
   if (travel) await arrivalRepository.recordTravel(trx, a.id, travel);
 }
 
+/**
+ * An assignment's times as corrected must fit its ambulance's life: not dispatched before the
+ * ambulance joined the fleet, and not overlapping another of its assignments (one call at a time:
+ * the utilisation report would count the ambulance twice).
+ */
+async function refuseOtherCallsThen(trx: Knex.Transaction, a: AssignmentRow, ambulanceId: number, step: 'dispatched' | 'cleared') {
+  const ambulance = step === 'dispatched' ? await ambulanceRepository.findById(trx, ambulanceId) : undefined;
+  if (ambulance && a.dispatched_at < ambulance.created_at) {
+    throw unprocessable(`at: must not be before ${ambulance.license_plate} was added to the fleet (${ambulance.created_at})`);
+  }
+  const other = await assignmentRepository.overlapping(trx, ambulanceId, a.id, a.dispatched_at, a.cleared_at ?? a.cancelled_at);
+  if (!other) return;
+  const which = other.dispatched_at < a.dispatched_at ? 'previous' : 'next';
+  const until = other.cleared_at ?? other.cancelled_at ?? 'now';
+  throw unprocessable(`at: ${a.license_plate} was on another call then: its ${which} assignment (case ${other.case_id.slice(0, 8)}) ran from ${other.dispatched_at} to ${until}; an ambulance serves one call at a time`);
+}
+
 async function publishAmbulance(trx: Knex.Transaction, id: number, record: Record) {
   const row = await ambulanceRepository.findById(trx, id);
   if (row) record({ type: 'ambulance.updated', ambulance: presentAmbulance(row) });
@@ -71,10 +88,15 @@ async function publishCase(trx: Knex.Transaction, id: string, record: Record) {
 export const assignments = {
   /**
    * A new open assignment of `ambulance` to the case, dispatched `at`. (The case's own entry,
-   * created or updated with the ambulance, is the dispatch on its timeline.)
+   * created or updated with the ambulance, is the dispatch on its timeline.) Never before the
+   * ambulance's last call ended: a write that read the clock and then waited for the ambulance's
+   * lock while another released it would otherwise start a few milliseconds inside that call.
    */
-  start: (trx: Knex.Transaction, caseId: string, ambulance: Pick<AmbulanceRow, 'id' | 'license_plate'>, at: string) =>
-    assignmentRepository.insert(trx, { case_id: caseId, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, dispatched_at: at }),
+  async start(trx: Knex.Transaction, caseId: string, ambulance: Pick<AmbulanceRow, 'id' | 'license_plate'>, at: string) {
+    const freed = await assignmentRepository.lastEndOf(trx, ambulance.id);
+    const dispatchedAt = freed != null && freed > at ? freed : at;
+    return assignmentRepository.insert(trx, { case_id: caseId, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, dispatched_at: dispatchedAt });
+  },
 
   /**
    * Ends the case's open assignment, if any: `cleared` when the crew reached the scene and the
@@ -155,7 +177,10 @@ export const assignmentService = {
   /**
    * A dispatcher's correction of one recorded time, with a reason, on the timeline with who made
    * it. The new time keeps the assignment's times in order (after the step before, before the
-   * step after, not in the future); a step later than the assignment reached cannot be invented.
+   * step after, not in the future); a step the assignment never reached (later, or skipped: a
+   * call treated on scene has no transport) cannot be given a time. The ambulance stays on one
+   * call at a time (the assignment no longer overlaps its previous or next one) and no earlier
+   * than it joined the fleet. A corrected clear of the call's last assignment moves its closed_at.
    */
   correctTime: (ctx: ServiceContext, actor: Actor & { type: 'user' }, caseId: string, assignmentId: number, input: TimeCorrectionInput) =>
     inTransaction(ctx, async (trx, record): Promise<AssignmentDto> => {
@@ -165,8 +190,7 @@ export const assignmentService = {
       if (found.ambulance_id != null) await ambulanceRepository.lock(trx, found.ambulance_id);
       const a = (await assignmentRepository.findById(trx, assignmentId))!;
       const key = stepTimeKey(input.step);
-      const reached = Math.max(...TIMED_STEPS.filter((s) => a[stepTimeKey(s)] != null).map(stepIndex));
-      if (stepIndex(input.step) > reached) throw unprocessable(`step: this assignment never reached ${words(input.step)}`);
+      if (a[key] == null) throw unprocessable(`step: this assignment never reached ${words(input.step)}`);
       const at = new Date(input.at).toISOString();
       if (at > new Date().toISOString()) throw unprocessable('at: must not be in the future');
       const c = (await caseRepository.findById(trx, caseId))!;
@@ -175,11 +199,15 @@ export const assignmentService = {
       const ceiling = nextTime(a, input.step);
       if (ceiling && at > ceiling) throw unprocessable(`at: must not be after the step that follows it (${ceiling})`);
       if (a[key] === at) return presentAssignment(a);
+      // Its dispatch and clear bound the time the ambulance was on this call.
+      if (a.ambulance_id != null && (input.step === 'dispatched' || input.step === 'cleared')) await refuseOtherCallsThen(trx, { ...a, [key]: at }, a.ambulance_id, input.step);
+      // The call ended with this assignment's clear: it ends when the clear did.
+      const closedAt = input.step === 'cleared' && c.closed_at != null && Number(c.assignment_id) === a.id ? { closed_at: at } : {};
       await assignmentRepository.update(trx, a.id, { [key]: at });
-      await caseRepository.touch(trx, caseId);
+      await caseRepository.touch(trx, caseId, closedAt);
       await caseEventRepository.insert(trx, {
         caseId, action: 'unit.corrected', actor: timelineActor(actor),
-        before: { [key]: a[key] }, after: { [key]: at, reason: input.reason, assignment_id: a.id },
+        before: { [key]: a[key], ...(closedAt.closed_at ? { closed_at: c.closed_at } : {}) }, after: { [key]: at, ...closedAt, reason: input.reason, assignment_id: a.id },
       });
       if (a.ambulance_id != null && isOpenAssignment(a.status as AssignmentStatus) && a.status === input.step) {
         await ambulanceRepository.touch(trx, a.ambulance_id);

@@ -260,7 +260,8 @@ export const caseService = {
   },
 
   /**
-   * Edits a case. Leaving the active state (closed, resolved, pending) frees its ambulance;
+   * Edits a case. Leaving the active state (closed, resolved, pending) frees its ambulance (a
+   * pending call also lets go of it: it waits without one);
    * becoming active again or changing the ambulance takes the new one only if available, and
    * that dispatch is told to the patient and the crew with new links (notifyDispatch).
    */
@@ -268,7 +269,8 @@ export const caseService = {
     inTransaction(ctx, async (trx, record) => {
       const before = await findCaseForUpdate(trx, id);
       const status = input.status ?? before.status;
-      const ambulanceId = input.ambulanceId === undefined ? before.ambulance_id : input.ambulanceId;
+      // A call back in the queue waits without an ambulance (contract cases.ts): it lets go of the one it had, as a diverted call does.
+      const ambulanceId = input.ambulanceId === undefined ? (status === 'pending' ? null : before.ambulance_id) : input.ambulanceId;
       const heldBefore = heldAmbulance(before.status, before.ambulance_id);
       const heldAfter = heldAmbulance(status, ambulanceId);
       const now = new Date().toISOString();
@@ -362,7 +364,7 @@ export const caseService = {
         after,
       });
       const row = (await caseRepository.findById(trx, id))!;
-      record({ type: 'case.location', location: presentCaseLocation(row) });
+      record({ type: 'case.location', location: presentCaseLocation(row), case: presentCase(row) });
       return { latitude: position.latitude, longitude: position.longitude, accuracy: position.accuracy, updated_at: at };
     }),
 };

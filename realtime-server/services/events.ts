@@ -4,7 +4,8 @@ import type { AmbulanceDto, CaseDto, CaseLocationEvent, PositionDto, UserDto } f
 export type DomainEvent =
   | { type: 'case.created' | 'case.updated'; case: CaseDto }
   | { type: 'case.deleted'; id: string }
-  | { type: 'case.location'; location: CaseLocationEvent }
+  /** The patient shared a fix: staff hear `location`, the case's links `track.case` made from `case`. */
+  | { type: 'case.location'; location: CaseLocationEvent; case: CaseDto }
   | { type: 'ambulance.created' | 'ambulance.updated'; ambulance: AmbulanceDto }
   | { type: 'ambulance.deleted'; id: number }
   | { type: 'ambulance.position'; position: PositionDto }

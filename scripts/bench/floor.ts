@@ -44,7 +44,7 @@ if (mode === 'ws') {
         const p = dto(amb, m.d);
         ws.send(JSON.stringify({ a: m.id, d: { ok: true, latest: true } }));
         pending.set(amb, p);
-        const frame = JSON.stringify({ e: 'ambulance.position', d: { positions: [p] } });
+        const frame = JSON.stringify({ e: 'track.position', d: { positions: [p] } });
         for (const v of rooms.get(amb) ?? []) v.send(frame);
       });
     }
@@ -67,7 +67,7 @@ if (mode === 'ws') {
       const p = dto(id, raw);
       ack({ ok: true, latest: true });
       pending.set(id, p);
-      io.to(`ambulance:${id}`).emit('ambulance.position', { positions: [p] });
+      io.to(`ambulance:${id}`).emit('track.position', { positions: [p] });
     });
   });
   setInterval(() => {

@@ -100,7 +100,7 @@ function connectOne(url: string, auth: Record<string, string>, onSocket: (s: Soc
 function viewer(s: Listening & { connected: boolean }, node = 0) {
   viewerSockets.push(s);
   const last = new Map<number, number>();
-  s.on('ambulance.position', (msg: { positions: { ambulanceId: number; recorded_at: string }[] }) => {
+  s.on('track.position', (msg: { positions: { ambulanceId: number; recorded_at: string }[] }) => {
     const now = Date.now();
     viewerMessages++;
     for (const p of msg.positions) {

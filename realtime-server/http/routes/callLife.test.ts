@@ -17,6 +17,8 @@ let operatorId: number;
 beforeAll(async () => {
   operator = await s.signIn('operator');
   operatorId = await userId(s, DEMO.operator.email);
+  // The demo fleet joined a day ago (the seed adds it at the server's start): corrections move times up to an hour back.
+  await s.ctx.db('ambulances').update({ created_at: new Date(Date.now() - 86_400_000).toISOString() });
 });
 
 const json = (v: string | null) => (v == null ? null : JSON.parse(v));
@@ -200,6 +202,83 @@ describe('corrections', () => {
     const res = await correct({ step: 'en_route', at: ago(9 * 60_000), reason: 'crew report' });
     expect(res.status).toBe(200);
     expect(res.body.assignment).toMatchObject({ status: 'cancelled', en_route_at: expect.stringMatching(ISO_TIME) });
+    await sound();
+  });
+});
+
+describe('corrections keep a call\'s times true (issue 26, items 7 and 8)', () => {
+  const correct = (caseId: string, assignmentId: number, body: Record<string, unknown>) =>
+    s.api('POST', `/api/cases/${caseId}/assignments/${assignmentId}/corrections`, { token: operator, body: { reason: 'radio log', ...body } });
+  const setStep = async (ambulanceId: number, status: string, at?: string) =>
+    expectStatus(await s.api('POST', `/api/ambulances/${ambulanceId}/unit-status`, { token: operator, body: { status, ...(at ? { at } : {}) } }), 200, status).body.assignment;
+  /** A call of `ambulanceId` received `receivedAgo` ms back: answers its case id and assignment id. */
+  async function call(ambulanceId: number, receivedAgo: number) {
+    const c = expectStatus(await create({ ambulance_id: ambulanceId, call_received_at: ago(receivedAgo) }), 201, 'create').body.case;
+    return { caseId: c.id as string, assignmentId: c.assignment.id as number };
+  }
+  const min = 60_000;
+  beforeAll(closeAll);
+
+  it('a step the call never reached (treated on scene: no en route, transport or hospital) cannot be given a time: 422, nothing changes', async () => {
+    // Dispatched 8 min back, on scene 5, cleared now: each time asked for lies in order between them.
+    const { caseId, assignmentId } = await call(6, 10 * min);
+    expectStatus(await correct(caseId, assignmentId, { step: 'dispatched', at: ago(8 * min) }), 200, 'dispatch back');
+    await setStep(6, 'on_scene', ago(5 * min));
+    await setStep(6, 'cleared');
+    for (const [step, at] of [['en_route', ago(7 * min)], ['transporting', ago(3 * min)], ['at_hospital', ago(2 * min)]]) {
+      expectError(await expectNoWrite(s.ctx.db, () => correct(caseId, assignmentId, { step, at })), 422, `step: this assignment never reached ${step.replace('_', ' ')}`);
+    }
+    await sound();
+  });
+
+  describe('one ambulance, one call at a time', () => {
+    // Ambulance 7's first call: dispatched 45 min back, on scene 40, cleared 30 (the case resolved then); its next dispatched now.
+    let first: { caseId: string; assignmentId: number };
+    let next: { caseId: string; assignmentId: number };
+    let firstDispatched: string;
+    let firstCleared: string;
+    beforeAll(async () => {
+      first = await call(7, 50 * min);
+      firstDispatched = expectStatus(await correct(first.caseId, first.assignmentId, { step: 'dispatched', at: ago(45 * min) }), 200, 'dispatch back').body.assignment.dispatched_at;
+      await setStep(7, 'on_scene', ago(40 * min));
+      firstCleared = (await setStep(7, 'cleared', ago(30 * min))).cleared_at;
+      next = await call(7, 35 * min);
+    });
+
+    it("a dispatch moved into the ambulance's previous call: 422 naming it, nothing changes; just after it is fine", async () => {
+      expectError(await expectNoWrite(s.ctx.db, () => correct(next.caseId, next.assignmentId, { step: 'dispatched', at: ago(33 * min) })), 422,
+        `at: TS09 EA 1007 was on another call then: its previous assignment (case ${first.caseId.slice(0, 8)}) ran from ${firstDispatched} to ${firstCleared}; an ambulance serves one call at a time`);
+      expect(await correct(next.caseId, next.assignmentId, { step: 'dispatched', at: firstCleared })).toMatchObject({ status: 200 });
+      await sound();
+    });
+
+    it("a clear moved into the ambulance's next call: 422 naming it, nothing changes", async () => {
+      const nextDispatched = (await s.api('GET', `/api/cases/${next.caseId}`, { token: operator })).body.case.assignment.dispatched_at;
+      expectError(await expectNoWrite(s.ctx.db, () => correct(first.caseId, first.assignmentId, { step: 'cleared', at: ago(20 * min) })), 422,
+        `at: TS09 EA 1007 was on another call then: its next assignment (case ${next.caseId.slice(0, 8)}) ran from ${nextDispatched} to now; an ambulance serves one call at a time`);
+      await sound();
+    });
+
+    it("a corrected clear of the call's last assignment moves the case's closed_at with it, on the timeline", async () => {
+      const at = ago(32 * min);
+      expect(await correct(first.caseId, first.assignmentId, { step: 'cleared', at })).toMatchObject({ status: 200, body: { assignment: { cleared_at: at } } });
+      const c = (await s.api('GET', `/api/cases/${first.caseId}`, { token: operator })).body.case;
+      expect(c).toMatchObject({ status: 'resolved', closed_at: at });
+      const last = (await caseEvents(s, first.caseId)).at(-1);
+      expect([last.action, json(last.before), json(last.after)]).toEqual([
+        'unit.corrected', { cleared_at: firstCleared, closed_at: firstCleared }, { cleared_at: at, closed_at: at, reason: 'radio log', assignment_id: first.assignmentId },
+      ]);
+      await sound();
+    });
+  });
+
+  it('a dispatch moved before the ambulance was added to the fleet: 422, nothing changes', async () => {
+    const admin = await s.signIn('admin');
+    const added = expectStatus(await s.api('POST', '/api/ambulances', { token: admin, body: { license_plate: 'TS10 NEW 0001' } }), 201, 'add').body.ambulance;
+    const { created_at: addedAt } = await ambulanceRow(s, added.id);
+    const { caseId, assignmentId } = await call(added.id, 30 * min);
+    expectError(await expectNoWrite(s.ctx.db, () => correct(caseId, assignmentId, { step: 'dispatched', at: ago(20 * min) })), 422,
+      `at: must not be before TS10 NEW 0001 was added to the fleet (${addedAt})`);
     await sound();
   });
 });

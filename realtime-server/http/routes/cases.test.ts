@@ -228,6 +228,45 @@ describe('PUT /api/cases/{id}', () => {
   });
 });
 
+describe('a pending call names no ambulance, on create and on edit alike', () => {
+  const s = useTestServer();
+  let operator: string;
+  beforeAll(async () => {
+    operator = await s.signIn('operator');
+  });
+
+  it('refuses one that does with 400 and the message create gives, and changes nothing (issue 26 item 11)', async () => {
+    const wanted = { status: 400, body: { error: 'status: a pending call waits without an ambulance; leave the ambulance out or make it active' } };
+    expect(await s.api('POST', '/api/cases', { token: operator, body: { to: 'q@example.com', patientName: 'Q', description: 'Fall', status: 'pending', ambulance_id: 5 } }))
+      .toMatchObject(wanted);
+    const waiting = (await s.api('POST', '/api/cases', { token: operator, body: { to: 'q@example.com', patientName: 'Q', description: 'Fall', status: 'pending' } })).body.case.id;
+    const active = await dispatchCase(s, operator, 6);
+    for (const caseId of [waiting, active]) {
+      const row = await caseRow(s, caseId);
+      const entries = (await caseEvents(s, caseId)).length;
+      for (const ambulance_id of [5, 6]) expect(await updateCase(s, operator, caseId, { status: 'pending', ambulance_id })).toMatchObject(wanted);
+      expect(await caseRow(s, caseId)).toEqual(row);
+      expect((await caseEvents(s, caseId)).length).toBe(entries);
+    }
+    // Without an ambulance, or taking it off, a call waits as before.
+    expect(await updateCase(s, operator, waiting, { status: 'pending', ambulance_id: null })).toMatchObject({ status: 200, body: { case: { status: 'pending', ambulance_id: null } } });
+    expect(await updateCase(s, operator, active, { status: 'pending', ambulance_id: null })).toMatchObject({ status: 200, body: { case: { status: 'pending', ambulance_id: null } } });
+    expect((await ambulanceRow(s, 6)).status).toBe('available');
+  });
+
+  it('a call put back in the queue without naming the ambulance lets go of it, so the Edit Case dialog can save it again', async () => {
+    const caseId = await dispatchCase(s, operator, 7);
+    const back = await updateCase(s, operator, caseId, { status: 'pending' });
+    expect(back).toMatchObject({ status: 200, body: { case: { status: 'pending', ambulance_id: null, assignment: { ambulance_id: 7, status: 'cancelled' } } } });
+    expect((await ambulanceRow(s, 7)).status).toBe('available');
+    // What the dialog sends on save: every field as the case has it.
+    const c = back.body.case;
+    expect(await updateCase(s, operator, caseId, { patientName: c.patientName, email: c.email, description: `${c.description}, awake`, status: c.status, ambulance_id: c.ambulance_id }))
+      .toMatchObject({ status: 200, body: { case: { status: 'pending', ambulance_id: null } } });
+  });
+
+});
+
 describe('the timeline of a shared location', () => {
   const s = useTestServer();
   let operator: string;

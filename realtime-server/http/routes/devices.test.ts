@@ -136,7 +136,7 @@ describe('OsmAnd protocol: GET /api/devices/osmand', () => {
     ['no position', { id: 'KNOWN' }, 'lat: required (lat and lon, or location=lat,lon)'],
     ['a latitude that is not a number', { id: 'KNOWN', lat: 'north', lon: 78.4 }, 'lat: must be a number'],
     ['a latitude out of range', { id: 'KNOWN', lat: 91, lon: 78.4 }, /^latitude: /],
-    ['a timestamp that is not a time', { id: 'KNOWN', lat: 17.4, lon: 78.4, timestamp: 'yesterday' }, 'timestamp: must be epoch seconds, epoch milliseconds or ISO 8601 with a time zone'],
+    ['a timestamp that is not a time', { id: 'KNOWN', lat: 17.4, lon: 78.4, timestamp: 'yesterday' }, 'timestamp: must be epoch seconds, epoch milliseconds, ISO 8601 with a time zone or yyyy-MM-dd HH:mm:ss (UTC)'],
     ['a battery over 100 %', { id: 'KNOWN', lat: 17.4, lon: 78.4, batt: 140 }, /^battery: /],
     ['a speed no ambulance reaches (200 knots)', { id: 'KNOWN', lat: 17.4, lon: 78.4, speed: 200 }, 'speed: must be at most 90 m/s'],
   ])('400 for %s, and nothing is stored', async (_what, params, error) => {
@@ -165,6 +165,50 @@ describe('OsmAnd protocol: GET /api/devices/osmand', () => {
     expect(await osmand(fix)).toMatchObject({ status: 200, body: { ok: true, latest: false } });
     expect((await rows(4)).length).toBe(before + 2);
     expect((await listed(4)).location).toMatchObject({ latitude: 17.47, updated_at: iso(t2) });
+  });
+});
+
+describe("OsmAnd protocol: every time form Traccar's decoder reads (issue 26, item 10)", () => {
+  // The request shapes of Traccar's OsmAndProtocolDecoderTest (their device ids swapped for one issued here): epoch
+  // seconds, epoch milliseconds, ISO 8601 with a zone, and `yyyy-MM-dd HH:mm:ss` in UTC (`+` is a space in a query).
+  const traccar: [string, string][] = [
+    ['id=123456&timestamp=1377177267&lat=60.0&lon=30.0', '2013-08-22T13:14:27.000Z'],
+    ['id=902064&lat=42.06288&lon=-88.23412&timestamp=2016-01-27T18%3A55%3A47Z&hdop=6.0&altitude=224.0&speed=0.0', '2016-01-27T18:55:47.000Z'],
+    ['id=902064&lat=42.06288&lon=-88.23412&timestamp=1442068686579&hdop=6.0&altitude=224.0&speed=0.0', '2015-09-12T14:38:06.579Z'],
+    ['id=861001000727626&lat=52.6969416&lon=-1.7756976&timestamp=1504763810&hdop=3&altitude=0&speed=0', '2017-09-07T05:56:50.000Z'],
+    ['lat=49.60688&lon=6.15788&timestamp=2014-06-04+09%3A10%3A11&altitude=384.7&speed=0.0&id=353861053849681', '2014-06-04T09:10:11.000Z'],
+    ['timestamp=1377177267000&lat=60.0&lon=30.1&id=123456', '2013-08-22T13:14:27.000Z'],
+    ['id=123456&timestamp=1377177267&location=60.0,30.2', '2013-08-22T13:14:27.000Z'],
+    ['id=123456&timestamp=2016-01-27T20%3A55%3A47%2B02%3A00&lat=60.0&lon=30.3', '2016-01-27T18:55:47.000Z'],
+  ];
+  const withIssuedId = (query: string, id: string) => query.replace(/(^|&)id=\d+/, `$1id=${id}`);
+  /** The row stored for the request, taken out again: shapes sharing an instant would otherwise be one fix's replays. */
+  const stored = async (ambulanceId: number, query: string, at: string) => {
+    const q = new URLSearchParams(query);
+    const [lat, lon] = q.has('location') ? q.get('location')!.split(',').map(Number) : [Number(q.get('lat')), Number(q.get('lon'))];
+    const row = await s.ctx.db('ambulance_positions').where({ ambulance_id: ambulanceId, latitude: lat, longitude: lon, recorded_at: at, source: 'osmand' }).first();
+    if (row) await s.ctx.db('ambulance_positions').where({ id: row.id }).delete();
+    return row;
+  };
+
+  it.each(traccar)('GET ?%s is stored as taken at %s', async (query, at) => {
+    const res = await s.api('GET', `/api/devices/osmand?${withIssuedId(query, ids[1])}`);
+    expect(res).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await stored(1, query, at)).toBeDefined();
+  });
+
+  it.each(traccar)('POST form %s is stored as taken at %s', async (query, at) => {
+    const res = await s.api('POST', '/api/devices/osmand', { raw: withIssuedId(query, ids[2]), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await stored(2, query, at)).toBeDefined();
+  });
+
+  it.each([
+    '2014-02-30+09%3A10%3A11', '2014-13-04+09%3A10%3A11', '2014-06-04+24%3A00%3A00', '2014-06-04+09%3A60%3A11', '2014-06-04+09%3A10%3A61',
+    '2014-06-04+09%3A10', '2016-02-30T18%3A55%3A47Z', '2016-01-27T18%3A55%3A47', '2014-06-04T09%3A10%3A11%2B25%3A00', 'yesterday',
+  ])('400 for the impossible or zoneless time %s, and nothing is stored', async (time) => {
+    expectError(await expectNoWrite(s.ctx.db, () => s.api('GET', `/api/devices/osmand?id=${ids[1]}&lat=17.4&lon=78.4&timestamp=${time}`)), 400,
+      'timestamp: must be epoch seconds, epoch milliseconds, ISO 8601 with a time zone or yyyy-MM-dd HH:mm:ss (UTC)');
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TrackResponse, TRAIL_MAX_POINTS as TRAIL_LIMIT } from '../../api/contract';
 import { GEOLOCATION_OPTIONS, isPoorAccuracy, readSavedLocation, saveLocation, shouldSend } from './locationShare';
-import { applyCaseLocation, applyPositions, applyTrackCase } from './useTrackedPosition';
+import { applyPositions, applyTrackCase } from './useTrackedPosition';
 import { memoryStorage } from '../../testing/memoryStorage';
 
 
@@ -36,8 +36,7 @@ describe('live positions on the tracking page', () => {
     ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z',
     trail: [], case: { id: 'c', status: 'active', patientName: 'P', description: 'Stroke' }, patient: null, etaSpeedKmh: 30, eta_model: { road_factor: 1.3, speed_kmh: 30 }, unit_status: 'en_route', destination: null, role: 'viewer',
   };
-  const at = (ambulanceId: number, latitude: number, recorded_at: string) =>
-    ({ ambulanceId, latitude, longitude: 78.5, accuracy: null, heading: null, speed: null, recorded_at, source: 'driver' as const, battery: null });
+  const at = (ambulanceId: number, latitude: number, recorded_at: string) => ({ ambulanceId, latitude, longitude: 78.5, recorded_at });
 
   it('takes the newest position of this ambulance only, and extends the trail in time order', () => {
     const next = applyPositions(held, '6', { positions: [at(6, 17.5, '2026-01-01T00:00:30.000Z'), at(6, 17.4, '2026-01-01T00:00:20.000Z'), at(7, 1, '2026-01-01T00:00:40.000Z')] });
@@ -66,33 +65,6 @@ describe('live positions on the tracking page', () => {
   });
 });
 
-describe('the patient\'s location on a tracking link', () => {
-  const held: TrackResponse = {
-    ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z',
-    trail: [], case: { id: 'c1', status: 'active', patientName: 'P', description: 'Stroke' },
-    patient: { latitude: 17.4, longitude: 78.4, accuracy: 20, updated_at: '2026-01-01T00:00:10.000Z' }, etaSpeedKmh: 30,
-    eta_model: { road_factor: 1.3, speed_kmh: 30 }, unit_status: 'en_route', destination: { latitude: 17.4, longitude: 78.4, source: 'patient', address: null }, role: 'viewer',
-  };
-  const ev = (id: string, latitude: number, at: string) =>
-    ({
-      id, latitude, longitude: 78.41, location_source: 'patient' as const, location_accuracy: 12, location_updated_at: at,
-      patient_location: { latitude, longitude: 78.41, accuracy: 12, updated_at: at }, location_mismatch_m: null, version: 3,
-    });
-
-  it('moves with a newer fix of this case, and the destination with it', () => {
-    const moved = applyCaseLocation(held, ev('c1', 17.41, '2026-01-01T00:00:20.000Z'))!;
-    expect(moved.patient).toEqual({ latitude: 17.41, longitude: 78.41, accuracy: 12, updated_at: '2026-01-01T00:00:20.000Z' });
-    expect(moved.destination).toEqual({ latitude: 17.41, longitude: 78.41, source: 'patient', address: null });
-    expect(applyCaseLocation({ ...held, patient: null }, ev('c1', 17.41, '2026-01-01T00:00:20.000Z'))!.patient).toMatchObject({ latitude: 17.41 });
-  });
-
-  it('ignores other cases and older fixes', () => {
-    expect(applyCaseLocation(held, ev('c2', 1, '2026-01-01T00:00:20.000Z'))).toBe(held);
-    expect(applyCaseLocation(held, ev('c1', 1, '2026-01-01T00:00:05.000Z'))).toBe(held);
-    expect(applyCaseLocation(undefined, ev('c1', 1, '2026-01-01T00:00:20.000Z'))).toBeUndefined();
-  });
-});
-
 describe('track.case on a tracking or driver link', () => {
   const held: TrackResponse = {
     ambulanceId: 6, license_plate: 'P6', latitude: 17.385, longitude: 78.4867, updated_at: '2026-01-01T00:00:10.000Z',
@@ -100,7 +72,7 @@ describe('track.case on a tracking or driver link', () => {
     eta_model: { road_factor: 1.3, speed_kmh: 30 }, unit_status: 'dispatched', destination: null, role: 'driver', priority: 2,
     assignment: { id: 4, case_id: 'c1', ambulance_id: 6, license_plate: 'P6', status: 'dispatched' } as TrackResponse['assignment'],
   };
-  const update = { ambulanceId: 6, case: { ...held.case, description: 'Stroke, awake' }, unit_status: 'en_route' as const, destination: null };
+  const update = { ambulanceId: 6, case: { ...held.case, description: 'Stroke, awake' }, patient: null, unit_status: 'en_route' as const, destination: null };
 
   it('takes the case, the step and (for the driver) the priority and assignment of its own case and ambulance', () => {
     const assignment = { ...held.assignment!, status: 'en_route' as const, en_route_at: '2026-01-01T00:01:00.000Z' };
@@ -109,6 +81,12 @@ describe('track.case on a tracking or driver link', () => {
     });
     // A viewer's update carries neither: what the link held stays.
     expect(applyTrackCase(held, update)).toMatchObject({ priority: 2, assignment: held.assignment, unit_status: 'en_route' });
+  });
+
+  it('takes the patient\'s shared position and the destination it makes (the patient\'s share reaches a link as track.case)', () => {
+    const patient = { latitude: 17.41, longitude: 78.41, accuracy: 12, updated_at: '2026-01-01T00:00:20.000Z' };
+    const destination = { latitude: 17.41, longitude: 78.41, source: 'patient' as const, address: null };
+    expect(applyTrackCase(held, { ...update, patient, destination })).toMatchObject({ patient, destination });
   });
 
   it('ignores another case or ambulance', () => {

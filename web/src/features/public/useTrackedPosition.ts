@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
 import {
-  type CaseLocationEvent, type DriverDispatched, type DriverStandby, type LinkRole, type PositionBatch, type TrackCaseUpdate, type TrackResponse, recentTrail,
+  type DriverDispatched, type DriverStandby, type LinkRole, type TrackCaseUpdate, type TrackPositionBatch, type TrackResponse, recentTrail,
 } from '../../api/contract';
 import { trackedAmbulance } from '../../api/queries';
 import { type ConnectionState, type LiveSocket, openSocket, watchConnection } from '../../realtime/socket';
@@ -15,7 +15,7 @@ const POLL_MS = 5000;
  * newest wins) and extend its trail, in time order, within the contract's trail bounds; older
  * ones and other ambulances' are dropped.
  */
-export function applyPositions(held: TrackResponse | undefined, ambulanceId: string, batch: PositionBatch): TrackResponse | undefined {
+export function applyPositions(held: TrackResponse | undefined, ambulanceId: string, batch: TrackPositionBatch): TrackResponse | undefined {
   if (!held) return held;
   const fresh = batch.positions
     .filter((p) => String(p.ambulanceId) === ambulanceId && !(held.updated_at && held.updated_at >= p.recorded_at))
@@ -33,30 +33,16 @@ export function applyPositions(held: TrackResponse | undefined, ambulanceId: str
 }
 
 /**
- * Applies the patient's new shared location for this link's case (never an older fix over a newer
- * one), and the destination it makes (the best known location: the patient's fix when accurate,
- * else the intake's, whose place text the link keeps if it had it).
- */
-export function applyCaseLocation(held: TrackResponse | undefined, event: CaseLocationEvent): TrackResponse | undefined {
-  if (!held || event.id !== held.case.id) return held;
-  if (held.patient && held.patient.updated_at > event.patient_location.updated_at) return held;
-  const address = event.location_source === 'intake' && held.destination?.source === 'intake' ? held.destination.address : null;
-  return {
-    ...held,
-    patient: event.patient_location,
-    destination: { latitude: event.latitude, longitude: event.longitude, source: event.location_source, address },
-  };
-}
-
-/**
- * Applies `track.case`: the link's own case as it changed (its words, state, the unit's step, the
- * destination; the driver's also its priority and assignment). Another case's or ambulance's is ignored.
+ * Applies `track.case`: the link's own case as it changed (its words, state, the patient's shared
+ * position, the unit's step, the destination; the driver's also its priority and assignment).
+ * Another case's or ambulance's is ignored.
  */
 export function applyTrackCase(held: TrackResponse | undefined, update: TrackCaseUpdate): TrackResponse | undefined {
   if (!held || update.case.id !== held.case.id || update.ambulanceId !== held.ambulanceId) return held;
   return {
     ...held,
     case: update.case,
+    patient: update.patient,
     unit_status: update.unit_status,
     destination: update.destination,
     ...(update.priority !== undefined ? { priority: update.priority } : {}),
@@ -69,8 +55,8 @@ export const linkGone = (error: unknown) => error instanceof ApiError && error.s
 
 /**
  * The ambulance behind a tracking link (the patient's viewer link or the driver's link):
- * first GET /api/track/{id}?t=TOKEN, then live 'ambulance.position', 'case.location' and
- * 'track.case' events on a socket opened with the link's token (a step set on the board reaches
+ * first GET /api/track/{id}?t=TOKEN, then live 'track.position' and 'track.case' events (the
+ * same presenter's fields, server presenters/presentTrack.ts) on a socket opened with the link's token (a step set on the board reaches
  * the page at its commit); while that socket is down, polling every 5 s; on reconnect, or when
  * the server drops or refuses the socket (a closed case), a refetch. A driver link whose call
  * ended connects again: the server lets it wait for its ambulance's next call or refuses it
@@ -119,22 +105,18 @@ export function useTrackedPosition(ambulanceId: string, token: string, as: LinkR
         if (as === 'driver' || !linkGone(qc.getQueryState(key)?.error)) s.connect();
       });
     };
-    const onPositions = (batch: PositionBatch) =>
+    const onPositions = (batch: TrackPositionBatch) =>
       qc.setQueryData<TrackResponse>(key, (held) => applyPositions(held, ambulanceId, batch));
-    const onCaseLocation = (event: CaseLocationEvent) =>
-      qc.setQueryData<TrackResponse>(key, (held) => applyCaseLocation(held, event));
     const onTrackCase = (update: TrackCaseUpdate) =>
       qc.setQueryData<TrackResponse>(key, (held) => applyTrackCase(held, update));
     s.on('disconnect', onDisconnect);
-    s.on('ambulance.position', onPositions);
-    s.on('case.location', onCaseLocation);
+    s.on('track.position', onPositions);
     s.on('track.case', onTrackCase);
     s.on('driver.standby', setStandby);
     s.on('driver.dispatched', setOffer);
     return () => {
       s.off('disconnect', onDisconnect);
-      s.off('ambulance.position', onPositions);
-      s.off('case.location', onCaseLocation);
+      s.off('track.position', onPositions);
       s.off('track.case', onTrackCase);
       s.off('driver.standby', setStandby);
       s.off('driver.dispatched', setOffer);

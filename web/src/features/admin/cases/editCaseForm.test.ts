@@ -50,6 +50,14 @@ describe('the priority on the Edit Case form', () => {
   });
 });
 
+describe('a call put back in the queue on the Edit Case form', () => {
+  it('is sent without an ambulance (a pending call waits without one), whatever the select holds', () => {
+    const form = formFromCase({ priority: 2, status: 'active', description: 'x', ambulance_id: 6 } as unknown as CaseDto);
+    expect(editCaseBody(form).ambulance_id).toBe(6);
+    expect(editCaseBody({ ...form, status: 'pending' }).ambulance_id).toBeNull();
+  });
+});
+
 describe('the ranking by arrival on the Edit Case form', () => {
   const sug = (id: number, distance_m: number, eta_s: number, stale = false) =>
     ({ ambulance_id: id, license_plate: `TS09 EA 100${id}`, distance_m, eta_s, position_age_s: 10, stale });

@@ -47,7 +47,7 @@ export function formLocation(f: EditCaseForm, c: Pick<CaseDto, 'latitude' | 'lon
   return best ? { latitude: best.latitude, longitude: best.longitude } : null;
 }
 
-/** Body of PUT /api/cases/{id}. */
+/** Body of PUT /api/cases/{id}; a call put back in the queue (pending) waits without an ambulance, as the server requires. */
 export function editCaseBody(f: EditCaseForm) {
   return {
     patientName: f.patientName.trim(),
@@ -55,7 +55,7 @@ export function editCaseBody(f: EditCaseForm) {
     description: f.description.trim(),
     status: f.status,
     ...(f.priority ? { priority: Number(f.priority) as Priority } : {}),
-    ambulance_id: f.ambulance_id === '' ? null : Number(f.ambulance_id),
+    ambulance_id: f.ambulance_id === '' || f.status === 'pending' ? null : Number(f.ambulance_id),
     ...(f.intakeChanged ? { intake_location: f.intake ?? null } : {}),
   };
 }
