@@ -30,8 +30,14 @@ export interface RateLimits {
   signinCodeMails: RateLimiterAbstract;
   /** Calls per link × client key (a tracking or driver token, a patient's location link, a staff member's ambulance). */
   link: RateLimiterAbstract;
-  /** Public link calls per client key, on any link. */
+  /** Public link calls per client key, on any link (issued links only). */
   linkClient: RateLimiterAbstract;
+  /**
+   * Public calls with a link that was never issued (a wrong token, case or device id) per client key:
+   * counted apart, so that strangers behind the same address (a carrier's NAT) spend nothing of a
+   * right link's counts.
+   */
+  linkFailures: RateLimiterAbstract;
   /** TRUSTED_PROXY, read once: who may name the client in X-Forwarded-For. */
   proxies: ProxyTrust;
 }
@@ -61,6 +67,7 @@ export function createRateLimits(config: Config, redis?: Redis): RateLimits {
     signinCodeMails: limiter({ keyPrefix: 'signin-code-mails', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
     link: limiter({ keyPrefix: 'link', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
     linkClient: limiter({ keyPrefix: 'link-client', points: config.limits.linkPerClientPerMinute, duration: LINK_WINDOW_SECONDS }),
+    linkFailures: limiter({ keyPrefix: 'link-failures', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
     proxies,
   };
 }
@@ -100,6 +107,9 @@ export const linkCounter = (name: string, client: string, opts: { publicCaller: 
   link: hashed(`${name}|${client}`),
   client: opts.publicCaller ? hashed(`client:${client}`) : undefined,
 });
+
+/** Takes one point from a client key's count of calls with links never issued: the refusal's wait when over, else undefined. */
+export const overLinkFailureLimit = (limits: RateLimits, log: Logger, client: string) => overLimit(log, limits.linkFailures, hashed(`failures:${client}`));
 
 /** Takes one point from each count: the refusal's wait when over a limit, else undefined. */
 export async function overLinkLimit(limits: RateLimits, log: Logger, counter: LinkCounter): Promise<number | undefined> {

@@ -114,6 +114,10 @@ export const trackingService = {
       };
     }),
 
+  /** Whether a tracking or driver token was ever issued (live or not): for counting its calls apart from wrong tokens. */
+  tokenIssued: async (ctx: ServiceContext, token: string): Promise<boolean> =>
+    Boolean(token && await trackTokenRepository.findAny(ctx.db, hashToken(token))),
+
   /** The live grant behind a tracking or driver token, or undefined. */
   resolveGrant: (ctx: ServiceContext, token: string): Promise<TrackTokenRow | undefined> =>
     token ? trackTokenRepository.findLive(ctx.db, hashToken(token)) : Promise.resolve(undefined),

@@ -6,7 +6,7 @@ import { CODE_MAX_TRIES } from '../../services/authService';
 import { requestClientKey } from '../../edge/clientIp';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import {
-  type RateLimits, SIGNIN_MAX_WAIT_SECONDS, hashed, linkCounter, linkRefusal, overLimit, overLinkLimit, signinRefusal,
+  type RateLimits, SIGNIN_MAX_WAIT_SECONDS, hashed, linkCounter, linkRefusal, overLimit, overLinkFailureLimit, overLinkLimit, signinRefusal,
 } from '../../edge/rateLimits';
 
 /** The Koa side of the rate limits (edge/rateLimits.ts): sign-in attempts and link calls answered 429 with Retry-After. */
@@ -146,16 +146,33 @@ export async function signinAttempt(ctx: Context, svc: ServiceContext, email: st
   };
 }
 
+/** What a link call is counted under (see linkRateLimit). */
+export interface LinkKey {
+  /** The link's name, e.g. `track:<token>`: counted per link × client key. */
+  name: string;
+  /**
+   * Whether the link was ever issued (a token that exists, a case with this location token, a known
+   * device id), looked up before counting. A public call with a link never issued counts only
+   * under the client key's failures, never under a right link's counts.
+   */
+  issued: () => Promise<boolean>;
+}
+
 /**
  * Limits calls per link (LINK_LIMIT_PER_MIN per link and client) and, for callers without a
- * session, per client (LINK_LIMIT_PER_CLIENT): `keyOf` names the link (e.g. `track:<token>`),
- * or nothing to let the call through uncounted.
+ * session, per client (LINK_LIMIT_PER_CLIENT); a public call with a link never issued counts apart
+ * (LINK_LIMIT_PER_MIN a minute per client key) so that wrong links on a shared address (a
+ * carrier's NAT) cannot lock out the patient or crew with the right one. `keyOf` names the
+ * link, or nothing to let the call through uncounted.
  */
-export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: RouterContext) => string | undefined): RouterMiddleware => async (ctx, next) => {
-  const key = keyOf(ctx);
-  if (key) {
-    const counter = linkCounter(key, requestClientKey(ctx, svc.rateLimits.proxies), { publicCaller: !(ctx.state as { principal?: unknown }).principal });
-    const ms = await overLinkLimit(svc.rateLimits, svc.log, counter);
+export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: RouterContext) => LinkKey | undefined): RouterMiddleware => async (ctx, next) => {
+  const link = keyOf(ctx);
+  if (link) {
+    const client = requestClientKey(ctx, svc.rateLimits.proxies);
+    const publicCaller = !(ctx.state as { principal?: unknown }).principal;
+    const ms = publicCaller && !(await link.issued())
+      ? await overLinkFailureLimit(svc.rateLimits, svc.log, client)
+      : await overLinkLimit(svc.rateLimits, svc.log, linkCounter(link.name, client, { publicCaller }));
     if (ms !== undefined) refuse(ctx, ms, linkRefusal);
   }
   await next();
