@@ -26,8 +26,13 @@ export interface RateLimits {
   signinPairWait: RateLimiterAbstract;
   /** Failed sign-ins per account from any client: SIGNIN_LIMIT_ACCOUNT of them mean the account is under attack. */
   signinAccountFailures: RateLimiterAbstract;
-  /** Sign-in codes mailed per account (SIGNIN_LIMIT_ACCOUNT in 15 minutes): a flood of code mails is refused. */
+  /**
+   * Sign-in codes mailed per account (SIGNIN_LIMIT_ACCOUNT in 15 minutes), from any clients: caps what
+   * strangers can have mailed. Spent, it refuses only a sign-in with no live code to enter.
+   */
   signinCodeMails: RateLimiterAbstract;
+  /** Sign-in codes mailed per account × client key (SIGNIN_CODE_MAILS_PER_CLIENT in 15 minutes): one client cannot spend the account's. */
+  signinCodeMailsClient: RateLimiterAbstract;
   /** Calls per link × client key (a tracking or driver token, a patient's location link, a staff member's ambulance). */
   link: RateLimiterAbstract;
   /** Public link calls per client key, on any link (issued links only). */
@@ -65,6 +70,7 @@ export function createRateLimits(config: Config, redis?: Redis): RateLimits {
     signinPairWait: limiter({ keyPrefix: 'signin-wait', points: 1, duration: SIGNIN_MAX_WAIT_SECONDS }),
     signinAccountFailures: limiter({ keyPrefix: 'signin-account-failures', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
     signinCodeMails: limiter({ keyPrefix: 'signin-code-mails', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
+    signinCodeMailsClient: limiter({ keyPrefix: 'signin-code-mails-client', points: config.limits.codeMailsPerClient, duration: SIGNIN_WINDOW_SECONDS }),
     link: limiter({ keyPrefix: 'link', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
     linkClient: limiter({ keyPrefix: 'link-client', points: config.limits.linkPerClientPerMinute, duration: LINK_WINDOW_SECONDS }),
     linkFailures: limiter({ keyPrefix: 'link-failures', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
@@ -74,6 +80,9 @@ export function createRateLimits(config: Config, redis?: Redis): RateLimits {
 
 /** E-mails and tokens are counted under a hash: a counter store never holds a credential. */
 export const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 32);
+
+/** The key an account's sign-in counts are kept under (its e-mail as typed at sign-in, trimmed and lower-cased). */
+export const signinAccountKey = (email: string) => hashed(email.trim().toLowerCase());
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 export const signinRefusal = (ms: number) => `Too many sign-in attempts. Try again in ${plural(Math.max(1, Math.ceil(ms / 60_000)), 'minute')}.`;
