@@ -26,9 +26,9 @@ export const signinCodeRepository = {
     await db('signin_challenges').insert({ challenge_hash: challengeHash, code_id: codeId, created_at: nowIso() });
   },
   /** The code a challenge points at. */
-  findByChallenge: (db: Db, challengeHash: string) =>
-    db<SigninCodeRow>('signin_challenges').join('signin_codes', 'signin_codes.id', 'signin_challenges.code_id')
-      .where('signin_challenges.challenge_hash', challengeHash).first('signin_codes.*'),
+  findByChallenge: (db: Db, challengeHash: string): Promise<SigninCodeRow | undefined> =>
+    db('signin_challenges').join('signin_codes', 'signin_codes.id', 'signin_challenges.code_id')
+      .where('signin_challenges.challenge_hash', challengeHash).first<SigninCodeRow | undefined>('signin_codes.*'),
   /** Counts one try on an unused code with tries left; 1 when counted, 0 when none are left. */
   countTry: (db: Db, id: number, maxTries: number) =>
     db('signin_codes').where({ id }).whereNull('used_at').where('attempts', '<', maxTries).update({ attempts: db.raw('attempts + 1') }),

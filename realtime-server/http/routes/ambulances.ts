@@ -53,7 +53,7 @@ export const mountAmbulances: Mount = (router, deps) => {
   // Counted like a link: a driver link (`?t=`) per token, a staff member per ambulance (a stolen or scripted session cannot flood one marker).
   const positionLimit = linkRateLimit(svc, (ctx) => {
     const principal = (ctx.state as AppState).principal;
-    if (principal) return { name: `staff-position:${principal.user.id}:${ctx.params.id}`, issued: async () => true };
+    if (principal) return { name: `staff-position:${principal.user.id}:${ctx.params.id}`, issued: () => Promise.resolve(true) };
     const t = typeof ctx.query.t === 'string' ? ctx.query.t : '';
     return t ? { name: `driver:${t}`, issued: () => trackingService.tokenIssued(svc, t) } : undefined;
   });
