@@ -32,6 +32,7 @@ const envSchema = z.object({
   SIGNIN_CODE: z.enum(['off', 'email']).default('off'),
   SIGNIN_LIMIT_ACCOUNT: z.coerce.number().int().positive().default(10),
   SIGNIN_LIMIT_IP: z.coerce.number().int().positive().default(50),
+  SIGNIN_CODE_MAILS_PER_CLIENT: z.coerce.number().int().positive().default(3),
   SIGNIN_BACKOFF_AFTER: z.coerce.number().int().positive().default(5),
   SIGNIN_BACKOFF_SECONDS: z.coerce.number().int().min(1).max(900).default(60),
   LINK_LIMIT_PER_MIN: z.coerce.number().int().positive().default(120),
@@ -95,7 +96,7 @@ export type Config = {
    * events one socket may send a second (bursts of twice that); sockets one link token may hold open on a node.
    */
   limits: {
-    signinPerAccount: number; signinPerIp: number; linkPerMinute: number; linkPerClientPerMinute: number;
+    signinPerAccount: number; signinPerIp: number; codeMailsPerClient: number; linkPerMinute: number; linkPerClientPerMinute: number;
     socketEventsPerSecond: number; socketsPerLink: number;
   };
   /**
@@ -150,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : [...new Set([new URL(e.PUBLIC_URL || `http://${shownHost}:${e.PORT}`).origin, `http://127.0.0.1:${e.PORT}`, `http://localhost:${e.PORT}`])],
     signinCode: e.SIGNIN_CODE,
     limits: {
-      signinPerAccount: e.SIGNIN_LIMIT_ACCOUNT, signinPerIp: e.SIGNIN_LIMIT_IP, linkPerMinute: e.LINK_LIMIT_PER_MIN, linkPerClientPerMinute: e.LINK_LIMIT_PER_CLIENT,
+      signinPerAccount: e.SIGNIN_LIMIT_ACCOUNT, signinPerIp: e.SIGNIN_LIMIT_IP, codeMailsPerClient: e.SIGNIN_CODE_MAILS_PER_CLIENT, linkPerMinute: e.LINK_LIMIT_PER_MIN, linkPerClientPerMinute: e.LINK_LIMIT_PER_CLIENT,
       socketEventsPerSecond: e.SOCKET_EVENTS_PER_SEC, socketsPerLink: e.LINK_SOCKETS_MAX,
     },
     signinBackoff: { after: e.SIGNIN_BACKOFF_AFTER, seconds: e.SIGNIN_BACKOFF_SECONDS },

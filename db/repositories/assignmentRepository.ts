@@ -1,7 +1,8 @@
 import { type AssignmentRow, type Db, insertedId, rowLocks } from './types';
 
 /** The steps that leave an assignment open (its ambulance busy). */
-const ENDED = ['cleared', 'cancelled'];
+/** The statuses of an assignment that is over. */
+export const ENDED: readonly string[] = ['cleared', 'cancelled'];
 
 /** The steps of an assignment (the contract's AssignmentStatus; db/ imports nothing above it). */
 type AssignmentStatus = 'dispatched' | 'en_route' | 'on_scene' | 'transporting' | 'at_hospital' | 'cleared' | 'cancelled';
@@ -19,6 +20,9 @@ export const assignmentRepository = {
   /** The latest ended (cleared or cancelled) assignment of an ambulance to a case: a driver link's own, once over. */
   lastEnded: (db: Db, caseId: string, ambulanceId: number) =>
     db<AssignmentRow>('assignments').where({ case_id: caseId, ambulance_id: ambulanceId }).whereIn('status', ENDED).orderBy('id', 'desc').first(),
+  /** An ambulance's first assignment after the given one (its next call), ended or not. */
+  nextForAmbulance: (db: Db, ambulanceId: number, afterId: number) =>
+    db<AssignmentRow>('assignments').where({ ambulance_id: ambulanceId }).where('id', '>', afterId).orderBy('id').first(),
   /** Every assignment a case had, the first first. */
   listForCase: (db: Db, caseId: string) => db<AssignmentRow>('assignments').where({ case_id: caseId }).orderBy('id'),
   /** Locks an assignment's row until the transaction ends. */

@@ -38,3 +38,18 @@ export interface UserDto {
 
 /** POST /api/users/{id}/signout (admins): how many live sessions of that staff member it ended. */
 export interface SignOutEverywhereResponse { success: true; revoked: number }
+
+/**
+ * GET and DELETE /api/users/{id}/signin-limits (admins): the account's own sign-in counts, the
+ * ones every client adds to, in their 15-minute window. DELETE clears them and answers them cleared.
+ */
+export interface SigninLimitsDto {
+  /** Codes mailed to the account, of at most `codeMailLimit` (SIGNIN_LIMIT_ACCOUNT). */
+  codeMails: number;
+  codeMailLimit: number;
+  /** Failed sign-ins on the account from any clients, of the `failureLimit` that mark it under attack. */
+  failures: number;
+  failureLimit: number;
+  /** While the code mails are spent, when the next may go (a sign-in with no live code to enter is refused until then); else null. */
+  limitedUntil: string | null;
+}

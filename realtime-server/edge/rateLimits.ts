@@ -26,12 +26,23 @@ export interface RateLimits {
   signinPairWait: RateLimiterAbstract;
   /** Failed sign-ins per account from any client: SIGNIN_LIMIT_ACCOUNT of them mean the account is under attack. */
   signinAccountFailures: RateLimiterAbstract;
-  /** Sign-in codes mailed per account (SIGNIN_LIMIT_ACCOUNT in 15 minutes): a flood of code mails is refused. */
+  /**
+   * Sign-in codes mailed per account (SIGNIN_LIMIT_ACCOUNT in 15 minutes), from any clients: caps what
+   * strangers can have mailed. Spent, it refuses only a sign-in with no live code to enter.
+   */
   signinCodeMails: RateLimiterAbstract;
+  /** Sign-in codes mailed per account × client key (SIGNIN_CODE_MAILS_PER_CLIENT in 15 minutes): one client cannot spend the account's. */
+  signinCodeMailsClient: RateLimiterAbstract;
   /** Calls per link × client key (a tracking or driver token, a patient's location link, a staff member's ambulance). */
   link: RateLimiterAbstract;
-  /** Public link calls per client key, on any link. */
+  /** Public link calls per client key, on any link (issued links only). */
   linkClient: RateLimiterAbstract;
+  /**
+   * Public calls with a link that was never issued (a wrong token, case or device id) per client key:
+   * counted apart, so that strangers behind the same address (a carrier's NAT) spend nothing of a
+   * right link's counts.
+   */
+  linkFailures: RateLimiterAbstract;
   /** TRUSTED_PROXY, read once: who may name the client in X-Forwarded-For. */
   proxies: ProxyTrust;
 }
@@ -59,14 +70,19 @@ export function createRateLimits(config: Config, redis?: Redis): RateLimits {
     signinPairWait: limiter({ keyPrefix: 'signin-wait', points: 1, duration: SIGNIN_MAX_WAIT_SECONDS }),
     signinAccountFailures: limiter({ keyPrefix: 'signin-account-failures', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
     signinCodeMails: limiter({ keyPrefix: 'signin-code-mails', points: config.limits.signinPerAccount, duration: SIGNIN_WINDOW_SECONDS }),
+    signinCodeMailsClient: limiter({ keyPrefix: 'signin-code-mails-client', points: config.limits.codeMailsPerClient, duration: SIGNIN_WINDOW_SECONDS }),
     link: limiter({ keyPrefix: 'link', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
     linkClient: limiter({ keyPrefix: 'link-client', points: config.limits.linkPerClientPerMinute, duration: LINK_WINDOW_SECONDS }),
+    linkFailures: limiter({ keyPrefix: 'link-failures', points: config.limits.linkPerMinute, duration: LINK_WINDOW_SECONDS }),
     proxies,
   };
 }
 
 /** E-mails and tokens are counted under a hash: a counter store never holds a credential. */
 export const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 32);
+
+/** The key an account's sign-in counts are kept under (its e-mail as typed at sign-in, trimmed and lower-cased). */
+export const signinAccountKey = (email: string) => hashed(email.trim().toLowerCase());
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 export const signinRefusal = (ms: number) => `Too many sign-in attempts. Try again in ${plural(Math.max(1, Math.ceil(ms / 60_000)), 'minute')}.`;
@@ -100,6 +116,9 @@ export const linkCounter = (name: string, client: string, opts: { publicCaller: 
   link: hashed(`${name}|${client}`),
   client: opts.publicCaller ? hashed(`client:${client}`) : undefined,
 });
+
+/** Takes one point from a client key's count of calls with links never issued: the refusal's wait when over, else undefined. */
+export const overLinkFailureLimit = (limits: RateLimits, log: Logger, client: string) => overLimit(log, limits.linkFailures, hashed(`failures:${client}`));
 
 /** Takes one point from each count: the refusal's wait when over a limit, else undefined. */
 export async function overLinkLimit(limits: RateLimits, log: Logger, counter: LinkCounter): Promise<number | undefined> {

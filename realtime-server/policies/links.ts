@@ -1,3 +1,4 @@
+import { ENDED as ENDED_ASSIGNMENT } from '../../db/repositories/assignmentRepository';
 import type { MailLinkLife } from '../../db/repositories/outboxRepository';
 import type { AssignmentRow, CaseRow, TrackTokenRow } from '../../db/repositories/types';
 
@@ -57,20 +58,30 @@ export const linkPolicy = {
    * - it was not revoked before that end: a link revoked for another reason while its assignment was
    *   still open (none does that today) gets no standby. Send Tracker re-sending revokes nothing:
    *   the earlier links keep working, and each one's page waits alike;
-   * - the end is less than DRIVER_STANDBY_MS (12 h, a shift) ago. Each next call gives the page a
-   *   new link of its own; the old one stays as it is.
+   * - the end is less than DRIVER_STANDBY_MS (12 h, a shift) ago;
+   * - the ambulance's NEXT call (its first assignment after the link's own, `next`) is not over and was
+   *   dispatched within that standby (followsTo): a link follows its ambulance one call on, never
+   *   further. The crew is mailed a new driver link at every dispatch (dispatchNotices), and an open
+   *   page is handed one for the next call, so the crew keeps working; a leaked link of an earlier
+   *   call is dead once the call after it is over, however many hours of its standby are left.
    * Null otherwise. What the standby socket may hear is in realtime/standby.ts.
    */
   standbyUntil: (
     grant: Pick<TrackTokenRow, 'kind' | 'revoked_at'> | undefined,
     ended: Pick<AssignmentRow, 'status' | 'cleared_at' | 'cancelled_at'> | undefined,
     now: number,
+    next?: Pick<AssignmentRow, 'status' | 'dispatched_at'>,
   ): string | null => {
     if (grant?.kind !== 'driver' || !ended) return null;
     const endedAt = ended.status === 'cleared' ? ended.cleared_at : ended.status === 'cancelled' ? ended.cancelled_at : null;
     if (!endedAt) return null;
     if (grant.revoked_at != null && grant.revoked_at < endedAt) return null;
     const until = Date.parse(endedAt) + DRIVER_STANDBY_MS;
-    return Number.isFinite(until) && until > now ? new Date(until).toISOString() : null;
+    if (!Number.isFinite(until) || until <= now) return null;
+    const iso = new Date(until).toISOString();
+    return !next || linkPolicy.followsTo(next, iso) ? iso : null;
   },
+  /** A waiting driver link's ambulance's next call is one it follows to: still open, and dispatched before the standby's end. */
+  followsTo: (next: Pick<AssignmentRow, 'status' | 'dispatched_at'>, until: string): boolean =>
+    !ENDED_ASSIGNMENT.includes(next.status) && next.dispatched_at < until,
 };

@@ -31,6 +31,7 @@ export const permissions = {
   'user.update': { roles: ADMIN, denied: 'Only admins can edit operators' },
   'user.delete': { roles: ADMIN, denied: 'Only admins can delete operators' },
   'user.signout': { roles: ADMIN, denied: 'Only admins can sign staff out' },
+  'user.signinLimits': { roles: ADMIN, denied: "Only admins can see and clear a staff member's sign-in limits" },
   'tracking.initiate': { roles: STAFF, denied: 'Only staff can send tracking links' },
   'outbox.read': { roles: ADMIN, denied: 'Only admins can read the outbox' },
   'geocode.read': { roles: STAFF, denied: 'Only staff can look up place names' },
@@ -118,6 +119,9 @@ export const access = {
   'DELETE /api/users/:id': { permission: 'user.delete' },
   /** Ends every live session of a staff member of any role. */
   'POST /api/users/:id/signout': { permission: 'user.signout' },
+  /** The account's sign-in counts (code mails, failures) and, DELETE, clearing them. */
+  'GET /api/users/:id/signin-limits': { permission: 'user.signinLimits' },
+  'DELETE /api/users/:id/signin-limits': { permission: 'user.signinLimits' },
 
   /** Response times, unit hour utilisation and demand over a period, and every assignment of it as CSV. */
   'GET /api/reports/response-times': { permission: 'reports.read' },

@@ -128,6 +128,8 @@ const MATRIX: Record<string, Entry> = {
   'PUT /api/users/:id': { who: 'admin', url: () => `/api/users/${f.keptOperatorId}`, body: () => operatorBody('kept'), ok: 200 },
   'DELETE /api/users/:id': { who: 'admin', url: () => `/api/users/${f.spareOperatorId}`, ok: 200 },
   'POST /api/users/:id/signout': { who: 'admin', url: () => `/api/users/${f.keptOperatorId}/signout`, ok: 200 },
+  'GET /api/users/:id/signin-limits': { who: 'admin', url: () => `/api/users/${f.keptOperatorId}/signin-limits`, ok: 200 },
+  'DELETE /api/users/:id/signin-limits': { who: 'admin', url: () => `/api/users/${f.keptOperatorId}/signin-limits`, ok: 200 },
   'POST /api/ambulances': { who: 'admin', body: (n) => ({ license_plate: `TS09 ZZ ${9000 + n}`, status: 'available' }), ok: 201 },
   'DELETE /api/ambulances/:id': { who: 'admin', url: () => '/api/ambulances/8', ok: 200 },
   'POST /api/ambulances/:id/device': { who: 'admin', url: () => '/api/ambulances/7/device', ok: 200 },

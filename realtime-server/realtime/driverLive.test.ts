@@ -222,4 +222,24 @@ describe('a driver link whose call ended waits for its ambulance\'s next call', 
     expectStatus(await s.api('DELETE', `/api/cases/${b}`, { token: admin }), 200, 'delete');
     expect(await refused({ driverToken: tb.driver })).toBe('unauthorized');
   });
+
+  it('a driver link follows its ambulance to the NEXT call only: once that call is over, the old link is dead (a leaked link does not chain to the calls after)', async () => {
+    const a = await dispatchCase(s, operator, 6);
+    const ta = await trackingTokens(s, operator, a, 6);
+    expectStatus(await updateCase(s, operator, a, { status: 'closed' }), 200, 'close the first call');
+    // The next call: the old link's page (the crew's, reconnecting) is offered it.
+    const b = await dispatchCase(s, operator, 6);
+    const waiting = await link({ driverToken: ta.driver });
+    expect((await waitHeard(waiting.heard, 'driver.dispatched', 1000)).payload).toMatchObject({ ambulanceId: 6, caseId: b, from: { caseId: a } });
+    waiting.sock.disconnect();
+    // That call over and another dispatched, well within 12 hours of the first's end: the first link opens nothing.
+    expectStatus(await updateCase(s, operator, b, { status: 'closed' }), 200, 'close the next call');
+    expect(await refused({ driverToken: ta.driver })).toBe('unauthorized');
+    const c = await dispatchCase(s, operator, 6);
+    expect(await refused({ driverToken: ta.driver })).toBe('unauthorized');
+    // The call's own mailed link (and a link handed over for it) still drive; the crew is mailed one at every dispatch.
+    const tc = await trackingTokens(s, operator, c, 6);
+    expect((await s.api('GET', `/api/track/6?t=${tc.driver}`)).status).toBe(200);
+    expectStatus(await updateCase(s, operator, c, { status: 'closed' }), 200, 'close the third call');
+  });
 });

@@ -23,8 +23,14 @@ export const CODE_ERRORS = {
   wrong: (left: number) => `Wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left`,
 } as const;
 
-/** The code's hash is keyed by the challenge, which only the browser holds in clear. */
-const codeHash = (challenge: string, code: string) => createHash('sha256').update(`${challenge}:${code}`).digest('hex');
+/** A code is stored as its hash with a salt of its own (no one table of 10^6 hashes opens every code). */
+const codeHash = (salt: string, code: string) => createHash('sha256').update(`${salt}:${code}`).digest('hex');
+
+/**
+ * A code still worth binding a new challenge to has at least half its life left; one closer to its
+ * end is replaced by a new mail when the budgets allow (else it is still bound, rather than refuse).
+ */
+const REUSE_MIN_MS = (CODE_VALID_MINUTES * 60_000) / 2;
 
 async function openSession(ctx: ServiceContext, db: Db, user: UserRow): Promise<SignInResponse> {
   const token = newToken();
@@ -33,34 +39,54 @@ async function openSession(ctx: ServiceContext, db: Db, user: UserRow): Promise<
   return { token, expiresAt, user: { id: user.id, email: user.email, role: user.role, username: user.name } };
 }
 
-/** Mails a 6-digit code and answers the challenge that must come back with it. */
-const startCodeChallenge = (ctx: ServiceContext, user: UserRow): Promise<SignInCodeRequired> =>
+/** A new challenge for a code: the answer the browser must send back with that code. */
+async function challengeFor(db: Db, codeId: number): Promise<SignInCodeRequired> {
+  const challenge = newToken();
+  await signinCodeRepository.insertChallenge(db, hashToken(challenge), codeId);
+  return { codeRequired: true, challenge };
+}
+
+/** Mails a new 6-digit code and answers a challenge for it. */
+const mailNewCode = (ctx: ServiceContext, user: UserRow): Promise<SignInCodeRequired> =>
   inTransaction(ctx, async (trx, record) => {
-    const challenge = newToken();
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await signinCodeRepository.insert(trx, {
-      challengeHash: hashToken(challenge),
-      userId: user.id,
-      codeHash: codeHash(challenge, code),
-      validMs: CODE_VALID_MINUTES * 60_000,
-    });
+    const salt = newToken();
+    const codeId = await signinCodeRepository.insertCode(trx, { userId: user.id, salt, codeHash: codeHash(salt, code), validMs: CODE_VALID_MINUTES * 60_000 });
     await outboxRepository.insert(trx, mailTemplates.signinCode(user, code, CODE_VALID_MINUTES));
     record({ type: 'mail.queued' });
-    return { codeRequired: true, challenge };
+    return challengeFor(trx, codeId);
   });
+
+/**
+ * The code step: while the account has a live code (mailed, unused, tries left, with half its
+ * life left), the sign-in gets a challenge for THAT code: nothing is mailed and no budget is
+ * spent, so whoever asks (a stranger with the three fields) cannot spend the owner's way in, and
+ * the owner types the code already in the mailbox. Otherwise a new code is mailed if this client's
+ * share and the account's allow it; when they do not, a live code is still bound, and only with
+ * none left is the sign-in refused (429).
+ */
+async function codeChallenge(ctx: ServiceContext, user: UserRow, takeMail: SignInGuard['takeCodeMail']): Promise<SignInCodeRequired> {
+  const live = await signinCodeRepository.liveFor(ctx.db, user.id, CODE_MAX_TRIES);
+  if (live && Date.parse(live.expires_at) - Date.now() >= REUSE_MIN_MS) return challengeFor(ctx.db, live.id);
+  if (!takeMail || await takeMail(!live)) return mailNewCode(ctx, user);
+  return challengeFor(ctx.db, live!.id);
+}
 
 /** What the caller knows about the attempt beyond its fields (see http/middleware/rateLimit.ts). */
 export interface SignInGuard {
   /** Many clients failed on this account lately: the right fields alone are not enough. */
   underAttack?: boolean;
-  /** Called before a code is mailed; throws when the account had its share of code mails. */
-  beforeCodeMail?: () => Promise<void>;
+  /**
+   * Takes one code mail from this client's share on the account and the account's own: true when
+   * a mail may go; false when either is spent, or, with `mustMail` (no live code to fall back on), 429.
+   */
+  takeCodeMail?: (mustMail: boolean) => Promise<boolean>;
 }
 
 export const authService = {
   /**
    * All three of e-mail, name and phone must match one active staff account. Then a session
-   * is opened, or a code is mailed and the answer names its challenge: always with
+   * is opened, or the code step answers a challenge (codeChallenge): always with
    * SIGNIN_CODE=email, and for an account under attack when mail can reach its owner
    * (SMTP_URL). Without SMTP_URL a code would only wait in the outbox, which is no second
    * factor and would lock the owner out: such a sign-in opens a session and is logged.
@@ -70,9 +96,8 @@ export const authService = {
     const user = await userRepository.findForSignIn(ctx.db, input.email, input.username.trim().toLowerCase(), digits);
     if (!user) throw unauthorized(NO_ACCOUNT);
     if (ctx.config.signinCode === 'email' || (guard.underAttack && ctx.config.smtpUrl)) {
-      await guard.beforeCodeMail?.();
       if (ctx.config.signinCode !== 'email') ctx.log.info({ userId: user.id }, 'sign-in for an account under attack (many failed sign-ins from several clients): a code is mailed');
-      return startCodeChallenge(ctx, user);
+      return codeChallenge(ctx, user, guard.takeCodeMail);
     }
     if (guard.underAttack) ctx.log.warn({ userId: user.id }, 'sign-in for an account under attack (many failed sign-ins from several clients) without a second step: set SMTP_URL so that such sign-ins need a mailed code');
     return openSession(ctx, ctx.db, user);
@@ -86,7 +111,8 @@ export const authService = {
 
   /**
    * The second step: the mailed code for a live challenge opens the session. Every try is
-   * counted (committed even when it fails); after CODE_MAX_TRIES the challenge is dead.
+   * counted on the code (committed even when it fails), whichever of its challenges sends it;
+   * after CODE_MAX_TRIES the code and all its challenges are dead.
    */
   async verifyCode(ctx: ServiceContext, input: SignInVerifyInput): Promise<SignInResponse> {
     const outcome = await inTransaction(ctx, async (trx): Promise<SignInResponse | { error: string }> => {
@@ -96,7 +122,7 @@ export const authService = {
       if (row.expires_at <= new Date().toISOString()) return { error: CODE_ERRORS.expired };
       if (!(await signinCodeRepository.countTry(trx, row.id, CODE_MAX_TRIES))) return { error: CODE_ERRORS.tooMany };
       const tries = row.attempts + 1;
-      if (!sameHash(row.code_hash, codeHash(input.challenge, input.code))) {
+      if (!sameHash(row.code_hash, codeHash(row.code_salt, input.code))) {
         return { error: tries >= CODE_MAX_TRIES ? CODE_ERRORS.tooMany : CODE_ERRORS.wrong(CODE_MAX_TRIES - tries) };
       }
       if (!(await signinCodeRepository.markUsed(trx, row.id))) return { error: CODE_ERRORS.invalid };

@@ -336,6 +336,12 @@ export const caseService = {
       record({ type: 'case.deleted', id });
     }),
 
+  /** Whether this location link was issued (the case exists and the token is its own), whatever the case's state: for counting its calls. */
+  async locationLinkIssued(ctx: ServiceContext, id: string, token: string): Promise<boolean> {
+    const row = UUID.test(id) ? await caseRepository.findById(ctx.db, id) : undefined;
+    return Boolean(row && locationTokenMatches(row, token));
+  },
+
   /** Whether a patient's location link can share now: the same 404 and 410 as a share; nothing about the case but whether it waits. */
   async locationLinkState(ctx: ServiceContext, id: string, token: string): Promise<LocationLinkState> {
     const row = await findCase(ctx.db, id);

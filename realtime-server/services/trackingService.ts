@@ -75,7 +75,8 @@ export const trackingService = {
     const grant = token ? await trackTokenRepository.findAny(ctx.db, hashToken(token)) : undefined;
     if (grant?.kind !== 'driver') return undefined;
     const ended = await assignmentRepository.lastEnded(ctx.db, grant.case_id, grant.ambulance_id);
-    const until = linkPolicy.standbyUntil(grant, ended, now);
+    const next = ended && await assignmentRepository.nextForAmbulance(ctx.db, grant.ambulance_id, ended.id);
+    const until = linkPolicy.standbyUntil(grant, ended, now, next);
     const ambulance = until ? await ambulanceRepository.findById(ctx.db, grant.ambulance_id) : undefined;
     if (!until || !ended || !ambulance) return undefined;
     return {
@@ -94,8 +95,9 @@ export const trackingService = {
   handOver: (ctx: ServiceContext, standby: StandbyGrant, offered?: number) =>
     inTransaction(ctx, async (trx): Promise<{ assignmentId: number; dispatched: DriverDispatched } | null> => {
       const open = await assignmentRepository.openForAmbulance(trx, standby.ambulanceId);
-      // Only a call after the link's own, and each one once per waiting page.
-      if (!open || open.id <= standby.endedAssignmentId || open.id === offered) return null;
+      // Only the ambulance's next call after the link's own (linkPolicy.followsTo), and once per waiting page.
+      const next = await assignmentRepository.nextForAmbulance(trx, standby.ambulanceId, standby.endedAssignmentId);
+      if (!open || !next || open.id !== next.id || !linkPolicy.followsTo(next, standby.until) || open.id === offered) return null;
       await caseRepository.lock(trx, open.case_id);
       const c = await caseRepository.findById(trx, open.case_id);
       if (!c || !linkPolicy.stillDrives(c, standby.ambulanceId) || c.assignment_id !== open.id) return null;
@@ -113,6 +115,10 @@ export const trackingService = {
         },
       };
     }),
+
+  /** Whether a tracking or driver token was ever issued (live or not): for counting its calls apart from wrong tokens. */
+  tokenIssued: async (ctx: ServiceContext, token: string): Promise<boolean> =>
+    Boolean(token && await trackTokenRepository.findAny(ctx.db, hashToken(token))),
 
   /** The live grant behind a tracking or driver token, or undefined. */
   resolveGrant: (ctx: ServiceContext, token: string): Promise<TrackTokenRow | undefined> =>

@@ -6,7 +6,7 @@ import { CODE_MAX_TRIES } from '../../services/authService';
 import { requestClientKey } from '../../edge/clientIp';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import {
-  type RateLimits, SIGNIN_MAX_WAIT_SECONDS, hashed, linkCounter, linkRefusal, overLimit, overLinkLimit, signinRefusal,
+  type RateLimits, SIGNIN_MAX_WAIT_SECONDS, hashed, linkCounter, signinAccountKey, linkRefusal, overLimit, overLinkFailureLimit, overLinkLimit, signinRefusal,
 } from '../../edge/rateLimits';
 
 /** The Koa side of the rate limits (edge/rateLimits.ts): sign-in attempts and link calls answered 429 with Retry-After. */
@@ -77,8 +77,12 @@ export interface SigninAttempt {
    * a sign-in with the right fields must also pass a code mailed to the account.
    */
   underAttack: boolean;
-  /** Takes one of the account's code mails; 429 when it had SIGNIN_LIMIT_ACCOUNT of them in 15 minutes. */
-  codeMail: () => Promise<void>;
+  /**
+   * Takes one code mail from this client's share on the account (SIGNIN_CODE_MAILS_PER_CLIENT) and
+   * the account's (SIGNIN_LIMIT_ACCOUNT), in 15 minutes: true when a mail may go. When either is
+   * spent: false, or with `mustMail` (the account has no live code to enter instead) 429.
+   */
+  takeCodeMail: (mustMail: boolean) => Promise<boolean>;
   /**
    * Runs the check of the credentials. A refusal (401) is a failure: it stays counted for the
    * client key, for the account × client key, and for the account. Anything else was not
@@ -97,7 +101,7 @@ export interface SigninAttempt {
 export async function signinAttempt(ctx: Context, svc: ServiceContext, email: string | undefined, step: SigninStep = 'fields'): Promise<SigninAttempt> {
   const limits = svc.rateLimits;
   const client = requestClientKey(ctx, svc.rateLimits.proxies);
-  const account = email ? hashed(email.trim().toLowerCase()) : undefined;
+  const account = email ? signinAccountKey(email) : undefined;
   const pairOf = (s: SigninStep) => (account ? hashed(`${account}\n${client}\n${s}`) : undefined);
   const pair = pairOf(step);
   await take(ctx, svc, limits.signinClient, client, signinRefusal);
@@ -121,8 +125,17 @@ export async function signinAttempt(ctx: Context, svc: ServiceContext, email: st
   };
   return {
     underAttack: (failures?.consumedPoints ?? 0) >= svc.config.limits.signinPerAccount,
-    codeMail: async () => {
-      if (account) await take(ctx, svc, limits.signinCodeMails, account, signinRefusal);
+    takeCodeMail: async (mustMail) => {
+      if (!account) return true;
+      const mine = hashed(`${account}\n${client}\nmail`);
+      let ms = await overLimit(svc.log, limits.signinCodeMailsClient, mine);
+      if (ms === undefined) {
+        ms = await overLimit(svc.log, limits.signinCodeMails, account);
+        if (ms !== undefined) await quietly(limits.signinCodeMailsClient.reward(mine));
+      }
+      if (ms === undefined) return true;
+      if (mustMail) refuse(ctx, ms, signinRefusal);
+      return false;
     },
     async run<T>(work: () => Promise<T>, completed: (result: T) => boolean): Promise<T> {
       let result: T;
@@ -146,16 +159,33 @@ export async function signinAttempt(ctx: Context, svc: ServiceContext, email: st
   };
 }
 
+/** What a link call is counted under (see linkRateLimit). */
+export interface LinkKey {
+  /** The link's name, e.g. `track:<token>`: counted per link × client key. */
+  name: string;
+  /**
+   * Whether the link was ever issued (a token that exists, a case with this location token, a known
+   * device id), looked up before counting. A public call with a link never issued counts only
+   * under the client key's failures, never under a right link's counts.
+   */
+  issued: () => Promise<boolean>;
+}
+
 /**
  * Limits calls per link (LINK_LIMIT_PER_MIN per link and client) and, for callers without a
- * session, per client (LINK_LIMIT_PER_CLIENT): `keyOf` names the link (e.g. `track:<token>`),
- * or nothing to let the call through uncounted.
+ * session, per client (LINK_LIMIT_PER_CLIENT); a public call with a link never issued counts apart
+ * (LINK_LIMIT_PER_MIN a minute per client key) so that wrong links on a shared address (a
+ * carrier's NAT) cannot lock out the patient or crew with the right one. `keyOf` names the
+ * link, or nothing to let the call through uncounted.
  */
-export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: RouterContext) => string | undefined): RouterMiddleware => async (ctx, next) => {
-  const key = keyOf(ctx);
-  if (key) {
-    const counter = linkCounter(key, requestClientKey(ctx, svc.rateLimits.proxies), { publicCaller: !(ctx.state as { principal?: unknown }).principal });
-    const ms = await overLinkLimit(svc.rateLimits, svc.log, counter);
+export const linkRateLimit = (svc: ServiceContext, keyOf: (ctx: RouterContext) => LinkKey | undefined): RouterMiddleware => async (ctx, next) => {
+  const link = keyOf(ctx);
+  if (link) {
+    const client = requestClientKey(ctx, svc.rateLimits.proxies);
+    const publicCaller = !(ctx.state as { principal?: unknown }).principal;
+    const ms = publicCaller && !(await link.issued())
+      ? await overLinkFailureLimit(svc.rateLimits, svc.log, client)
+      : await overLinkLimit(svc.rateLimits, svc.log, linkCounter(link.name, client, { publicCaller }));
     if (ms !== undefined) refuse(ctx, ms, linkRefusal);
   }
   await next();

@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
 import { type SmtpListener, startSmtpListener } from '../../testing/smtpListener';
-import { type TestServer, useTestServer } from '../../testing/testServer';
+import { type TestServer, startTestServer, useTestServer } from '../../testing/testServer';
+import { waitFor } from '../../testing/wait';
 import { DEMO } from '../../testing/demoAccounts';
 
 /**
@@ -57,6 +58,47 @@ describe.skipIf(!REDIS_URL)('sign-in limits on two nodes over Redis', () => {
       const res = await signIn(node, '192.0.2.77', DEMO.operator);
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({ codeRequired: true, challenge: expect.any(String) });
+    }
+  });
+
+  it('code mails hold across nodes: a stranger\'s 10 sign-ins (5 on each) mail one code; the owner on the other node types it and is in; an admin on B sees and clears what A counted', async () => {
+    const code = async (node: TestServer, email: string) => {
+      const row = await node.ctx.db('outbox').where({ kind: 'signin-code', to_address: email }).orderBy('id', 'desc').first();
+      const messageId = `<outbox-${row.id}.${Date.parse(row.created_at)}@`;
+      const mail = await waitFor(() => smtp.received.find((m) => m.headers['message-id']?.startsWith(messageId)), 'the code mail');
+      return /^\s+(\d{6})$/m.exec(mail.text)![1];
+    };
+    const verifyOn = (node: TestServer, from: string, challenge: string, c: string) => node.api('POST', '/api/auth/signin/verify', { body: { challenge, code: c }, headers: { 'x-forwarded-for': from } });
+    const coded = { ...env(), SIGNIN_CODE: 'email', REDIS_PREFIX: `${prefix}-codes` };
+    const [ca, cb] = [await startTestServer({ env: { ...coded, DATABASE_URL: a.config.databaseUrl } }), await startTestServer({ env: { ...coded, DATABASE_URL: a.config.databaseUrl } })];
+    try {
+      const mails = async () => Number((await ca.ctx.db('outbox').where({ kind: 'signin-code', to_address: DEMO.operator.email }).count({ n: '*' }).first())!.n);
+      // The code the previous test had mailed (under attack) is over: this one starts with none live.
+      await ca.ctx.db('signin_codes').whereNull('used_at').update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+      const before = await mails();
+      for (let i = 1; i <= 10; i++) expect((await signIn(i % 2 ? ca : cb, `203.0.113.${i}`, DEMO.operator)).status).toBe(202);
+      expect(await mails()).toBe(before + 1);
+      const res = await signIn(cb, '198.51.100.90', DEMO.operator);
+      expect(res.status).toBe(202);
+      expect((await verifyOn(cb, '198.51.100.90', res.body.challenge, await code(cb, DEMO.operator.email))).status).toBe(200);
+
+      // Three codes spent from one address on A: its share is gone on B too.
+      for (let i = 0; i < 3; i++) {
+        const r = await signIn(ca, '203.0.113.50', DEMO.operator);
+        expect(r.status).toBe(202);
+        expect((await verifyOn(ca, '203.0.113.50', r.body.challenge, await code(ca, DEMO.operator.email))).status).toBe(200);
+      }
+      expectError(await signIn(cb, '203.0.113.50', DEMO.operator), 429, SIGNIN_REFUSED);
+
+      const adminChallenge = await signIn(ca, '192.0.2.240', DEMO.admin);
+      const admin = (await verifyOn(ca, '192.0.2.240', adminChallenge.body.challenge, await code(ca, DEMO.admin.email))).body.token as string;
+      const id = (await cb.ctx.db('users').where({ email: DEMO.operator.email }).first()).id as number;
+      expect((await cb.api('GET', `/api/users/${id}/signin-limits`, { token: admin })).body).toMatchObject({ codeMails: 4, limitedUntil: null });
+      expect((await cb.api('DELETE', `/api/users/${id}/signin-limits`, { token: admin })).body).toMatchObject({ codeMails: 0, limitedUntil: null });
+      expect((await ca.api('GET', `/api/users/${id}/signin-limits`, { token: admin })).body).toMatchObject({ codeMails: 0 });
+    } finally {
+      await ca.dispose();
+      await cb.dispose();
     }
   });
 });

@@ -53,8 +53,9 @@ export const mountAmbulances: Mount = (router, deps) => {
   // Counted like a link: a driver link (`?t=`) per token, a staff member per ambulance (a stolen or scripted session cannot flood one marker).
   const positionLimit = linkRateLimit(svc, (ctx) => {
     const principal = (ctx.state as AppState).principal;
-    if (principal) return `staff-position:${principal.user.id}:${ctx.params.id}`;
-    return typeof ctx.query.t === 'string' && ctx.query.t ? `driver:${ctx.query.t}` : undefined;
+    if (principal) return { name: `staff-position:${principal.user.id}:${ctx.params.id}`, issued: () => Promise.resolve(true) };
+    const t = typeof ctx.query.t === 'string' ? ctx.query.t : '';
+    return t ? { name: `driver:${t}`, issued: () => trackingService.tokenIssued(svc, t) } : undefined;
   });
   router.post('/api/ambulances/:id/unit-status', noStore, positionLimit, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

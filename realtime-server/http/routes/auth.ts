@@ -14,7 +14,7 @@ export const mountAuth: Mount = (router, { svc }) => {
   router.post('/api/auth/signin', noStore, async (ctx) => {
     const input = validate(signInSchema, ctx.request.body);
     const attempt = await signinAttempt(ctx, svc, input.email);
-    const result = await attempt.run(() => authService.signIn(svc, input, { underAttack: attempt.underAttack, beforeCodeMail: attempt.codeMail }), completed);
+    const result = await attempt.run(() => authService.signIn(svc, input, { underAttack: attempt.underAttack, takeCodeMail: attempt.takeCodeMail }), completed);
     if ('codeRequired' in result) ctx.status = 202;
     ctx.body = result;
   });

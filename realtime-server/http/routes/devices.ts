@@ -79,7 +79,7 @@ export const mountDevices: Mount = (router, { svc }) => {
   // Counted like a driver link, per device (by its secret's hash, so no counter store holds a secret) and client.
   const deviceLimit = linkRateLimit(svc, (ctx) => {
     const { hash } = deviceRequest(ctx);
-    return hash ? `device:${hash}` : undefined;
+    return hash ? { name: `device:${hash}`, issued: async () => (await deviceService.ambulanceOf(svc, hash)) !== undefined } : undefined;
   });
 
   /** OsmAnd: 200 on success, 400 for a missing or unknown id (as Traccar answers) and for bad input. */

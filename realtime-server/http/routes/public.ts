@@ -11,9 +11,14 @@ const linkToken = (ctx: { query: Record<string, unknown> }) => (typeof ctx.query
 
 /** The calls that need no sign-in: the patient's location link (its state, its share) and a tracking link. */
 export const mountPublic: Mount = (router, { svc }) => {
-  // Counted per link: the case id is the location link's secret, the `t` token the tracking link's.
-  const locationLimit = linkRateLimit(svc, (ctx) => `location:${ctx.params.caseId}`);
-  const trackLimit = linkRateLimit(svc, (ctx) => (typeof ctx.query.t === 'string' && ctx.query.t ? `track:${ctx.query.t}` : undefined));
+  // Counted per link (a location link by its case, a tracking link by its token); a link never issued counts apart.
+  const locationLimit = linkRateLimit(svc, (ctx) => ({
+    name: `location:${ctx.params.caseId}`, issued: () => caseService.locationLinkIssued(svc, ctx.params.caseId, linkToken(ctx)),
+  }));
+  const trackLimit = linkRateLimit(svc, (ctx) => {
+    const t = linkToken(ctx);
+    return t ? { name: `track:${t}`, issued: () => trackingService.tokenIssued(svc, t) } : undefined;
+  });
   // The patient's page asks at load, so a dead link says so before anyone presses Share; counted with the shares.
   router.get('/api/location/:caseId', noStore, locationLimit, async (ctx) => {
     ctx.body = await caseService.locationLinkState(svc, ctx.params.caseId, linkToken(ctx));

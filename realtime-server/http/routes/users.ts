@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { type SignOutEverywhereResponse, type UserDto, email, userWriteSchema } from '../../contract';
+import { type SigninLimitsDto, type SignOutEverywhereResponse, type UserDto, email, userWriteSchema } from '../../contract';
+import { signinLimitService } from '../../services/signinLimitService';
 import { userService } from '../../services/userService';
 import type { AppState } from '../middleware/auth';
+import { noStore } from '../middleware/security';
 import { idempotency, writeContext } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
@@ -29,6 +31,13 @@ export const mountUsers: Mount = (router, { svc }) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const revoked = await userService.signOutEverywhere(svc, id, (ctx.state as AppState).principal!.user);
     ctx.body = { success: true, revoked } satisfies SignOutEverywhereResponse;
+  });
+  router.get('/api/users/:id/signin-limits', noStore, async (ctx) => {
+    ctx.body = (await signinLimitService.read(svc, routeId(ctx.params.id, NOT_FOUND))) satisfies SigninLimitsDto;
+  });
+  router.delete('/api/users/:id/signin-limits', noStore, async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    ctx.body = (await signinLimitService.clear(svc, id, (ctx.state as AppState).principal!.user)) satisfies SigninLimitsDto;
   });
   router.delete('/api/users/:id', async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

@@ -4,7 +4,7 @@ import { caseBoardOf } from '../realtime/caseBoard';
 import { ApiError, apiFetch, newIdempotencyKey } from './client';
 import type {
   AmbulanceDto, CaseDto, DeviceIdentityResponse, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
-  SignOutEverywhereResponse, TrackingInitiateResponse, UserDto,
+  SignOutEverywhereResponse, SigninLimitsDto, TrackingInitiateResponse, UserDto,
   ambulanceCreateSchema, ambulanceUpdateSchema, caseCreateSchema, caseUpdateSchema, trackingInitiateSchema, userWriteSchema,
   AssignmentDto, UnitStatusAck, UnitStatusInput, timeCorrectionSchema, CaseDispatchInput, CaseDispatchResponse,
 } from './contract';
@@ -195,6 +195,12 @@ export const mutations = {
   signOutEverywhere: write({
     request: (u: Pick<UserDto, 'id'>) => apiFetch<SignOutEverywhereResponse>(`/api/users/${u.id}/signout`, { method: 'POST' }),
     invalidates: [],
+  }),
+
+  /** DELETE /api/users/{id}/signin-limits: clears an account's code-mail and failure counts, so its owner can have a code mailed at once. */
+  clearSigninLimits: write({
+    request: (u: Pick<UserDto, 'id'>) => apiFetch<SigninLimitsDto>(`/api/users/${u.id}/signin-limits`, { method: 'DELETE' }),
+    invalidates: [['signin-limits']],
   }),
 
   /**

@@ -14,7 +14,7 @@ export const CASE_COUNTS_KEY = ['cases', 'counts'] as const;
 export const CASE_HISTORY_KEY = ['cases', 'history'] as const;
 import {
   type AmbulanceDto, type CaseBoardResponse, type CaseSuggestionsResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse,
-  type DemandReport, type ProfileResponse, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport, localDate,
+  type DemandReport, type ProfileResponse, type SigninLimitsDto, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport, localDate,
 } from './contract';
 
 /** A report's period: local dates YYYY-MM-DD in an IANA zone, half-open (`to` is the day after the last). */
@@ -95,6 +95,12 @@ export const queries = {
     queryOptions({
       queryKey: ['operators'] as const,
       queryFn: ({ signal }) => apiFetch<{ operators: UserDto[] }>('/api/users/operators', { signal }).then((r) => r.operators),
+    }),
+  /** A staff member's sign-in counts (GET /api/users/{id}/signin-limits, admins): whether strangers spent the code mails. */
+  signinLimits: (userId: number) =>
+    queryOptions({
+      queryKey: ['signin-limits', userId] as const,
+      queryFn: ({ signal }) => apiFetch<SigninLimitsDto>(`/api/users/${userId}/signin-limits`, { signal }),
     }),
   /** One page of the outbox (GET /api/outbox?status=&limit=&cursor=), newest first. */
   outbox: (q: OutboxQuery = {}) =>

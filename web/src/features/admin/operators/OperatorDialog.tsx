@@ -8,17 +8,19 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { GENDER_OPTIONS, SHIFT_OPTIONS, missingFields, type OperatorForm } from './operatorForm';
 
 /** Add/Edit Operator: required name, email, role, shift and gender; optional address, location, phone. */
-export function OperatorDialog({ open, mode, initial, saving, onCancel, onSave }: {
+export function OperatorDialog({ open, mode, initial, saving, onCancel, onSave, children }: {
   open: boolean;
   mode: 'add' | 'edit';
   initial: OperatorForm;
   saving: boolean;
   onCancel: () => void;
   onSave: (form: OperatorForm) => void;
+  /** Below the fields: what an edit shows about the account (its sign-in limits). */
+  children?: ReactNode;
 }) {
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
@@ -72,6 +74,7 @@ export function OperatorDialog({ open, mode, initial, saving, onCancel, onSave }
               <TextField label="Address" value={form.address} onChange={set('address')} fullWidth multiline minRows={2} />
             </Grid>
           </Grid>
+          {children}
         </DialogContent>
         <DialogActions sx={{ px: 3, py: 2 }}>
           <Button onClick={onCancel} disabled={saving} color="inherit">Cancel</Button>

@@ -11,12 +11,13 @@ import { AddIcon } from '../../../layout/icons';
 import { withServerReason } from '../shared/errors';
 import { useManagedList } from '../shared/useManagedList';
 import { OperatorDialog } from './OperatorDialog';
+import { SigninLimits } from './SigninLimits';
 import { LoadStateBanner } from '../../shared/LoadStateBanner';
 import { OperatorsTable } from './OperatorsTable';
 import { emptyOperatorForm, formFromOperator, operatorBody } from './operatorForm';
 import { signedOutText, signOutQuestion } from './signOutEverywhere';
 
-/** /admin-dashboard/operators: list, add, edit and delete operator accounts, and sign an operator out everywhere. */
+/** /admin-dashboard/operators: list, add, edit and delete operator accounts, sign an operator out everywhere, and clear their sign-in limits (in Edit). */
 export function OperatorsPage() {
   const toast = useToast();
   const { list: operators, load, dialog, open, close, save, remove, confirmDelete } = useManagedList({
@@ -63,7 +64,9 @@ export function OperatorsPage() {
         saving={save.isPending}
         onCancel={close}
         onSave={(form) => save.mutate({ id: dialog.row?.id ?? null, body: operatorBody(form) })}
-      />
+      >
+        {dialog.open && dialog.row ? <SigninLimits userId={dialog.row.id} name={dialog.row.name} /> : null}
+      </OperatorDialog>
     </>
   );
 }
