@@ -49,7 +49,21 @@ export function prepareBase(ref: string, log: (...a: unknown[]) => void): { dir:
       if (r.status !== 0) throw new Error(`npm ci in ${dir} failed (exit ${r.status})`);
     }
   }
+  fs.utimesSync(dir, new Date(), new Date());
+  dropOldBases(dir, log);
   return { dir, sha };
+}
+
+/** Each base tree holds a node_modules (over 300 MB): the two most recently used are kept. */
+function dropOldBases(keep: string, log: (...a: unknown[]) => void) {
+  const parent = path.dirname(keep);
+  const old = fs.readdirSync(parent).filter((n) => n.startsWith('base-')).map((n) => path.join(parent, n))
+    .filter((d) => d !== keep).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs).slice(1);
+  for (const d of old) {
+    log(`removing the older base tree ${path.relative(ROOT, d)}`);
+    spawnSync('git', ['worktree', 'remove', '--force', d], { cwd: ROOT });
+    fs.rmSync(d, { recursive: true, force: true });
+  }
 }
 
 /** One repetition: run.ts with these options in a child; its headline (the --json file's top level). */
@@ -100,6 +114,12 @@ export async function repeatMain(o: { argv: readonly string[]; repeat: number; c
   for (const [k, side] of order.entries()) {
     log(`repetition ${k + 1} of ${order.length}: ${side === 'base' ? `base ${base!.sha.slice(0, 12)}` : `this checkout ${head.slice(0, 12)}${dirty ? ' (with uncommitted changes)' : ''}`}`);
     runs[side].push(await runOnce(args, path.join(dir, `${String(k + 1).padStart(2, '0')}-${side}.json`), side === 'base' ? base!.dir : undefined));
+  }
+  // Each side's servers ran the commit it names (run.ts reports the checkout it started them from).
+  for (const side of ['base', 'head'] as const) {
+    const want = (side === 'base' ? base?.sha : head)?.slice(0, 12);
+    const ran = runs[side].map((r) => (typeof r.server_commit === 'string' ? r.server_commit.replace(/\+$/, '') : 'unknown'));
+    if (ran.some((c) => c !== want)) throw new Error(`${side}: the servers ran ${ran.join(', ')}, not ${want}`);
   }
   const spreads = { base: aggregate(runs.base), head: aggregate(runs.head) };
   const names = { base: base ? `base ${base.sha.slice(0, 8)}` : 'base', head: `head ${head.slice(0, 8)}${dirty ? '+' : ''}` };

@@ -50,7 +50,7 @@
  *   (20 ambulances, 500 viewers, 8 s; --smoke's with --smoke) unless --ambulances, --viewers or
  *   --duration say otherwise. The results also go to .tmp/bench/history-<time>.json (git-ignored).
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -608,6 +608,7 @@ function headline(r: FinishedRun) {
   return {
     profile: r.profile,
     placement: r.placement,
+    server_commit: serverCommit(),
     nodes: r.nodes,
     engine: r.nodes && nodes ? 'postgres+redis' : r.engine.database,
     viewers: P.viewers,
@@ -673,6 +674,15 @@ function headline(r: FinishedRun) {
     history: r.history?.map((h) => ({ engine: h.engine, cases: h.year.cases, targets_met: h.checks.filter((c) => c[3]).length, targets: h.checks.length })) ?? null,
     seconds: round(r.seconds),
   };
+}
+
+/** The commit the servers ran (another worktree's with --compare's base), with "+" when it has uncommitted changes. */
+function serverCommit(): string | null {
+  const cwd = process.env.BENCH_SERVER_ROOT || ROOT;
+  const git = (args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' });
+  const sha = git(['rev-parse', 'HEAD']);
+  if (sha.status !== 0) return null;
+  return `${sha.stdout.trim().slice(0, 12)}${git(['status', '--porcelain', '--untracked-files=no']).stdout.trim() ? '+' : ''}`;
 }
 
 /** CPU µs per stored position at the ladder's reference rate: the same work in every run, so runs compare. */
