@@ -113,6 +113,8 @@ const jsonFile = opt('json');
 /** --repeat N (default 3 for the full profile, else 1) and --compare BASE_REF: repeat.ts runs this script N times per commit. */
 const repeat = num('repeat', profile === 'full' ? 3 : 1);
 const compareRef = opt('compare');
+/** --client socketio: viewers and staff boards on socket.io-client instead of the lite listener (liteSocket.ts). */
+const listenerClient = opt('client') === 'socketio' ? 'socketio' : 'lite';
 if (!(Number.isInteger(repeat) && repeat >= 1)) {
   console.error(`--repeat wants an integer >= 1, not ${opt('repeat')}`);
   process.exit(2);
@@ -193,7 +195,7 @@ async function connectFleet(urls: string[], fx: Fixtures, procs: LoadProc[], kin
   const t0 = Date.now();
   // Drivers live in the first process (with the pollers and dispatchers); viewers and staff everywhere.
   const res = await Promise.all(procs.map((p, i) => p.call({
-    cmd: 'connect', url: urls[0], urls, kind, width: 100,
+    cmd: 'connect', url: urls[0], urls, kind, width: 100, client: listenerClient,
     drivers: i === 0 ? fx.fleet.map((a, k) => ({ ambId: a.id, token: a.driverToken, node: k % N })) : [],
     viewers: perProc[i],
     staff: { count: staffNodes[i].length, token: fx.operatorToken, nodes: staffNodes[i] },
