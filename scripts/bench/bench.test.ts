@@ -66,6 +66,25 @@ describe('npm run bench (smoke)', () => {
     expect(text).toMatch(/viewer fan-out p50\/p95\/p99\/max ms/);
   }, 60_000);
 
+  it('--compare runs both commits interleaved, each server from its own checkout, and rates every figure', async () => {
+    // HEAD as the base: its worktree has this lock file, so node_modules is copied, not installed.
+    const { r, text } = await bench(['--smoke', '--scenarios', 'fleet', '--repeat', '1', '--compare', 'HEAD']);
+    expect(r.order).toEqual(['base', 'head']);
+    expect(r.base.runs).toHaveLength(1);
+    expect(r.head.runs).toHaveLength(1);
+    // The base's server ran from .tmp/bench/base-<sha>, at the commit asked for.
+    expect(r.base.runs[0].server_commit).toBe(r.base.sha.slice(0, 12));
+    expect(r.head.runs[0].server_commit.replace(/\+$/, '')).toBe(r.head.sha.slice(0, 12));
+    for (const side of [r.base, r.head]) {
+      expect(side.spread.fanout_p99_ms.n).toBe(1);
+      expect(side.runs[0].lost).toBe(0);
+    }
+    const p99 = r.comparison.find((c: { key: string }) => c.key === 'fanout_p99_ms');
+    expect(p99.ratio).toBeGreaterThan(0);
+    expect(['noise', 'regression', 'gain']).toContain(p99.verdict);
+    expect(text).toMatch(/interleaved A B \(A = base/);
+  }, 120_000);
+
   it('runs the reports scenario alone: a small year built, the CSV of 30 days and of the year timed', async () => {
     const { r } = await bench(['--smoke', '--scenarios', 'reports']);
     const rep = r.details.reports;

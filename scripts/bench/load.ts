@@ -9,10 +9,13 @@ import { io, type Socket } from 'socket.io-client';
 import WebSocket from 'ws';
 import { request } from './http';
 import { pool } from './fixtures';
+import { connectLite } from './liteSocket';
 
 export type Cmd =
   | {
     cmd: 'connect'; url: string; kind?: 'lifeline' | 'sio' | 'ws';
+    /** The listeners' client: the lite one (default) or socket.io-client. */
+    client?: 'lite' | 'socketio';
     /** --nodes N: the nodes' URLs; a client's `node` picks one (default `url`). */
     urls?: string[];
     viewers: { ambId: number; token: string; node?: number }[]; staff: { count: number; token: string; nodes?: number[] }; drivers: { ambId: number; token: string; node?: number }[]; width: number;
@@ -297,15 +300,25 @@ async function handle(c: Cmd): Promise<Answers[Cmd['cmd']]> {
       const t0 = Date.now();
       // The floors (floor.ts) take the role and ambulance in place of a token.
       const kind = c.kind ?? 'lifeline';
-      const conn = (role: string, token: string, ambId: number, on: (s: ClientSocket) => void, node?: number) => {
-        const url = node === undefined ? c.url : c.urls![node];
-        return kind === 'ws' ? connectWs(url, { role, amb: String(ambId) }, on)
-          : connectOne(url, kind === 'sio' ? { role, amb: String(ambId) } : { [role === 'driver' ? 'driverToken' : role === 'viewer' ? 'trackToken' : 'token']: token }, on);
-      };
+      const auth = (role: string, token: string, ambId: number) =>
+        kind === 'sio' ? { role, amb: String(ambId) } : { [role === 'driver' ? 'driverToken' : role === 'viewer' ? 'trackToken' : 'token']: token };
+      const urlOf = (node?: number) => (node === undefined ? c.url : c.urls![node]);
+      const conn = (role: string, token: string, ambId: number, on: (s: ClientSocket) => void, node?: number) =>
+        kind === 'ws' ? connectWs(urlOf(node), { role, amb: String(ambId) }, on) : connectOne(urlOf(node), auth(role, token, ambId), on);
+      // Viewers and staff boards only listen: the lite client (liteSocket.ts) unless --client socketio.
+      const listen = (role: 'viewer' | 'staff', token: string, ambId: number, on: (s: Listening & { connected: boolean }) => void, node?: number) =>
+        kind === 'ws' || c.client === 'socketio'
+          ? conn(role, token, ambId, on, node)
+          : connectLite(urlOf(node), auth(role, token, ambId), { onDisconnect: () => { disconnects++; } }).then((s) => {
+            if (!s) return false;
+            on(s);
+            sockets.push(s);
+            return true;
+          });
       const jobs: (() => Promise<boolean>)[] = [
         ...c.drivers.map((d) => () => conn('driver', d.token, d.ambId, (s) => drivers.push({ ambId: d.ambId, socket: s }), d.node)),
-        ...c.viewers.map((v) => () => conn('viewer', v.token, v.ambId, (s) => viewer(s, v.node ?? 0), v.node)),
-        ...Array.from({ length: c.staff.count }, (_, i) => () => conn('staff', c.staff.token, 0, staffBoard, c.staff.nodes?.[i])),
+        ...c.viewers.map((v) => () => listen('viewer', v.token, v.ambId, (s) => viewer(s, v.node ?? 0), v.node)),
+        ...Array.from({ length: c.staff.count }, (_, i) => () => listen('staff', c.staff.token, 0, staffBoard, c.staff.nodes?.[i])),
       ];
       const results = await pool(jobs, c.width, (j) => j());
       return { connected: results.filter(Boolean).length, failed: results.filter((r) => !r).length, ms: Date.now() - t0 };

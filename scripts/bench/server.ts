@@ -54,7 +54,8 @@ export async function startServer(o: ServerOptions): Promise<ServerProcess> {
   if (env.SMTP_URL === '') delete env.SMTP_URL;
   const defined = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   const server = new ServerProcess(defined, `http://127.0.0.1:${port}`, {
-    root: o.root, cpus: o.cpus, nodeArgs: o.nodeArgs ?? process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+    // BENCH_SERVER_ROOT: set by --compare (repeat.ts) for the base commit's repetitions.
+    root: o.root ?? (process.env.BENCH_SERVER_ROOT || undefined), cpus: o.cpus, nodeArgs: o.nodeArgs ?? process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
     // The position writer's statistics come as lines on stderr; the last one counts.
     keepLines: 2000,
   }).start();
