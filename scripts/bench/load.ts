@@ -103,7 +103,7 @@ function connectOne(url: string, auth: Record<string, string>, onSocket: (s: Soc
 function viewer(s: Listening & { connected: boolean }, node = 0) {
   viewerSockets.push(s);
   const last = new Map<number, number>();
-  s.on('track.position', (msg: { positions: { ambulanceId: number; recorded_at: string }[] }) => {
+  const heard = (msg: { positions: { ambulanceId: number; recorded_at: string }[] }) => {
     const now = Date.now();
     viewerMessages++;
     for (const p of msg.positions) {
@@ -118,7 +118,10 @@ function viewer(s: Listening & { connected: boolean }, node = 0) {
       else if (ts === prev) duplicates++;
       last.set(p.ambulanceId, Math.max(ts, prev));
     }
-  });
+  };
+  s.on('track.position', heard);
+  // A server before issue 26 (a --compare base) sent a link's positions as `ambulance.position`; a server sends one or the other.
+  s.on('ambulance.position', heard);
 }
 
 function staffBoard(s: Listening) {
