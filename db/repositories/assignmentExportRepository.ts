@@ -11,8 +11,12 @@ export interface AssignmentExportRow {
 /** Where the last page ended: the order is (call_received_at, assignment id), a total order. */
 interface Cursor { callReceivedAt: string; assignmentId: number }
 
-/** Rows per query: small enough that one synchronous SQLite read never holds the event loop for long. */
-export const EXPORT_BATCH = 1000;
+/**
+ * Rows per query: small enough that one synchronous SQLite read and its CSV lines never hold the
+ * event loop for long. On the busy year (issue 26), 1,000 rows held it for 15–24 ms of CPU at the
+ * 99th percentile; 400 for 7 ms, at the same total cost.
+ */
+export const EXPORT_BATCH = 400;
 
 function page(db: Db, from: string, to: string, after: Cursor | null, limit: number): Promise<AssignmentExportRow[]> {
   const q = db('assignments as a')
