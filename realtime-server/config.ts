@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PRIORITIES, type PriorityInfo } from './contract/callLife';
+import type { ReportLimits } from './services/reportGate';
 import { DEFAULT_STALE_AFTER_S, POSITION_SOURCES, type PositionSourceName, type StaleThresholds } from './contract/location';
 
 /** Every environment variable Lifeline reads (README lists them). */
@@ -39,6 +40,9 @@ const envSchema = z.object({
   LINK_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(600),
   SOCKET_EVENTS_PER_SEC: z.coerce.number().int().positive().default(10),
   LINK_SOCKETS_MAX: z.coerce.number().int().positive().default(5),
+  REPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  REPORT_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
+  REPORT_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   RETENTION_DAYS: z.coerce.number().positive().default(30),
   BOARD_RECENT_HOURS: z.coerce.number().min(0).max(168).default(12),
   BENCH_WRITE_STATS: z.enum(['0', '1']).optional(),
@@ -104,6 +108,11 @@ export type Config = {
    * wait in seconds (doubling with each further failure, at most 15 minutes).
    */
   signinBackoff: { after: number; seconds: number };
+  /**
+   * Report work on this node (services/reportGate.ts): reports (JSON and CSV) made at once, waiting
+   * for a turn (beyond it 503), and made or waiting for one staff member (beyond it 429).
+   */
+  reports: ReportLimits;
   /** Patient positions and ambulance position history are deleted this long after their case closes. */
   retentionDays: number;
   /** BENCH_WRITE_STATS=1: the position writer prints its commit counts to stderr (for the benchmarks). */
@@ -155,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       socketEventsPerSecond: e.SOCKET_EVENTS_PER_SEC, socketsPerLink: e.LINK_SOCKETS_MAX,
     },
     signinBackoff: { after: e.SIGNIN_BACKOFF_AFTER, seconds: e.SIGNIN_BACKOFF_SECONDS },
+    reports: { concurrency: e.REPORT_CONCURRENCY, queue: e.REPORT_QUEUE, perUser: e.REPORT_PER_USER },
     retentionDays: e.RETENTION_DAYS,
     boardRecentHours: e.BOARD_RECENT_HOURS,
     writeStats: e.BENCH_WRITE_STATS === '1',

@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, freshPostgresUrl, onPostgresPass } from '../../realtime-server/testing/testEngine';
 import { openDatabase } from '../connection';
-import { ROWS_PER_SLICE, reportRepository } from './reportRepository';
+import { MAX_ROWS_PER_SLICE } from './readSlices';
+import { reportRepository } from './reportRepository';
 
 /**
  * A long report read lets the event loop turn and leaves other queries a connection: on SQLite
@@ -16,7 +17,7 @@ import { ROWS_PER_SLICE, reportRepository } from './reportRepository';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-report-read-'));
 let db: Knex;
 let url: string;
-const CALLS = ROWS_PER_SLICE * 3 + 17;
+const CALLS = MAX_ROWS_PER_SLICE * 3 + 17;
 const FROM = '2026-10-01T00:00:00.000Z';
 const TO = '2026-10-02T00:00:00.000Z';
 
@@ -31,6 +32,9 @@ describe('reportRepository', () => {
       created_at: at(i), updated_at: at(i), priority: 1 + (i % 4), call_received_at: at(i),
     }));
     for (let i = 0; i < rows.length; i += 500) await db('cases').insert(rows.slice(i, i + 500));
+    // One assignment each (a call's row stays one row), for the commitments read.
+    const assignments = rows.map((c, i) => ({ case_id: c.id, license_plate: 'KA01 A 1', status: 'cleared', dispatched_at: at(i), cleared_at: at(i + 3) }));
+    for (let i = 0; i < assignments.length; i += 500) await db('assignments').insert(assignments.slice(i, i + 500));
   });
   afterAll(async () => {
     await db?.destroy();
@@ -53,6 +57,27 @@ describe('reportRepository', () => {
     expect(seen).toEqual([...seen].sort());
     // Timers ran while the rows were read, not only before the first and after the last.
     expect(turns.filter((n) => n > 0 && n < CALLS).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stops at the end of the slice in which its signal aborts (the client left), with the signal\'s reason', async () => {
+    // Before: the signal was not looked at and all the period's rows were read for nobody.
+    for (const read of [
+      (fn: () => void, signal: AbortSignal) => reportRepository.eachCallRow(db, FROM, TO, fn, signal),
+      (fn: () => void, signal: AbortSignal) => reportRepository.eachCallTime(db, FROM, TO, fn, signal),
+      (fn: () => void, signal: AbortSignal) => reportRepository.eachCommitment(db, '2000-01-01T00:00:00.000Z', TO, fn, signal),
+    ]) {
+      const ac = new AbortController();
+      let seen = 0;
+      const gone = new Error('client left');
+      await expect(read(() => { if (++seen === 10) ac.abort(gone); }, ac.signal)).rejects.toBe(gone);
+      expect(seen).toBeLessThanOrEqual(MAX_ROWS_PER_SLICE);
+    }
+    // A signal aborted before the read: not a row read.
+    const ac = new AbortController();
+    ac.abort(new Error('already gone'));
+    let seen = 0;
+    await expect(reportRepository.eachCallTime(db, FROM, TO, () => { seen++; }, ac.signal)).rejects.toThrow('already gone');
+    expect(seen).toBe(0);
   });
 
   // PostgreSQL's pool has several connections: the read takes one of them.

@@ -1,7 +1,7 @@
-import { setImmediate } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteReader } from '../connection';
+import { SlicedRead, sliceHooks } from './readSlices';
 import { type Db, clientName } from './types';
 
 /**
@@ -26,8 +26,6 @@ export interface CommitmentRow {
 
 export interface FleetRow { id: number; license_plate: string; created_at: string }
 
-/** Rows read on SQLite between two turns of the event loop (about 10 ms of reading). */
-export const ROWS_PER_SLICE = 2000;
 /** Rows a PostgreSQL cursor fetches at a time. */
 const PG_BATCH = 2000;
 
@@ -36,23 +34,35 @@ const PG_BATCH = 2000;
  * through a cursor. On SQLite the
  * rows are iterated as arrays straight from a better-sqlite3 statement: a year of calls is about
  * half a million rows, and Knex's row objects cost about twice the time (measured for issue 17).
- * Each step of that iteration is synchronous, so the read yields to the event loop every
- * ROWS_PER_SLICE rows, and it runs on a read-only connection of its own (openSqliteReader), so
+ * Each step of that iteration is synchronous, so the read yields to the event loop after each
+ * slice of a few milliseconds (readSlices.ts), and it runs on a read-only connection of its own (openSqliteReader), so
  * that sockets, timers and other requests' queries go on during a report of seconds. Without a
  * file to open (an in-memory database, a transaction) it borrows the pool's connection instead.
+ * Once `signal` aborts (the client left) the read stops at the next slice and throws its reason.
  */
-async function eachRow(db: Db, query: Knex.QueryBuilder, columns: readonly string[], fn: (row: unknown[]) => void): Promise<void> {
+async function eachRow(db: Db, query: Knex.QueryBuilder, columns: readonly string[], fn: (row: unknown[]) => void, signal?: AbortSignal): Promise<void> {
+  const read = new SlicedRead(signal);
   if (clientName(db) !== 'better-sqlite3') {
     // PostgreSQL: through a cursor (knex's stream, pg-query-stream), a batch at a time, so that a
-    // year's rows never sit in memory together and the event loop turns between batches.
-    for await (const r of query.stream({ batchSize: PG_BATCH }) as AsyncIterable<Record<string, unknown>>) fn(columns.map((c) => r[c]));
+    // year's rows never sit in memory together and the event loop turns between batches. Leaving
+    // the loop (a client gone) destroys the stream, which closes the cursor.
+    let batch = 0;
+    for await (const r of query.stream({ batchSize: PG_BATCH }) as AsyncIterable<Record<string, unknown>>) {
+      fn(columns.map((c) => r[c]));
+      read.rows++;
+      if (++batch === PG_BATCH) {
+        batch = 0;
+        await sliceHooks.afterSlice?.(read.rows, signal);
+        read.check();
+      }
+    }
     return;
   }
   const { sql, bindings } = query.toSQL().toNative();
   const reader = openSqliteReader(db);
   if (reader) {
     try {
-      await eachRowInSlices(reader, sql, bindings, fn);
+      await eachRowInSlices(reader, sql, bindings, fn, read);
     } finally {
       reader.close();
     }
@@ -61,17 +71,22 @@ async function eachRow(db: Db, query: Knex.QueryBuilder, columns: readonly strin
   const client = db.client as { acquireConnection(): Promise<BetterSqlite3.Database>; releaseConnection(c: BetterSqlite3.Database): Promise<void> };
   const conn = await client.acquireConnection();
   try {
-    await eachRowInSlices(conn, sql, bindings, fn);
+    await eachRowInSlices(conn, sql, bindings, fn, read);
   } finally {
     await client.releaseConnection(conn);
   }
 }
 
-async function eachRowInSlices(conn: BetterSqlite3.Database, sql: string, bindings: readonly unknown[], fn: (row: unknown[]) => void) {
-  let n = 0;
-  for (const r of conn.prepare(sql).raw(true).iterate(...bindings)) {
-    fn(r as unknown[]);
-    if (++n % ROWS_PER_SLICE === 0) await setImmediate();
+async function eachRowInSlices(conn: BetterSqlite3.Database, sql: string, bindings: readonly unknown[], fn: (row: unknown[]) => void, read: SlicedRead) {
+  const rows = conn.prepare(sql).raw(true).iterate(...bindings);
+  try {
+    for (const r of rows) {
+      fn(r as unknown[]);
+      if (read.row()) await read.next();
+    }
+  } finally {
+    // A read stopped midway (a client gone, an error) frees its statement now, not at the next garbage collection.
+    rows.return?.();
   }
 }
 
@@ -84,7 +99,7 @@ export const reportRepository = {
    * Each call received in [fromIso, toIso) with each of its assignments, by call time and case
    * (the order of the cases_call_received_at_id index, so no sort), a case's rows one after another.
    */
-  eachCallRow: (db: Db, fromIso: string, toIso: string, fn: (row: ReportCallRow) => void) =>
+  eachCallRow: (db: Db, fromIso: string, toIso: string, fn: (row: ReportCallRow) => void, signal?: AbortSignal) =>
     eachRow(
       db,
       db('cases as c')
@@ -97,17 +112,18 @@ export const reportRepository = {
         if (typeof r[1] !== 'number') r[1] = Number(r[1]);
         fn(r as unknown as ReportCallRow);
       },
+      signal,
     ),
 
   /** When each call of [fromIso, toIso) came in (read from the index alone). */
-  eachCallTime: (db: Db, fromIso: string, toIso: string, fn: (callReceivedAt: string) => void) =>
-    eachRow(db, db('cases').where('call_received_at', '>=', fromIso).where('call_received_at', '<', toIso).select('call_received_at'), ['call_received_at'], (r) => fn(r[0] as string)),
+  eachCallTime: (db: Db, fromIso: string, toIso: string, fn: (callReceivedAt: string) => void, signal?: AbortSignal) =>
+    eachRow(db, db('cases').where('call_received_at', '>=', fromIso).where('call_received_at', '<', toIso).select('call_received_at'), ['call_received_at'], (r) => fn(r[0] as string), signal),
 
   /**
    * Each assignment dispatched before `toIso` that was still open at `fromIso` or ended after it.
    * An assignment ends when it is cleared or cancelled; one open now is open at any time after its dispatch.
    */
-  eachCommitment: (db: Db, fromIso: string, toIso: string, fn: (row: CommitmentRow) => void) =>
+  eachCommitment: (db: Db, fromIso: string, toIso: string, fn: (row: CommitmentRow) => void, signal?: AbortSignal) =>
     eachRow(
       db,
       db('assignments')
@@ -116,6 +132,7 @@ export const reportRepository = {
         .select('ambulance_id', 'license_plate', 'dispatched_at', db.raw('coalesce(cleared_at, cancelled_at) as ended_at')),
       COMMITMENT_COLUMNS,
       (r) => fn({ ambulance_id: r[0] == null ? null : Number(r[0]), license_plate: r[1] as string, dispatched_at: r[2] as string, ended_at: r[3] as string | null }),
+      signal,
     ),
 
   /** The ambulances that existed before `toIso`, with when each was added. */

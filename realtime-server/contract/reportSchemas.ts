@@ -5,9 +5,24 @@ import { isTimeZone, zonedMidnight } from './zonedTime';
 const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** An ISO date-time with its offset, or a date ("2026-11-01": its midnight in `tz`). */
-const instant = z.string().trim().refine((v) => DATE.test(v) || z.iso.datetime({ offset: true }).safeParse(v).success, {
-  error: 'must be an ISO 8601 date (2026-11-01) or date and time with offset (2026-11-01T00:00:00+05:30)',
+/** Reports begin at the epoch: a year before it is a typo, and years 0–99 would be read as 1900–1999 by Date.UTC. */
+const FIRST_YEAR = 1970;
+const isoDate = z.iso.date();
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/**
+ * An ISO date-time with its offset, or a date ("2026-11-01": its midnight in `tz`). Only days
+ * the calendar has: a 2026-13-45 or 2026-02-30 refused, never rolled over into another date.
+ */
+const instant = z.string().trim().check((c) => {
+  const v = c.value;
+  if (DATE.test(v) && !isoDate.safeParse(v).success) {
+    c.issues.push({ code: 'custom', input: v, message: `${v} is not a day of the calendar (months 01–12, days as the month has)` });
+  } else if (!DATE.test(v) && !isoDateTime.safeParse(v).success) {
+    c.issues.push({ code: 'custom', input: v, message: 'must be an ISO 8601 date (2026-11-01) or date and time with offset (2026-11-01T00:00:00+05:30)' });
+  } else if (Number(v.slice(0, 4)) < FIRST_YEAR) {
+    c.issues.push({ code: 'custom', input: v, message: `must be in ${FIRST_YEAR} or later` });
+  }
 });
 
 function toMs(v: string, tz: string): number {

@@ -3,6 +3,30 @@ import type { Logger } from 'pino';
 
 const ABORT_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_DESTROYED']);
 
+/** Why a request's work stopped: its client left before the answer was complete (a tab closed, a query cancelled). */
+export class ClientGone extends Error {
+  readonly code = 'ECONNABORTED';
+  constructor() {
+    super('the client went away before its answer was complete');
+    this.name = 'ClientGone';
+  }
+}
+
+/**
+ * Aborts (with ClientGone) when the request's connection closes before its answer is complete:
+ * long work (a report over a year) stops rather than computing for nobody. An answer sent in full
+ * never aborts it.
+ */
+export function clientGoneSignal(ctx: Koa.Context): AbortSignal {
+  const ac = new AbortController();
+  const closed = () => {
+    if (!ctx.res.writableFinished) ac.abort(new ClientGone());
+  };
+  if (ctx.req.socket?.destroyed) closed();
+  else ctx.res.once('close', closed);
+  return ac.signal;
+}
+
 /** True for the errors a client causes by going away mid-answer (a tab closed, a page left). */
 export function isClientAbort(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;

@@ -70,10 +70,11 @@ export async function* csvChunks(pages: AsyncIterable<AssignmentExportRow[]>): A
 
 /**
  * The period's export, ready to stream. The first page is read here, before the answer starts,
- * so that a failing query is still an error answer; the rest is read as the client takes it.
+ * so that a failing query is still an error answer; the rest is read as the client takes it,
+ * until `signal` aborts (the client left).
  */
-export async function assignmentCsv(db: Db, period: { from: string; to: string }): Promise<AsyncGenerator<string>> {
-  const pages = assignmentExportRepository.pages(db, period.from, period.to);
+export async function assignmentCsv(db: Db, period: { from: string; to: string }, signal?: AbortSignal): Promise<AsyncGenerator<string>> {
+  const pages = assignmentExportRepository.pages(db, period.from, period.to, { signal });
   const first = await pages.next();
   async function* all() {
     if (!first.done) yield first.value;

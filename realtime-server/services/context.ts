@@ -9,6 +9,7 @@ import type { Clock } from './clock';
 import type { DomainEvent, EventBus } from './events';
 import type { PositionWriter } from './positionWriter';
 import type { PrincipalCache } from './principalCache';
+import type { ReportGate } from './reportGate';
 import type { StorageHealth } from './storageHealth';
 
 /**
@@ -37,6 +38,8 @@ export interface ServiceContext {
   principals: PrincipalCache<Principal>;
   /** Sign-in and link counters, shared by REST and sockets. */
   rateLimits: RateLimits;
+  /** This node's report slots (REPORT_CONCURRENCY, REPORT_QUEUE, REPORT_PER_USER). */
+  reports: ReportGate;
   /** The caller's hook on the service's transaction (a keyed request's stored answer, see http/middleware/idempotency.ts). */
   writeHook?: WriteHook;
 }

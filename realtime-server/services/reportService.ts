@@ -83,20 +83,21 @@ export function buildUtilisation(
   return tally.report();
 }
 
+/** Each report stops reading once `signal` aborts (its client left) and throws the signal's reason. */
 export const reportService = {
-  async responseTimes(svc: ServiceContext, period: ReportPeriod): Promise<ResponseTimesReport> {
+  async responseTimes(svc: ServiceContext, period: ReportPeriod, signal?: AbortSignal): Promise<ResponseTimesReport> {
     const tally = new ResponseTimesTally(period, svc.config.priorities);
-    await reportRepository.eachCallRow(svc.db, period.from, period.to, (row) => tally.addRow(row));
+    await reportRepository.eachCallRow(svc.db, period.from, period.to, (row) => tally.addRow(row), signal);
     return tally.report();
   },
-  async demand(svc: ServiceContext, period: ReportPeriod): Promise<DemandReport> {
+  async demand(svc: ServiceContext, period: ReportPeriod, signal?: AbortSignal): Promise<DemandReport> {
     const tally = demandTally(period);
-    await reportRepository.eachCallTime(svc.db, period.from, period.to, tally.add);
+    await reportRepository.eachCallTime(svc.db, period.from, period.to, tally.add, signal);
     return tally.report();
   },
-  async utilisation(svc: ServiceContext, period: ReportPeriod, nowMs = Date.now()): Promise<UtilisationReport> {
+  async utilisation(svc: ServiceContext, period: ReportPeriod, signal?: AbortSignal, nowMs = Date.now()): Promise<UtilisationReport> {
     const tally = utilisationTally(await reportRepository.fleetBefore(svc.db, period.to), period, nowMs);
-    await reportRepository.eachCommitment(svc.db, period.from, period.to, tally.add);
+    await reportRepository.eachCommitment(svc.db, period.from, period.to, tally.add, signal);
     return tally.report();
   },
 };

@@ -11,6 +11,7 @@ import type { ServiceContext } from './context';
 import { EventBus } from './events';
 import { PositionWriter } from './positionWriter';
 import { createPrincipalCache } from './principalCache';
+import { ReportGate } from './reportGate';
 import { createStorageHealth } from './storageHealth';
 
 export interface ServiceContextParts {
@@ -41,6 +42,7 @@ export function createServiceContext(parts: ServiceContextParts): ServiceContext
     bus: new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed')),
     lifecycle: { draining: false },
     rateLimits: createRateLimits(config, parts.redis),
+    reports: new ReportGate(config.reports),
   };
   // One object, completed in place: the parts made from it see the finished context.
   // Storage health first: every storage failure from here on counts for /api/health.

@@ -90,7 +90,7 @@ const LOOP_RESOLUTION_MS = 10;
  * histogram each scrape). It first waits a few of the monitor's ticks: a group quicker than one tick holds no
  * sample (its max reads 0, not "no delay"), and a stall's late tick is recorded only after the stall ends.
  */
-async function eventLoopMaxMs(base: string, token: string): Promise<number> {
+export async function eventLoopMaxMs(base: string, token: string): Promise<number> {
   await new Promise((r) => setTimeout(r, 3 * LOOP_RESOLUTION_MS));
   const r = await request<string>(base, 'GET', '/api/metrics', { token });
   const m = /^lifeline_nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? ([\d.e+-]+)$/m.exec(String(r.body));

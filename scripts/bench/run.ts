@@ -38,6 +38,15 @@
  *   --smoke 5,000; --report-assignments N), then the reports and the CSV timed over HTTP against a
  *   server of its own, before the fleet's server starts. `--scenarios reports` runs only it.
  *
+ * reportStorm (not in the default set; `--scenarios reportStorm` runs only it): the busy year (year.ts;
+ *   --report-assignments N as for reports) under a server of its own, with 8 staff accounts of its own; one
+ *   ambulance's driver streams positions at --rate Hz to its viewers (2 ambulances, 5 viewers each; a staff board
+ *   or two) while year reports and CSV exports are asked for (scripts/bench/reportStorm.ts: 0, 4, 8, 16 clients at
+ *   once over 8 staff, 16 from one operator, 8 that leave each request after 150 ms), one phase of --storm-seconds
+ *   (default 20, --quick 8, --smoke 2) each: viewer latency p50/p99/max, server CPU and peak RSS, answers 200 / 503
+ *   / 429, the slowest /api/config meanwhile; then four year reports left after 150 ms and the server's CPU over
+ *   the next 3 s. --storm-levels quiet,4,8,16,16one,left runs only those levels.
+ *
  * history (not in the default set; `--scenarios history` runs only it): a busy centre's year of calls
  *   (scripts/bench/historyFixture.ts: 400,000 cases; --quick 40,000, --smoke 2,000; --history-cases N)
  *   in a fresh database under a server of its own, then over HTTP (scripts/bench/history.ts): the
@@ -57,13 +66,14 @@ import path from 'node:path';
 import { type Fixtures, buildFleet } from './fixtures';
 import { request } from './http';
 import type { Answers, Cmd } from './load';
-import { ProcMeter } from './proc';
+import { ProcMeter, rssMb } from './proc';
 import { type ClusterHandle, LOCAL_PG, LOCAL_REDIS, pidsNamed, startCluster } from './cluster';
 import { freshSqlite, startServer } from './server';
 import type { ServerProcess } from '../../realtime-server/testing/serverProcess';
 import { ROOT, spawnNode, tasksetWorks } from '../../realtime-server/testing/spawnNode';
 import { round, type Summary, summarize } from './stats';
-import { type FanoutFigure, type HistoryResult, historyScenario } from './history';
+import { type FanoutFigure, type HistoryResult, eventLoopMaxMs, historyScenario } from './history';
+import { type StormFigures, STORM_LEVELS, abandonedCost, buildStormYear, startStorm, stormTokens } from './reportStorm';
 import { sustainedRate } from './aggregate';
 import { repeatMain } from './repeat';
 
@@ -108,7 +118,7 @@ const envPg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? proce
 const databaseUrl = opt('database-url') ?? envPg ?? LOCAL_PG;
 const redisUrl = opt('redis-url') ?? process.env.REDIS_URL ?? LOCAL_REDIS;
 const scenarios = new Set((opt('scenarios') ?? (nodes ? 'fleet' : 'fleet,dispatch,polling,ingest,baselines,reports')).split(','));
-const skippedForNodes = nodes ? ['ingest', 'baselines', 'reports', 'history'].filter((k) => scenarios.delete(k)) : [];
+const skippedForNodes = nodes ? ['ingest', 'baselines', 'reports', 'history', 'reportStorm'].filter((k) => scenarios.delete(k)) : [];
 const jsonFile = opt('json');
 /** --repeat N (default 3 for the full profile, else 1) and --compare BASE_REF: repeat.ts runs this script N times per commit. */
 const repeat = num('repeat', profile === 'full' ? 3 : 1);
@@ -459,6 +469,57 @@ async function reportsBench(): Promise<ReportsResult> {
   return JSON.parse(out.trim().split('\n').at(-1)!) as ReportsResult;
 }
 
+// ---------- report storm ----------
+type StormPhase = { storm: StormFigures; viewer_fanout: Summary; lost: number; event_loop_max_ms: number; server: { cpuPct: number; cpuSeconds: number; peakRssMb: number; rssMb: number } };
+type ReportStormResult = {
+  year: { calls: number; assignments: number; build_seconds: number }; phase_seconds: number; viewers: number; server_rss_start_mb: number;
+  phases: StormPhase[]; abandoned: Awaited<ReturnType<typeof abandonedCost>>;
+};
+
+/** The busy year under a server of its own; positions streamed to viewers through each storm level (scripts/bench/reportStorm.ts). */
+async function reportStormBench(cpus: string | undefined): Promise<ReportStormResult> {
+  const assignments = Number(opt('report-assignments') ?? (smoke ? 5000 : quick ? 50_000 : 500_000));
+  const phaseMs = num('storm-seconds', smoke ? 2 : quick ? 8 : 20) * 1000;
+  const file = freshSqlite('storm');
+  const t0 = performance.now();
+  const year = await buildStormYear(file, Date.now() - 3 * 3_600_000, assignments);
+  const buildSeconds = round((performance.now() - t0) / 1000, 1)!;
+  log(`reportStorm: built ${year.assignments} assignments of ${year.calls} calls in ${buildSeconds} s`);
+  const server = await startServer({ databaseUrl: file, seed: 'none', cpus });
+  // The fleet phase's sizes for this scenario: a couple of ambulances and their viewers (restored after).
+  const saved = { ...P };
+  Object.assign(P, { viewers: smoke ? 4 : 10, staff: 2, duration: phaseMs });
+  const procs = spawnLoad(1);
+  try {
+    const fx = await buildFleet(server.base, 2);
+    const tokens = await stormTokens(server.base);
+    const { placement } = await connectFleet([server.base], fx, procs);
+    const rssStart = rssMb(server.pid!) ?? 0;
+    const phases: StormPhase[] = [];
+    const keys = opt('storm-levels')?.split(',');
+    for (const level of STORM_LEVELS.filter((l) => !keys || keys.includes(l.key))) {
+      // Read (and so reset) the server's event-loop delay max before the level: then its max over the level.
+      await eventLoopMaxMs(server.base, fx.adminToken);
+      const storm = startStorm(server.base, tokens, year, level);
+      const f = await fleetPhase(`reportStorm ${level.name}`, { url: server.base, pids: [server.pid!] }, fx, procs, placement);
+      const loopMax = round(await eventLoopMaxMs(server.base, fx.adminToken), 0)!;
+      const figures = await storm.stop();
+      phases.push({ storm: figures, viewer_fanout: f.viewer_fanout, lost: f.lost, event_loop_max_ms: loopMax, server: f.server });
+      log(`reportStorm ${level.name}: positions to viewers p50 ${f.viewer_fanout.p50} p99 ${f.viewer_fanout.p99} max ${f.viewer_fanout.max} ms (${f.viewer_fanout.n}, lost ${f.lost}); server event-loop delay max ${loopMax} ms; server CPU ${round(f.server.cpuPct, 0)} %, peak RSS ${round(f.server.peakRssMb, 0)} MB; reports ${figures.ok} ok, ${figures.refused_503}×503, ${figures.refused_429}×429, ${figures.left} left, ${figures.cut_at_end} cut at the end; /api/config max ${round(figures.config_probe_ms.max, 0)} ms`);
+      // The next level starts on a server that has finished this one's work.
+      await sleep(1000);
+    }
+    const abandoned = await abandonedCost(server.base, server.pid!, tokens, year, 3000);
+    log(`reportStorm: four year reports left after 150 ms cost the server ${abandoned.server_cpu_s} CPU-seconds (until 3 s after)`);
+    return { year: { calls: year.calls, assignments: year.assignments, build_seconds: buildSeconds }, phase_seconds: phaseMs / 1000, viewers: P.viewers, server_rss_start_mb: round(rssStart, 0)!, phases, abandoned };
+  } finally {
+    await Promise.all(procs.map((p) => p.close()));
+    Object.assign(P, saved);
+    await server.stop();
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  }
+}
+
 // ---------- history ----------
 /** A busy centre's year under a server of its own (scripts/bench/history.ts), with the fleet's fan-out on it and on an empty one. */
 async function historyBench(cpus: string | undefined): Promise<HistoryResult> {
@@ -500,7 +561,7 @@ interface BenchResult {
   connect_seconds?: number; fleet?: FleetResult; dispatch?: FleetResult; polling?: FleetResult;
   ingest?: IngestResult; ingest_before?: IngestResult & { root: string }; server_stderr_tail?: string[];
   db_write?: Awaited<ReturnType<typeof dbWriteBaseline>>; ws_floor?: FleetResult; sio_floor?: FleetResult;
-  reports?: ReportsResult; history?: HistoryResult;
+  reports?: ReportsResult; history?: HistoryResult; reportStorm?: ReportStormResult;
 }
 type FinishedRun = BenchResult & { seconds: number };
 
@@ -520,8 +581,9 @@ async function main() {
   // First, on a server of its own, while nothing else of the bench runs.
   const reports = scenarios.has('reports') ? await reportsBench() : undefined;
   const history = scenarios.has('history') ? await historyBench(pinned ? SERVER_CPU : undefined) : undefined;
-  if ([...scenarios].every((k) => k === 'reports' || k === 'history')) {
-    const run = { profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: 1, engine: { database: history?.length === 2 ? 'sqlite, postgres' : 'sqlite' }, reports, history, seconds: (Date.now() - started) / 1000 } satisfies FinishedRun;
+  const reportStorm = scenarios.has('reportStorm') ? await reportStormBench(pinned ? SERVER_CPU : undefined) : undefined;
+  if ([...scenarios].every((k) => k === 'reports' || k === 'history' || k === 'reportStorm')) {
+    const run = { profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: 1, engine: { database: history?.length === 2 ? 'sqlite, postgres' : 'sqlite' }, reports, history, reportStorm, seconds: (Date.now() - started) / 1000 } satisfies FinishedRun;
     const summary = headline(run);
     printTable(summary, run);
     if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify({ ...summary, details: run }, null, 2)}\n`);
@@ -544,7 +606,7 @@ async function main() {
   const result: BenchResult = {
     profile, machine, placement, params: P, server_start_rss_mb: undefined, nodes: nodes ?? 1,
     engine: nodes ? { database: redact(cluster!.databaseUrl), redis: redact(redisUrl), redis_prefix: cluster!.redisPrefix, skipped: skippedForNodes } : { database: 'sqlite' },
-    reports, history,
+    reports, history, reportStorm,
   };
   let fx: Fixtures | undefined;
   try {
@@ -751,6 +813,16 @@ function printTable(s: ReturnType<typeof headline>, r: FinishedRun) {
         ? `${fig.median_ms} (${fig.ttfb_median_ms}; ${fig.server_cpu_ms_per_run}; ${fig.bytes}; ${fig.server_peak_rss_mb}; ${fig.probe_max_ms})`
         : `not measured: ${fig.status} ${fig.error ?? ''}`);
     }
+  }
+  if (r.reportStorm) {
+    const st = r.reportStorm;
+    add('reportStorm: the year', `${st.year.assignments} assignments of ${st.year.calls} calls; ${st.phase_seconds} s a level; ${st.viewers} viewers; server RSS at start ${st.server_rss_start_mb} MB`);
+    for (const ph of st.phases) {
+      const x = ph.storm;
+      add(`reportStorm ${x.level}: positions p50/p99/max ms; event-loop max ms; server CPU %, peak RSS MB; 200/503/429/left; /api/config max ms`,
+        `${ph.viewer_fanout.p50} / ${ph.viewer_fanout.p99} / ${ph.viewer_fanout.max} (lost ${ph.lost}); ${ph.event_loop_max_ms}; ${round(ph.server.cpuPct, 0)}, ${round(ph.server.peakRssMb, 0)}; ${x.ok}/${x.refused_503}/${x.refused_429}/${x.left}; ${round(x.config_probe_ms.max, 0)}`);
+    }
+    add('reportStorm: 4 year reports left after 150 ms, server CPU s (until 3 s after)', st.abandoned.server_cpu_s ?? 'n/a');
   }
   for (const h of r.history ?? []) {
     add(`history ${h.engine}: the year`, `${h.year.cases} cases (${h.year.active} active, ${h.year.pending} pending), ${h.year.assignments} assignments, built in ${h.year.build_seconds} s`);

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { DomainError } from '../../services/errors';
+import { ClientGone } from '../clientAbort';
 import type { StorageHealth } from '../../services/storageHealth';
 
 const KNOWN = new Set([400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429]);
@@ -20,6 +21,11 @@ export const errorHandler = (log: Logger, storage?: Pick<StorageHealth, 'writeFa
     if (err instanceof DomainError) {
       ctx.status = err.status;
       ctx.body = { error: err.message };
+    } else if (err instanceof ClientGone) {
+      // Work stopped because its client left (clientGoneSignal): nobody reads this answer, and nothing failed here.
+      // 499 is nginx's "client closed request", seen only in the request log.
+      ctx.status = 499;
+      ctx.body = { error: 'The client went away' };
     } else if (typeof http?.status === 'number' && KNOWN.has(http.status) && http.expose !== false) {
       // Router errors such as 405 Method Not Allowed.
       ctx.status = http.status;

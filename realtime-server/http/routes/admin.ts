@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { geocodeSearchQuerySchema, latitude, longitude, outboxQuerySchema } from '../../contract';
 import type { Asker } from '../../services/geocodeService';
 import { outboxService } from '../../services/outboxService';
-import { clientGone } from '../clientGone';
+import { clientGoneSignal } from '../clientAbort';
 import type { AppState } from '../middleware/auth';
 import { validate } from '../validate';
 import type { Mount } from './types';
@@ -13,7 +13,7 @@ const coordinate = () => z.string({ error: 'required' }).trim().min(1, 'required
 const coords = z.object({ lat: coordinate().pipe(latitude()), lon: coordinate().pipe(longitude()) });
 
 /** Turns at the geocoder are shared out per user; a request whose client left gives its place up. */
-const asker = (ctx: Context): Asker => ({ user: String((ctx.state as AppState).principal!.user.id), signal: clientGone(ctx) });
+const asker = (ctx: Context): Asker => ({ user: String((ctx.state as AppState).principal!.user.id), signal: clientGoneSignal(ctx) });
 
 export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
   // One page, newest first (?status=&limit=&cursor=); admins only (permissions.ts: outbox.read).

@@ -74,6 +74,19 @@ describe('GET /api/reports/response-times', () => {
     expectError(await s.api('GET', '/api/reports/response-times?from=yesterday', { token }), 400, 'from: must be an ISO 8601 date (2026-11-01) or date and time with offset (2026-11-01T00:00:00+05:30)');
   });
 
+  it('refuses a day the calendar does not have, and a year before 1970, rather than reading another date', async () => {
+    // Before: 2026-13-45 rolled over to 2027-02-14, 2026-02-30 to 2026-03-02, and 0000-01-01 was read as 1900-01-01.
+    const notADay = (v: string) => `${v} is not a day of the calendar (months 01–12, days as the month has)`;
+    expectError(await s.api('GET', '/api/reports/response-times?from=2026-12-01&to=2026-13-45', { token }), 400, `to: ${notADay('2026-13-45')}`);
+    expectError(await s.api('GET', '/api/reports/demand?from=2026-02-01&to=2026-02-30', { token }), 400, `to: ${notADay('2026-02-30')}`);
+    expectError(await s.api('GET', '/api/reports/utilisation?from=0000-01-01&to=0000-02-01', { token }), 400, 'from: must be in 1970 or later');
+    expectError(await s.api('GET', '/api/reports/utilisation?from=0000-01-01', { token }), 400, 'from: must be in 1970 or later');
+    expectError(await s.api('GET', `/api/reports/demand?from=${encodeURIComponent('0001-01-01T00:00:00Z')}&to=${encodeURIComponent('0001-02-01T00:00:00Z')}`, { token }), 400, 'from: must be in 1970 or later');
+    expectError(await s.api('GET', '/api/reports/assignments.csv?from=2026-04-31&to=2026-05-02', { token }), 400, `from: ${notADay('2026-04-31')}`);
+    // A leap day is a day.
+    expect((await s.api('GET', '/api/reports/demand?from=2024-02-29&to=2024-03-01', { token })).status).toBe(200);
+  });
+
   it('is for staff only', async () => {
     expect((await s.api('GET', `/api/reports/response-times?${PERIOD}`)).status).toBe(401);
     expect((await s.api('GET', `/api/reports/response-times?${PERIOD}`, { token: await s.signIn('admin') })).status).toBe(200);

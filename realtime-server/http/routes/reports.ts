@@ -1,17 +1,24 @@
 import { type DemandReport, type ResponseTimesReport, type UtilisationReport, reportPeriodQuerySchema } from '../../contract';
 import { reportService } from '../../services/reportService';
+import { inReportSlot } from '../reportSlot';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
-/** The report figures over a period ?from=&to=&tz= (README "Reports: how the figures are made"). */
+/**
+ * The report figures over a period ?from=&to=&tz= (README "Reports: how the figures are made"),
+ * each made in one of the node's report slots and stopped if its client leaves.
+ */
 export const mountReports: Mount = (router, { svc }) => {
   router.get('/api/reports/response-times', async (ctx) => {
-    ctx.body = (await reportService.responseTimes(svc, validate(reportPeriodQuerySchema, ctx.query))) satisfies ResponseTimesReport;
+    const period = validate(reportPeriodQuerySchema, ctx.query);
+    ctx.body = (await inReportSlot(ctx, svc, (signal) => reportService.responseTimes(svc, period, signal))) satisfies ResponseTimesReport;
   });
   router.get('/api/reports/utilisation', async (ctx) => {
-    ctx.body = (await reportService.utilisation(svc, validate(reportPeriodQuerySchema, ctx.query))) satisfies UtilisationReport;
+    const period = validate(reportPeriodQuerySchema, ctx.query);
+    ctx.body = (await inReportSlot(ctx, svc, (signal) => reportService.utilisation(svc, period, signal))) satisfies UtilisationReport;
   });
   router.get('/api/reports/demand', async (ctx) => {
-    ctx.body = (await reportService.demand(svc, validate(reportPeriodQuerySchema, ctx.query))) satisfies DemandReport;
+    const period = validate(reportPeriodQuerySchema, ctx.query);
+    ctx.body = (await inReportSlot(ctx, svc, (signal) => reportService.demand(svc, period, signal))) satisfies DemandReport;
   });
 };
