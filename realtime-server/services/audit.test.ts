@@ -78,11 +78,11 @@ describe('every state change of a case is on its timeline with actor, time, befo
   ])('PUT status %s: updated, with the status (and the close time when it closes) and the assignment it ends', async (status, body) => {
     const caseId = await dispatchCase(s, operator, 3);
     const [e] = await added(caseId, () => updateCase(s, operator, caseId, body));
-    // The crew never reached the scene: leaving active cancels the assignment.
+    // The crew never reached the scene: leaving active cancels the assignment; back in the queue, the call lets go of its ambulance.
     expect(e).toEqual({
       action: 'updated', actor: ['user', operatorId],
-      before: status === 'pending' ? { status: 'active', unit_status: 'dispatched' } : { status: 'active', closed_at: null, unit_status: 'dispatched' },
-      after: status === 'pending' ? { status, unit_status: 'cancelled' } : { status, closed_at: expect.stringMatching(ISO_TIME), unit_status: 'cancelled' },
+      before: status === 'pending' ? { status: 'active', ambulance_id: 3, unit_status: 'dispatched' } : { status: 'active', closed_at: null, unit_status: 'dispatched' },
+      after: status === 'pending' ? { status, ambulance_id: null, unit_status: 'cancelled' } : { status, closed_at: expect.stringMatching(ISO_TIME), unit_status: 'cancelled' },
     });
   });
 
