@@ -85,7 +85,7 @@ function ask(base: string, path: string, token: string, leaveAfterMs: number | u
 }
 
 export interface StormFigures {
-  level: string; clients: number; users: number; abandon_after_ms: number | null;
+  level: string; key: string; clients: number; users: number; abandon_after_ms: number | null;
   asked: number; ok: number; refused_503: number; refused_429: number; left: number; cut_at_end: number; other: Record<string, number>;
   ok_ms: Summary; config_probe_ms: Summary;
 }
@@ -127,7 +127,7 @@ export function startStorm(base: string, tokens: string[], period: { from: strin
       const other: Record<string, number> = {};
       for (const o of outcomes) if (![200, 503, 429, 'left'].includes(o.status)) other[String(o.status)] = (other[String(o.status)] ?? 0) + 1;
       return {
-        level: level.name, clients: level.clients, users: level.users, abandon_after_ms: level.abandonAfterMs ?? null,
+        level: level.name, key: level.key, clients: level.clients, users: level.users, abandon_after_ms: level.abandonAfterMs ?? null,
         asked: outcomes.length + cut, ok: count(200), refused_503: count(503), refused_429: count(429), left: count('left'), cut_at_end: cut, other,
         ok_ms: summarize(outcomes.filter((o) => o.status === 200).map((o) => o.ms)),
         config_probe_ms: summarize(probe),

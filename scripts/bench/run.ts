@@ -712,6 +712,13 @@ function headline(r: FinishedRun) {
     dispatch_load_cpu_pct: r.dispatch ? round(r.dispatch.load_cpu_pct) : null,
     polling_load_cpu_pct: r.polling ? round(r.polling.load_cpu_pct) : null,
     generator_bound: generatorBound(r),
+    // Per storm level (quiet, 4, 8, 16, 16one, left): positions to viewers while reports run, and what the server spent.
+    ...Object.fromEntries((r.reportStorm?.phases ?? []).flatMap((ph) => {
+      const k = `storm_${ph.storm.key}`;
+      return [[`${k}_p99_ms`, ph.viewer_fanout.p99], [`${k}_max_ms`, ph.viewer_fanout.max], [`${k}_loop_max_ms`, ph.event_loop_max_ms],
+        [`${k}_cpu_pct`, round(ph.server.cpuPct, 0)], [`${k}_rss_mb`, round(ph.server.peakRssMb, 0)], [`${k}_config_max_ms`, round(ph.storm.config_probe_ms.max, 0)]];
+    })),
+    storm_abandoned_cpu_s: r.reportStorm?.abandoned.server_cpu_s ?? null,
     ingest_socket_per_s: r.ingest?.socket_sustained ? round(r.ingest.socket_sustained.stored_per_s, 0) : r.ingest ? 0 : null,
     ingest_socket_ack_p99_ms: r.ingest?.socket_sustained?.ack.p99 ?? null,
     ingest_rest_per_s: r.ingest?.rest_sustained ? round(r.ingest.rest_sustained.stored_per_s, 0) : r.ingest ? 0 : null,
