@@ -7,7 +7,7 @@
  * observed as the mounted screen keeps them. Then the server's CPU (/proc/<pid>/stat) over a
  * window, with and without the screen, and the report requests the screen made.
  *
- *   npx tsx scripts/reportsScreenLoad.ts [--days 30] [--seconds 60] [--db .tmp/reports-year.sqlite] [--busy 500000 --db .tmp/busy-year.sqlite]
+ *   npx tsx scripts/reportsScreenLoad.ts [--days 30] [--seconds 60] [--quiet 60] [--db .tmp/reports-year.sqlite] [--busy 500000 --db .tmp/busy-year.sqlite]
  *
  * A replay of the browser's requests rather than a browser: the Reports screen's queries are
  * the ones `reportsScreenQueries` answers, the same function the screen renders from.
@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
   options: {
     days: { type: 'string', default: '30' },
     seconds: { type: 'string', default: '60' },
+    /** The window without the screen (the baseline); as long as --seconds unless given. */
+    quiet: { type: 'string' },
     db: { type: 'string', default: '.tmp/reports-year.sqlite' },
     /** Instead of the demo year: a busy centre's year of this many calls (the bench's builder), built once into --db. */
     busy: { type: 'string' },
@@ -41,6 +43,7 @@ const { values: args } = parseArgs({
 });
 const DAYS = Number(args.days);
 const SECONDS = Number(args.seconds);
+const QUIET_SECONDS = Number(args.quiet ?? args.seconds);
 const TZ = 'Asia/Kolkata';
 
 const freePort = () => new Promise<number>((resolve) => {
@@ -92,22 +95,23 @@ async function main() {
   let changing = true;
   const changer = (async () => {
     while (changing) {
-      await call('PUT', `/api/cases/${caseId}`, token, { description: `change ${++changes}` });
+      // One failed change (a busy database) is not the end of the run.
+      await call('PUT', `/api/cases/${caseId}`, token, { description: `change ${++changes}` }).catch((err: unknown) => console.error(String(err)));
       await sleep(1000);
     }
   })();
 
-  const meter = async (label: string) => {
+  const meter = async (label: string, seconds: number) => {
     const c0 = cpuSeconds(pid)!;
     const t0 = performance.now();
-    await sleep(SECONDS * 1000);
+    await sleep(seconds * 1000);
     const cpu = cpuSeconds(pid)! - c0;
     const wall = (performance.now() - t0) / 1000;
     return { label, cpuSeconds: Number(cpu.toFixed(2)), cpuPct: Number(((100 * cpu) / wall).toFixed(1)) };
   };
 
   await sleep(3000);
-  const quiet = await meter('calls changing, no Reports screen');
+  const quiet = await meter('calls changing, no Reports screen', QUIET_SECONDS);
 
   // The screen, in Node: the app's query client, live cache and queries, same-origin paths sent to the server.
   globalThis.localStorage = memoryStorage();
@@ -135,7 +139,7 @@ async function main() {
   }
   const before = reportRequests;
   const abortedBefore = aborted;
-  const open = await meter(`Reports screen open on ${DAYS} days`);
+  const open = await meter(`Reports screen open on ${DAYS} days`, SECONDS);
 
   changing = false;
   await changer;
