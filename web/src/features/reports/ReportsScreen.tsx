@@ -19,11 +19,14 @@ import { PriorityTiles } from './PriorityTiles';
 import { ReportsFreshness } from './ReportsFreshness';
 import { ResponseChart } from './ResponseChart';
 import { type DemandReport, localDate } from '../../api/contract';
+import { REPORTS_KEY } from '../../api/reportRefresh';
 import { browserTimeZone, customProblem, periodOf, periodText, presetDays, type ReportPeriod } from './reportPeriod';
 import { reportsScreenQueries, sumDemand } from './reportsScreenQueries';
 import { UtilisationChart } from './UtilisationChart';
 
 const FAILED = () => 'Could not load reports';
+/** The unused today's-demand query of a period that is not split: never fetched, never holds data. */
+const UNSPLIT = [...REPORTS_KEY, 'demand', 'unsplit'] as const;
 
 /** The days a choice shows, or why it cannot be asked for. */
 function resolve(choice: PeriodChoice, today: string, tz: string): { period: ReportPeriod | null; problem: string | null } {
@@ -55,9 +58,11 @@ export function ReportsScreen() {
   const responseTimes = useQuery({ ...parts.responseTimes, ...keep });
   const utilisation = useQuery({ ...parts.utilisation, ...keep });
   const demandPast = useQuery({ ...parts.demand[0], ...keep });
-  // Today onwards when the period is split (see reportsScreenQueries); otherwise the same query again, switched off.
-  const demandToday = useQuery({ ...(parts.demand[1] ?? parts.demand[0]), enabled: enabled && parts.demand.length > 1, placeholderData: keepPreviousData });
-  const demandQueries = parts.demand.length > 1 ? [demandPast, demandToday] : [demandPast];
+  // Today onwards when the period is split (see reportsScreenQueries); otherwise switched off under a key of its own,
+  // so that a period split next never takes a whole period's counts as its placeholder for today's (twice counted).
+  const split = parts.demand.length > 1;
+  const demandToday = useQuery({ ...(parts.demand[1] ?? parts.demand[0]), ...(split ? {} : { queryKey: UNSPLIT }), enabled: enabled && split, placeholderData: keepPreviousData });
+  const demandQueries = split ? [demandPast, demandToday] : [demandPast];
   const demandParts = demandQueries.map((q) => q.data);
   const demand = demandParts.every((d): d is DemandReport => d !== undefined) ? sumDemand(asked, demandParts) : undefined;
   const shown = [responseTimes, utilisation, ...demandQueries];
