@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ASSIGNMENT_CSV_COLUMNS, type PriorityReport, type ResponseTimesReport } from '../src/api/contract';
+import { ASSIGNMENT_CSV_COLUMNS, type PriorityReport, type ResponseTimesReport, localDate } from '../src/api/contract';
 import { apiToken, closeCase, dispatchCase, freeAmbulance, settled, signIn, trackRequests } from './helpers';
 import { demandFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';
 
@@ -166,7 +166,8 @@ test.describe('a known report (answers stubbed in the browser)', () => {
         return route.fulfill({ json: body });
       }
       if (url.pathname.endsWith('/utilisation')) return route.fulfill({ json: utilisationFixture(from, to) });
-      if (url.pathname.endsWith('/demand')) return route.fulfill({ json: demandFixture(from, to, tz) });
+      // The fixture's calls are all before today: the screen asks for today's demand apart (and adds it up).
+      if (url.pathname.endsWith('/demand')) return route.fulfill({ json: from === localDate(Date.now(), tz) ? { from, to, tz, counts: demandFixture(from, to, tz).counts.map((row) => row.map(() => 0)) } : demandFixture(from, to, tz) });
       return route.continue();
     });
     return seen;
@@ -188,9 +189,24 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     await expect(page.getByTestId('report-tile-P4').getByTestId('tile-p90')).toHaveText('–');
     await expect(page.getByTestId('report-tile-P3').getByTestId('tile-target')).toHaveText('(target 2:00:00)');
 
-    // Every request carried the browser's zone and local dates, to = the day after the last.
-    expect(seen.length).toBeGreaterThanOrEqual(3);
-    for (const u of seen) expect(Object.fromEntries(u.searchParams)).toEqual(period);
+    // Every request carried the browser's zone and local dates, to = the day after the last; demand as
+    // the past days and today (counts add up; percentiles do not, so the others ask for the whole period).
+    expect(seen.length).toBeGreaterThanOrEqual(4);
+    const today = new Date(Date.parse(`${period.to}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    for (const u of seen) {
+      const asked = Object.fromEntries(u.searchParams);
+      if (u.pathname.endsWith('/demand')) expect([{ ...period, to: today }, { ...period, from: today }]).toContainEqual(asked);
+      else expect(asked).toEqual(period);
+    }
+    const responseTimesAsked = () => seen.filter((u) => u.pathname.endsWith('/response-times'));
+
+    // When the figures were fetched, and Refresh to ask again, answered in words.
+    const refresh = page.getByRole('button', { name: 'Refresh' });
+    await expect(refresh).toHaveAccessibleDescription(/^Updated \d{1,2}:\d{2}/);
+    const asksBefore = responseTimesAsked().length;
+    await refresh.click();
+    await expect.poll(() => responseTimesAsked().length).toBeGreaterThan(asksBefore);
+    await expect(page.getByRole('status').filter({ hasText: /^Figures updated at \d{1,2}:\d{2}/ })).toHaveCount(1);
 
     await page.getByTestId('report-response').getByRole('button', { name: 'Show table' }).click();
     await expect(page.getByTestId('report-response').getByRole('button', { name: 'Hide table' })).toHaveAttribute('aria-expanded', 'true');
@@ -215,7 +231,7 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     // Presets ask for their own days; Custom starts from the days shown and says what is wrong.
     await page.getByRole('combobox', { name: 'Period' }).click();
     await page.getByRole('option', { name: 'Last 7 days' }).click();
-    await expect.poll(() => seen.at(-1)?.searchParams.get('from')).toBe(await page.evaluate(() => {
+    await expect.poll(() => responseTimesAsked().at(-1)?.searchParams.get('from')).toBe(await page.evaluate(() => {
       const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
       const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
       const [y, m, d] = today.split('-').map(Number);
@@ -229,7 +245,7 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     // Nothing is asked for such a period, so nothing is shown as loading.
     await expect(page.getByRole('progressbar', { name: 'Loading the new period' })).toHaveCount(0);
     await page.getByLabel('Last day').fill('2026-11-30');
-    await expect.poll(() => seen.at(-1) && Object.fromEntries(seen.at(-1)!.searchParams)).toEqual({ ...period, from: '2026-11-10', to: '2026-12-01' });
+    await expect.poll(() => responseTimesAsked().at(-1) && Object.fromEntries(responseTimesAsked().at(-1)!.searchParams)).toEqual({ ...period, from: '2026-11-10', to: '2026-12-01' });
     await expect(page.getByText(/Nov 10, 2026 – Nov 30, 2026|10 Nov 2026 – 30 Nov 2026/)).toBeVisible();
   });
 

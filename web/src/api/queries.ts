@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './client';
+import { REPORTS_KEY, reportStaleTime } from './reportRefresh';
 
 /** Query-string of a list query: the set fields only, in a stable order (so equal queries share a key and a URL). */
 export function listQueryString(q: object): string {
@@ -14,7 +15,7 @@ export const CASE_COUNTS_KEY = ['cases', 'counts'] as const;
 export const CASE_HISTORY_KEY = ['cases', 'history'] as const;
 import {
   type AmbulanceDto, type CaseBoardResponse, type CaseSuggestionsResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse,
-  type DemandReport, type ProfileResponse, type SigninLimitsDto, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport, localDate,
+  type DemandReport, type ProfileResponse, type SigninLimitsDto, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport,
 } from './contract';
 
 /** A report's period: local dates YYYY-MM-DD in an IANA zone, half-open (`to` is the day after the last). */
@@ -22,21 +23,6 @@ export interface ReportPeriodParams { from: string; to: string; tz: string }
 
 /** "from=…&to=…&tz=…" of every report URL (the CSV's too). */
 export const reportPeriodQuery = (p: ReportPeriodParams) => new URLSearchParams({ from: p.from, to: p.to, tz: p.tz }).toString();
-
-/** The key every server-computed report is cached under (todayReport, measuredReport, reports.*). */
-export const REPORTS_KEY = ['reports'] as const;
-
-/**
- * Whether a call change now can alter the report cached under this key: today's and the
- * 30 days' figures always can; a chosen period only while it reaches today (its `to`, the day
- * after its last, is after today's date in its zone). A period wholly past is left alone.
- */
-export function reportReachesToday(queryKey: readonly unknown[], nowMs = Date.now()): boolean {
-  if (queryKey[0] !== REPORTS_KEY[0]) return false;
-  if (queryKey.length !== 5) return true;
-  const [, , , to, tz] = queryKey as [string, string, string, string, string];
-  return to > localDate(nowMs, tz);
-}
 
 /** queryOptions factories: the single source of query keys. */
 export const queries = {
@@ -160,44 +146,46 @@ export const queries = {
     }),
   /**
    * Today's response times so far (GET /api/reports/response-times from local midnight to now).
-   * Under the reports key, which the live cache refetches (throttled) as calls change; the date
-   * in the key makes midnight start a new day's query.
+   * Under the reports key, which the live cache refreshes as calls change (reportRefresh.ts:
+   * at most every 5 s); the date in the key makes midnight start a new day's query.
    */
   todayReport: (date: string, tz: string) =>
     queryOptions({
       queryKey: [...REPORTS_KEY, 'today', date, tz] as const,
       queryFn: ({ signal }) =>
         apiFetch<ResponseTimesReport>(`/api/reports/response-times?from=${date}&tz=${encodeURIComponent(tz)}`, { signal }),
+      staleTime: reportStaleTime,
     }),
-  /** The last 30 days (the endpoint's default period), for the admin's "measured" line. */
+  /** The last 30 days (the endpoint's default period), for the admin's "measured" line; refreshed at most once a minute. */
   measuredReport: (tz: string) =>
     queryOptions({
       queryKey: [...REPORTS_KEY, 'measured', tz] as const,
       queryFn: ({ signal }) => apiFetch<ResponseTimesReport>(`/api/reports/response-times?tz=${encodeURIComponent(tz)}`, { signal }),
-      staleTime: 60_000,
+      staleTime: reportStaleTime,
     }),
   /**
-   * The Reports screen's figures over one period; fetched when asked for, kept a minute. The live
-   * cache refetches them as calls change only while the period reaches today (reportReachesToday).
+   * The Reports screen's figures over one period. Only while the period reaches today does the
+   * live cache refresh them as calls change, at most once per the period's window (reportRefreshMs:
+   * a minute up to 31 days, 10 minutes beyond); a period wholly past is kept until Refresh.
    */
   reports: {
     responseTimes: (p: ReportPeriodParams) =>
       queryOptions({
         queryKey: [...REPORTS_KEY, 'response-times', p.from, p.to, p.tz] as const,
         queryFn: ({ signal }) => apiFetch<ResponseTimesReport>(`/api/reports/response-times?${reportPeriodQuery(p)}`, { signal }),
-        staleTime: 60_000,
+        staleTime: reportStaleTime,
       }),
     utilisation: (p: ReportPeriodParams) =>
       queryOptions({
         queryKey: [...REPORTS_KEY, 'utilisation', p.from, p.to, p.tz] as const,
         queryFn: ({ signal }) => apiFetch<UtilisationReport>(`/api/reports/utilisation?${reportPeriodQuery(p)}`, { signal }),
-        staleTime: 60_000,
+        staleTime: reportStaleTime,
       }),
     demand: (p: ReportPeriodParams) =>
       queryOptions({
         queryKey: [...REPORTS_KEY, 'demand', p.from, p.to, p.tz] as const,
         queryFn: ({ signal }) => apiFetch<DemandReport>(`/api/reports/demand?${reportPeriodQuery(p)}`, { signal }),
-        staleTime: 60_000,
+        staleTime: reportStaleTime,
       }),
   },
   /** Server settings the web needs (map tiles). */

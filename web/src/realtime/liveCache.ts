@@ -1,18 +1,17 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { Socket } from 'socket.io-client';
 import type { AmbulanceDto, ServerToClientEvents } from '../api/contract';
-import { CASE_HISTORY_KEY, REPORTS_KEY, queries, reportReachesToday } from '../api/queries';
+import { CASE_HISTORY_KEY, queries } from '../api/queries';
+import { REPORTS_KEY, reportRefreshMs } from '../api/reportRefresh';
 import { caseBoardOf } from './caseBoard';
 import { patchPositions, removeById, upsert } from './cachePatches';
 import { fetchJournal } from './fetchJournal';
 import { historyChangesOf } from './historyChanges';
+import { reportRefresher } from './reportRefresher';
 import { type ConnectionState, type LiveSocket, watchConnection } from './socket';
-import { throttle } from './throttle';
 
 type Patch<T> = (list: T[] | undefined) => T[] | undefined;
 
-/** Reports are computed by the server, not patched here: refetched on call changes, at most this often (a busy centre must not hammer it). */
-export const REPORTS_REFRESH_MS = 5000;
 /** A reconnect refetches after a random wait up to this: a deploy must not make every tab ask at once. */
 export const RECONNECT_SPREAD_MS = 3000;
 
@@ -46,11 +45,13 @@ function upsertAmbulance(list: AmbulanceDto[] | undefined, row: AmbulanceDto): A
  * patches the board and its counts and notes the call for history pages; ambulance events
  * patch the fleet, newer versions only; deleted ids are remembered so a late event cannot
  * bring a row back. Nothing refetches history: a history page is offered "N new or changed calls".
+ * Case events also refresh the server-computed reports they can alter (reportRefresher.ts).
  *
  * On every connect (the first included: whatever was fetched before the socket joined its
  * rooms may have missed an event) the board and the fleet are refetched: at once the first
  * time, after a random 0–3 s on a reconnect (a server restart reconnects every tab at once).
- * Other cached queries are only marked stale (they refetch when next shown), and history pages
+ * Other cached queries are only marked stale (they refetch when next shown; a report of a period
+ * wholly past is not, as nothing missed can change it), and history pages
  * are marked "changed by an unknown count". Changes heard while a fetch is on its way are
  * applied again on its snapshot (fetchJournal.ts).
  *
@@ -77,20 +78,19 @@ export function connectLiveCache(
     fleetJournal.record(patch);
   }
 
-  // A period wholly past cannot change with a call taken now: a year's report is not asked for again.
-  const refreshReports = throttle(() => void qc.invalidateQueries({ queryKey: REPORTS_KEY, predicate: (q) => reportReachesToday(q.queryKey) }), REPORTS_REFRESH_MS);
+  const reports = reportRefresher(qc, delay);
 
   const handlers: Partial<{ [K in keyof ServerToClientEvents]: ServerToClientEvents[K] }> = {
     'case.created': (c) => {
-      refreshReports.call();
+      reports.callChanged();
       board.put(c, { created: true });
     },
     'case.updated': (c) => {
-      refreshReports.call();
+      reports.callChanged();
       board.put(c);
     },
     'case.deleted': ({ id }) => {
-      refreshReports.call();
+      reports.callChanged();
       board.remove(id);
     },
     'case.location': (loc) => board.location(loc),
@@ -132,7 +132,7 @@ export function connectLiveCache(
         // Events were missed: history pages are stale by an unknown count, everything else
         // cached is stale too (refetched when next shown, not now), the live lists are asked for soon.
         history.noteUnknown();
-        void qc.invalidateQueries({ predicate: (q) => !isLiveOrHistory(q.queryKey, boardKey, fleetKey), refetchType: 'none' });
+        void qc.invalidateQueries({ predicate: (q) => !isLiveOrHistory(q.queryKey, boardKey, fleetKey) && !isPastReport(q.queryKey), refetchType: 'none' });
         cancelRefetch = delay(refetchLive, Math.floor(random() * RECONNECT_SPREAD_MS));
       }
     }
@@ -141,12 +141,15 @@ export function connectLiveCache(
 
   return () => {
     cancelRefetch();
-    refreshReports.cancel();
+    reports.stop();
     stopWatching();
     for (const [event, fn] of Object.entries(handlers)) byName.off(event, fn);
     fleetJournal.stop();
   };
 }
+
+/** A report of a period wholly past: no missed event can change it. */
+const isPastReport = (key: QueryKey) => key[0] === REPORTS_KEY[0] && reportRefreshMs(key) == null;
 
 /** The board and fleet (refetched on connect) and history pages (noted as changed, never refetched by the live cache). */
 function isLiveOrHistory(key: QueryKey, boardKey: QueryKey, fleetKey: QueryKey): boolean {

@@ -7,7 +7,6 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { queries } from '../../api/queries';
 import { ScreenTitle } from '../../layout/ScreenTitle';
 import { useToast } from '../../layout/toast';
 import { LoadStateBanner } from '../shared/LoadStateBanner';
@@ -17,12 +16,17 @@ import { DemandHeatmap } from './DemandHeatmap';
 import { downloadAssignmentsCsv } from './downloadCsv';
 import { PeriodPicker, type PeriodChoice } from './PeriodPicker';
 import { PriorityTiles } from './PriorityTiles';
+import { ReportsFreshness } from './ReportsFreshness';
 import { ResponseChart } from './ResponseChart';
-import { localDate } from '../../api/contract';
+import { type DemandReport, localDate } from '../../api/contract';
+import { REPORTS_KEY } from '../../api/reportRefresh';
 import { browserTimeZone, customProblem, periodOf, periodText, presetDays, type ReportPeriod } from './reportPeriod';
+import { reportsScreenQueries, sumDemand } from './reportsScreenQueries';
 import { UtilisationChart } from './UtilisationChart';
 
 const FAILED = () => 'Could not load reports';
+/** The unused today's-demand query of a period that is not split: never fetched, never holds data. */
+const UNSPLIT = [...REPORTS_KEY, 'demand', 'unsplit'] as const;
 
 /** The days a choice shows, or why it cannot be asked for. */
 function resolve(choice: PeriodChoice, today: string, tz: string): { period: ReportPeriod | null; problem: string | null } {
@@ -48,17 +52,27 @@ export function ReportsScreen() {
 
   // A new period keeps the last one's figures on screen (with a progress bar) until it has loaded.
   const enabled = period != null;
-  const fallback = period ?? periodOf(today, today, tz);
-  const responseTimes = useQuery({ ...queries.reports.responseTimes(fallback), enabled, placeholderData: keepPreviousData });
-  const utilisation = useQuery({ ...queries.reports.utilisation(fallback), enabled, placeholderData: keepPreviousData });
-  const demand = useQuery({ ...queries.reports.demand(fallback), enabled, placeholderData: keepPreviousData });
-  const load = useLoadState([
-    { query: responseTimes, failText: FAILED },
-    { query: utilisation, failText: FAILED },
-    { query: demand, failText: FAILED },
-  ]);
+  const asked = period ?? periodOf(today, today, tz);
+  const parts = reportsScreenQueries(asked, today);
+  const keep = { enabled, placeholderData: keepPreviousData } as const;
+  const responseTimes = useQuery({ ...parts.responseTimes, ...keep });
+  const utilisation = useQuery({ ...parts.utilisation, ...keep });
+  const demandPast = useQuery({ ...parts.demand[0], ...keep });
+  // Today onwards when the period is split (see reportsScreenQueries); otherwise switched off under a key of its own,
+  // so that a period split next never takes a whole period's counts as its placeholder for today's (twice counted).
+  const split = parts.demand.length > 1;
+  const demandToday = useQuery({ ...(parts.demand[1] ?? parts.demand[0]), ...(split ? {} : { queryKey: UNSPLIT }), enabled: enabled && split, placeholderData: keepPreviousData });
+  const demandQueries = split ? [demandPast, demandToday] : [demandPast];
+  const demandParts = demandQueries.map((q) => q.data);
+  const demand = demandParts.every((d): d is DemandReport => d !== undefined) ? sumDemand(asked, demandParts) : undefined;
+  const shown = [responseTimes, utilisation, ...demandQueries];
+  const load = useLoadState(shown.map((query) => ({ query, failText: FAILED })));
   // Only while a period is being fetched: an unfinished custom period asks for nothing, and the last figures are all there is.
-  const refreshing = enabled && (responseTimes.isPlaceholderData || utilisation.isPlaceholderData || demand.isPlaceholderData);
+  const refreshing = enabled && shown.some((q) => q.isPlaceholderData);
+  const fetching = shown.some((q) => q.isFetching);
+  const updatedAt = Math.min(...shown.map((q) => q.dataUpdatedAt));
+  // Asks again for every part, past days included (corrections); one already on its way is kept, not asked twice.
+  const refresh = () => Promise.all(shown.map((q) => q.refetch({ cancelRefetch: false }))).then((results) => results.every((r) => !r.isError));
 
   const toast = useToast();
   const [downloading, setDownloading] = useState(false);
@@ -94,7 +108,10 @@ export function ReportsScreen() {
         )}
       />
       <Stack spacing={2.5}>
-        <PeriodPicker value={choice} onChange={onChoice} problem={problem} />
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 2 }}>
+          <PeriodPicker value={choice} onChange={onChoice} problem={problem} />
+          {period && <ReportsFreshness updatedAt={load.phase === 'loaded' && !refreshing ? updatedAt : 0} fetching={fetching} onRefresh={refresh} />}
+        </Box>
         {refreshing && <LinearProgress aria-label="Loading the new period" />}
         <LoadStateBanner state={load} />
         {!period ? null : load.phase === 'loading' ? (
@@ -102,7 +119,7 @@ export function ReportsScreen() {
             <CircularProgress />
             <Typography>Loading reports…</Typography>
           </Box>
-        ) : load.phase === 'failed' || !report || !utilisation.data || !demand.data ? null : report.overall.calls === 0 ? (
+        ) : load.phase === 'failed' || !report || !utilisation.data || !demand ? null : report.overall.calls === 0 ? (
           <Paper variant="outlined" sx={{ py: 8, textAlign: 'center' }}>
             <Typography variant="h6" component="p" data-testid="reports-empty">No calls in this period</Typography>
             <Typography color="text.secondary">Choose a longer period, or come back once calls have been taken.</Typography>
@@ -115,7 +132,7 @@ export function ReportsScreen() {
             <PriorityTiles priorities={report.priorities} />
             <ResponseChart priorities={report.priorities} overall={report.overall} />
             <DailyChart daily={report.daily} />
-            <DemandHeatmap report={demand.data} />
+            <DemandHeatmap report={demand} />
             <UtilisationChart report={utilisation.data} />
           </>
         )}
