@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { finished } from 'node:stream';
 import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../services/context';
-import { ReportsBusy, type ReleaseSlot } from '../services/reportGate';
+import type { ReleaseSlot } from '../services/reportGate';
 import { clientGoneSignal } from './clientAbort';
 import type { AppState } from './middleware/auth';
 
@@ -14,12 +14,8 @@ import type { AppState } from './middleware/auth';
 async function takeSlot(ctx: Context, svc: ServiceContext): Promise<{ release: ReleaseSlot; signal: AbortSignal }> {
   const signal = clientGoneSignal(ctx);
   const { user } = (ctx.state as AppState).principal!;
-  try {
-    return { release: await svc.reports.acquire(String(user.id), signal), signal };
-  } catch (err) {
-    if (err instanceof ReportsBusy) ctx.set('Retry-After', String(err.retryAfterS));
-    throw err;
-  }
+  // A refusal (ReportsBusy) carries its Retry-After to the error handler.
+  return { release: await svc.reports.acquire(String(user.id), signal), signal };
 }
 
 /** Makes a JSON report in a slot, given back when it is made, failed or abandoned. */

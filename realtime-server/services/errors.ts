@@ -1,6 +1,7 @@
 /** A refusal the client can act on; the error middleware turns it into `{error}` with its status. */
 export class DomainError extends Error {
-  constructor(public status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 503, message: string) {
+  /** `retryAfterS`: when to ask again, answered as `Retry-After` (a 429 or 503 the client may retry). */
+  constructor(public status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 503, message: string, readonly retryAfterS?: number) {
     super(message);
   }
 }

@@ -187,7 +187,10 @@ describe('at a healthy geocoder with GEOCODER_WAIT_SECONDS=2 and GEOCODER_QUEUE_
     expect(geo.clock.now()).toBe(t0);
     await geo.clock.settle(geo.quiet);
     // A third dispatcher's turn would come at +3 s, beyond the 2 s bound: 503 at once.
-    expect(await geo.ask(search('Too Late Street'), tokens[2])).toMatchObject({ status: 503, body: { error: ADDRESS_SEARCH_UNAVAILABLE } });
+    const late = await geo.ask(search('Too Late Street'), tokens[2]);
+    expect(late).toMatchObject({ status: 503, body: { error: ADDRESS_SEARCH_UNAVAILABLE } });
+    // A busy refusal says when to ask again: about the wait bound.
+    expect(late.headers.get('retry-after')).toBe('2');
     expect(geo.clock.now()).toBe(t0);
     const [s2, o] = await geo.clock.runUntil(Promise.all([second, other]), geo.quiet);
     expect(s2.body.displayName).toBe('Place at 16/79');

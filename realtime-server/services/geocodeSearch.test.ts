@@ -62,6 +62,8 @@ describe('with GEOCODER_URL off', () => {
     const res = await s.api('GET', search('Charminar'), { token });
     expect(res).toMatchObject(UNAVAILABLE);
     expect(res.body.error).toBe('address search is unavailable; enter coordinates, a plus code or drop a pin');
+    // Off is off: no time to come back at.
+    expect(res.headers.get('retry-after')).toBeNull();
     // Out-of-range coordinates are not coordinates: an address the geocoder would have to find.
     expect(await s.api('GET', search('91, 10'), { token })).toMatchObject(UNAVAILABLE);
     expect(calls).toEqual([]);
@@ -185,7 +187,10 @@ describe('with a geocoder that answers 500', () => {
   beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers 503, caches nothing, and backs off: neither search nor reverse knocks again for a while', async () => {
-    expect(await s.api('GET', search('Charminar'), { token })).toMatchObject(UNAVAILABLE);
+    const first = await s.api('GET', search('Charminar'), { token });
+    expect(first).toMatchObject(UNAVAILABLE);
+    // When to try again: the backoff's end.
+    expect(first.headers.get('retry-after')).toBe('60');
     expect(up.seen).toHaveLength(1);
     expect(await s.ctx.db('geocode_searches').count({ n: '*' }).first()).toMatchObject({ n: 0 });
 

@@ -106,6 +106,16 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
     return { outcome, withdraw };
   }
 
+  /**
+   * When a refused search may be asked again: a turn that could not come within the wait, after
+   * about that wait; a failing upstream, when its backoff ends. Off: never (no Retry-After).
+   */
+  function retryAfterS(why: Refusal): number | undefined {
+    if (why === 'busy') return ctx.config.geocoderQueue.maxWaitMs / 1000;
+    if (why === 'down' && ctx.config.geocoderUrl && downUntil > clock.now()) return (downUntil - clock.now()) / 1000;
+    return undefined;
+  }
+
   /** Waits for the job's turn, then asks the upstream; `read` turns the JSON body into the answer. */
   async function askInTurn<T>(job: Job, path: 'reverse' | 'search', params: Record<string, string>, read: (body: unknown) => T): Promise<Outcome<T>> {
     if (!ctx.config.geocoderUrl || clock.now() < downUntil) return { refused: 'down' };
@@ -211,7 +221,7 @@ export function createGeocoder(ctx: ServiceContext, fetchImpl: typeof fetch = fe
         const found = await interest.outcome;
         if ('value' in found) return { results: found.value };
         if (found.refused === 'superseded') throw new DomainError(409, ADDRESS_SEARCH_SUPERSEDED);
-        throw new DomainError(503, ADDRESS_SEARCH_UNAVAILABLE);
+        throw new DomainError(503, ADDRESS_SEARCH_UNAVAILABLE, retryAfterS(found.refused));
       } finally {
         theirs.delete(mine);
         if (!theirs.size && searching.get(asker.user) === theirs) searching.delete(asker.user);

@@ -9,8 +9,8 @@ export interface ReportLimits { concurrency: number; queue: number; perUser: num
 
 /** A report refused for now: 503 when the node's queue is full, 429 when the caller holds their share; with the wait to suggest. */
 export class ReportsBusy extends DomainError {
-  constructor(status: 429 | 503, message: string, readonly retryAfterS: number) {
-    super(status, message);
+  constructor(status: 429 | 503, message: string, retryAfterS: number) {
+    super(status, message, retryAfterS);
   }
 }
 

@@ -21,6 +21,7 @@ export const errorHandler = (log: Logger, storage?: Pick<StorageHealth, 'writeFa
     if (err instanceof DomainError) {
       ctx.status = err.status;
       ctx.body = { error: err.message };
+      if (err.retryAfterS !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterS))));
     } else if (err instanceof ClientGone) {
       // Work stopped because its client left (clientGoneSignal): nobody reads this answer, and nothing failed here.
       // 499 is nginx's "client closed request", seen only in the request log.
