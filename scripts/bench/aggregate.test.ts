@@ -21,6 +21,15 @@ describe('bench repetitions', () => {
     expect(a.ingest_rest_sustained_per_s.median).toBe(1000);
   });
 
+  it('a must-hold figure shows its lowest run, but one spike in one run is noise while the runs overlap', () => {
+    const base = aggregate([{ ingest_rest_sustained_per_s: 1000 }, { ingest_rest_sustained_per_s: 2000 }, { ingest_rest_sustained_per_s: 2000 }]);
+    const head = aggregate([{ ingest_rest_sustained_per_s: 500 }, { ingest_rest_sustained_per_s: 1000 }, { ingest_rest_sustained_per_s: 1000 }]);
+    const [c] = compare(base, head).filter((x) => x.spec.key === 'ingest_rest_sustained_per_s');
+    expect([c.base?.median, c.head?.median, c.verdict]).toEqual([1000, 500, 'noise']);
+    const worse = aggregate([{ ingest_rest_sustained_per_s: 250 }, { ingest_rest_sustained_per_s: 500 }]);
+    expect(compare(base, worse).find((x) => x.spec.key === 'ingest_rest_sustained_per_s')?.verdict).toBe('regression');
+  });
+
   it('sustained is the top of the unbroken ladder: a spike at a lower step ends it', () => {
     const steps = [500, 1000, 1500, 2000].map((r) => ({ offered_per_s: r, sustained: r !== 1500 }));
     expect(sustainedRate(steps)).toBe(1000);
