@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--json FILE] [--repeat N] [--compare BASE_REF]
+ * npm run bench [-- --quick] [--json FILE] [--repeat N] [--compare BASE_REF] [--client lite|socketio]
  *                [--scenarios fleet,dispatch,polling,ingest,baselines,reports,history]
  *                [--ambulances A] [--viewers V] [--staff S] [--rate R] [--duration SECONDS] [--load-procs N]
  *                [--nodes N [--database-url postgres://...] [--redis-url redis://...]]
@@ -21,6 +21,8 @@
  *   and per stored position (at the reference rate: REST 1,000/s, socket 4,000/s) are the guard
  *   figures. reports and history are left out (their year is built with this checkout's schema).
  *   Any phase whose load generators use more than 70 % of their core is marked GENERATOR-BOUND.
+ * --client socketio: viewers and staff boards on socket.io-client; by default they listen through
+ *   liteSocket.ts (ws speaking the Socket.IO wire protocol, so the generator costs less per socket).
  *
  * --nodes N (N >= 1): N server processes on PostgreSQL + Redis, as DEPLOYMENT.md runs them: a fresh
  *   schema `lifeline_bench_<pid>_<ms>` of --database-url (default DATABASE_URL when postgres://,
