@@ -124,8 +124,8 @@ export const trackingService = {
   resolveGrant: (ctx: ServiceContext, token: string): Promise<TrackTokenRow | undefined> =>
     token ? trackTokenRepository.findLive(ctx.db, hashToken(token)) : Promise.resolve(undefined),
 
-  async track(ctx: ServiceContext, ambulanceId: number, token: string): Promise<TrackResponse> {
-    const grant = await trackingService.resolveGrant(ctx, token);
+  /** GET /api/track for the live grant of the link's token (resolveGrant; undefined: none). */
+  async track(ctx: ServiceContext, ambulanceId: number, grant: TrackTokenRow | undefined): Promise<TrackResponse> {
     if (!linkPolicy.watches(grant, ambulanceId)) throw notFound(LINK_NOT_FOUND);
     const [a, c] = await Promise.all([ambulanceRepository.findById(ctx.db, ambulanceId), caseRepository.findById(ctx.db, grant.case_id)]);
     if (!a || !c) throw notFound(LINK_NOT_FOUND);

@@ -4,34 +4,23 @@ import { type UnitStatusSource, assignmentService } from '../../services/assignm
 import { type PositionSource, ambulanceService } from '../../services/ambulanceService';
 import { forbidden } from '../../services/errors';
 import { linkPolicy } from '../../policies/links';
-import { trackingService } from '../../services/trackingService';
 import { type AppState, actorOf, sessionRequired } from '../middleware/auth';
 import { linkRateLimit } from '../middleware/rateLimit';
 import { noStore } from '../middleware/security';
 import { idempotency, writeContext } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount, RouteDeps } from './types';
-
-type Grant = Awaited<ReturnType<typeof trackingService.resolveGrant>>;
+import { requestGrant, requestTokenIssued } from '../linkGrant';
 
 const NOT_FOUND = 'Ambulance details not found';
 export const NOT_A_DRIVER_LINK = 'This link is not valid for sending positions';
 
 /** Staff (bearer) or the holder of this ambulance's driver token (`?t=`). */
-/**
- * The live grant of this request's driver token, looked up once: the link limit (was it issued?)
- * and the route (may it send?) both need it, and a position is the hottest request there is.
- */
-function driverGrant(ctx: Context, svc: RouteDeps['svc'], token: string): Promise<Grant> {
-  const state = ctx.state as { driverGrant?: Promise<Grant> };
-  return (state.driverGrant ??= trackingService.resolveGrant(svc, token));
-}
-
 async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: number): Promise<Exclude<PositionSource, { type: 'device' }>> {
   if ((ctx.state as AppState).principal) return { type: 'staff' };
   const token = typeof ctx.query.t === 'string' ? ctx.query.t : '';
   if (!token) throw sessionRequired(ctx);
-  const grant = await driverGrant(ctx, svc, token);
+  const grant = await requestGrant(ctx, svc, token);
   // One answer for every link that may not send here (unknown, a viewer's, another ambulance's), so none can be told apart.
   if (!linkPolicy.sendsPositionsFor(grant, ambulanceId)) throw forbidden(NOT_A_DRIVER_LINK);
   return { type: 'driver', caseId: grant.case_id };
@@ -66,8 +55,7 @@ export const mountAmbulances: Mount = (router, deps) => {
     const principal = (ctx.state as AppState).principal;
     if (principal) return { name: `staff-position:${principal.user.id}:${ctx.params.id}`, issued: () => Promise.resolve(true) };
     const t = typeof ctx.query.t === 'string' ? ctx.query.t : '';
-    // A live grant is issued (one look-up, kept for the route); only a token without one is looked up again, live or not.
-    return t ? { name: `driver:${t}`, issued: async () => (await driverGrant(ctx, svc, t)) !== undefined || trackingService.tokenIssued(svc, t) } : undefined;
+    return t ? { name: `driver:${t}`, issued: () => requestTokenIssued(ctx, svc, t) } : undefined;
   });
   router.post('/api/ambulances/:id/unit-status', noStore, positionLimit, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

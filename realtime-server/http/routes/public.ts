@@ -5,6 +5,7 @@ import { linkRateLimit } from '../middleware/rateLimit';
 import { noStore } from '../middleware/security';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
+import { requestGrant, requestTokenIssued } from '../linkGrant';
 
 /** A public link's `?t=` token ('' when missing or repeated). */
 const linkToken = (ctx: { query: Record<string, unknown> }) => (typeof ctx.query.t === 'string' ? ctx.query.t : '');
@@ -17,7 +18,7 @@ export const mountPublic: Mount = (router, { svc }) => {
   }));
   const trackLimit = linkRateLimit(svc, (ctx) => {
     const t = linkToken(ctx);
-    return t ? { name: `track:${t}`, issued: () => trackingService.tokenIssued(svc, t) } : undefined;
+    return t ? { name: `track:${t}`, issued: () => requestTokenIssued(ctx, svc, t) } : undefined;
   });
   // The patient's page asks at load, so a dead link says so before anyone presses Share; counted with the shares.
   router.get('/api/location/:caseId', noStore, locationLimit, async (ctx) => {
@@ -30,6 +31,6 @@ export const mountPublic: Mount = (router, { svc }) => {
   router.get('/api/track/:ambulanceId', noStore, trackLimit, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const id = routeId(ctx.params.ambulanceId, trackingService.LINK_NOT_FOUND);
-    ctx.body = await trackingService.track(svc, id, linkToken(ctx));
+    ctx.body = await trackingService.track(svc, id, await requestGrant(ctx, svc, linkToken(ctx)));
   });
 };
