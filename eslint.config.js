@@ -60,6 +60,17 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
   },
   { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: globals.node } },
+  {
+    // A Knex builder is a thenable that runs its query again on every await: a cast to Promise hides
+    // that and invites a second await (a memoised look-up ran twice per request). `fetched()` instead.
+    files: ['db/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='Promise']",
+        message: 'A query builder is not a promise (each await runs it again): wrap it in fetched() from db/repositories/types.ts.',
+      }],
+    },
+  },
 
   // The layering: every arrow between folders runs one way.
   layer(['web/src/**'], [],

@@ -1,5 +1,5 @@
 import { plateKey } from './plateKey';
-import { type AmbulanceRow, type Db, insertedId, nowIso, rowLocks } from './types';
+import { type AmbulanceRow, type Db, insertedId, nowIso, rowLocks, fetched } from './types';
 
 export { plateKey };
 
@@ -57,8 +57,8 @@ const withUnitStep = (db: Db) =>
     .select('ambulances.*', 'a.status as unit_step', db.raw(`${STEP_AT} as unit_step_at`));
 
 export const ambulanceRepository = {
-  list: (db: Db) => withUnitStep(db).orderBy('ambulances.id') as Promise<AmbulanceRow[]>,
-  findById: (db: Db, id: number) => withUnitStep(db).where('ambulances.id', id).first() as Promise<AmbulanceRow | undefined>,
+  list: (db: Db) => fetched<AmbulanceRow[]>(withUnitStep(db).orderBy('ambulances.id')),
+  findById: (db: Db, id: number) => fetched<AmbulanceRow | undefined>(withUnitStep(db).where('ambulances.id', id).first()),
   findByPlate: (db: Db, plate: string) => db<AmbulanceRow>('ambulances').where({ plate_key: plateKey(plate) }).first(),
   /** Locks an ambulance's row until the transaction ends (concurrent writers of it wait). */
   lock: async (db: Db, id: number) => { if (rowLocks(db)) await db('ambulances').where({ id }).forUpdate().select('id'); },

@@ -1,4 +1,4 @@
-import { type AssignmentRow, type Db, insertedId, rowLocks } from './types';
+import { type AssignmentRow, type Db, insertedId, rowLocks, fetched } from './types';
 
 /** The steps that leave an assignment open (its ambulance busy). */
 /** The statuses of an assignment that is over. */
@@ -40,10 +40,10 @@ export const assignmentRepository = {
    * earliest first: an assignment runs from its dispatch to its clear or cancellation, or on while open.
    */
   overlapping: (db: Db, ambulanceId: number, exceptId: number, from: string, to: string | null) =>
-    db<AssignmentRow>('assignments').where({ ambulance_id: ambulanceId }).whereNot({ id: exceptId })
+    fetched<AssignmentRow | undefined>(db<AssignmentRow>('assignments').where({ ambulance_id: ambulanceId }).whereNot({ id: exceptId })
       .modify((q) => { if (to != null) void q.where('dispatched_at', '<', to); })
       .where((q) => q.whereRaw('coalesce(cleared_at, cancelled_at) is null').orWhereRaw('coalesce(cleared_at, cancelled_at) > ?', [from]))
-      .orderBy('dispatched_at').first() as Promise<AssignmentRow | undefined>,
+      .orderBy('dispatched_at').first()),
   /** Before an ambulance is deleted: its (ended) assignments keep its plate but no longer name it. */
   forgetAmbulance: (db: Db, ambulanceId: number) => db('assignments').where({ ambulance_id: ambulanceId }).update({ ambulance_id: null }),
   /** Moves an assignment to a step and records the step's time (or corrects a recorded time when `status` is left out). */

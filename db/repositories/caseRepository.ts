@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { REDACTED_JSON, holdingIntake } from './caseEventRepository';
 import { type SearchFields, searchTextOf } from './caseSearchText';
-import { type CaseRow, type Db, clientName, nowIso, rowLocks } from './types';
+import { type CaseRow, type Db, clientName, nowIso, rowLocks, fetched } from './types';
 
 /** The statuses a case ends in (its `closed_at` says when). */
 const ENDED = ['closed', 'resolved'];
@@ -100,16 +100,16 @@ async function refreshSearchText(db: Db, scope: (q: Knex.QueryBuilder) => void) 
 
 export const caseRepository = {
   /** Open calls (waiting or running) in board order: priority 1 first, waiting above running, oldest call first. */
-  boardOpen: (db: Db) => withPlate(db).whereIn('cases.status', OPEN)
+  boardOpen: (db: Db) => fetched<CaseRow[]>(withPlate(db).whereIn('cases.status', OPEN)
     .orderBy('cases.priority', 'asc')
     .orderByRaw("case when cases.status = 'pending' then 0 else 1 end")
-    .orderBy([{ column: 'cases.call_received_at', order: 'asc' }, { column: 'cases.id', order: 'asc' }]) as Promise<CaseRow[]>,
+    .orderBy([{ column: 'cases.call_received_at', order: 'asc' }, { column: 'cases.id', order: 'asc' }])),
   /** The latest `max` calls that ended at or after `sinceIso`, the latest ended first. */
   // closed_at alone: it is set exactly while a case is closed or resolved (caseService.update,
   // the unit's clear), and a status filter here lets SQLite's planner pick the status index
   // and sort every ended call of the year (600 ms at 400,000) instead of reading the window.
-  boardEnded: (db: Db, sinceIso: string, max: number) => withPlate(db).where('cases.closed_at', '>=', sinceIso)
-    .orderBy([{ column: 'cases.closed_at', order: 'desc' }, { column: 'cases.id', order: 'desc' }]).limit(max) as Promise<CaseRow[]>,
+  boardEnded: (db: Db, sinceIso: string, max: number) => fetched<CaseRow[]>(withPlate(db).where('cases.closed_at', '>=', sinceIso)
+    .orderBy([{ column: 'cases.closed_at', order: 'desc' }, { column: 'cases.id', order: 'desc' }]).limit(max)),
   /** Open calls by status, and every case stored. */
   async counts(db: Db): Promise<{ active: number; pending: number; total: number }> {
     const byStatus: { status: string; n: number | string }[] = await db('cases').whereIn('status', OPEN).groupBy('status').select('status').count({ n: '*' });
@@ -140,7 +140,7 @@ export const caseRepository = {
   /** The search text of a case, or of every case naming an ambulance (its plate changed). */
   refreshSearchText: (db: Db, by: { id: string } | { ambulanceId: number }) =>
     refreshSearchText(db, (q) => ('id' in by ? q.where('cases.id', by.id) : q.where('cases.ambulance_id', by.ambulanceId))),
-  findById: (db: Db, id: string) => withPlate(db).where('cases.id', id).first() as Promise<CaseRow | undefined>,
+  findById: (db: Db, id: string) => fetched<CaseRow | undefined>(withPlate(db).where('cases.id', id).first()),
   /** Active cases holding an ambulance (normally zero or one). */
   activeForAmbulance: (db: Db, ambulanceId: number) =>
     db<CaseRow>('cases').where({ ambulance_id: ambulanceId, status: 'active' }),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type Db, type OutboxRow, insertedId, nowIso, rowLocks } from './types';
+import { type Db, type OutboxRow, insertedId, nowIso, rowLocks, fetched } from './types';
 
 /** Who holds a claimed message and until when (a lease; see claimNext). */
 export interface Lease { workerId: string; leaseMs: number }
@@ -80,8 +80,8 @@ export const outboxRepository = {
   latestId: async (db: Db) => Number((await db('outbox').max({ id: 'id' }).first())?.id ?? 0),
   /** Ids of queued messages that are due, oldest first (only those after `afterId` when given). */
   due: (db: Db, limit: number, afterId = 0) =>
-    db<OutboxRow>('outbox').where('status', 'queued').where('next_attempt_at', '<=', nowIso()).where('id', '>', afterId)
-      .orderBy('id').limit(limit).pluck('id') as Promise<number[]>,
+    fetched<number[]>(db<OutboxRow>('outbox').where('status', 'queued').where('next_attempt_at', '<=', nowIso()).where('id', '>', afterId)
+      .orderBy('id').limit(limit).pluck('id')),
   /** Claims one queued message for sending; 1 when this caller got it. */
   claim: (db: Db, id: number, lease?: Lease) =>
     db('outbox').where({ id, status: 'queued' }).update({

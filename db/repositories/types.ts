@@ -5,6 +5,13 @@ export type Db = Knex | Knex.Transaction;
 
 export const nowIso = () => new Date().toISOString();
 
+/**
+ * Runs a query once and answers a real promise of its rows. A Knex builder is a thenable that
+ * runs its query again on every `then`: typed as a Promise and awaited twice (a memoised
+ * look-up, a result shared by two awaits), it silently doubles the statements.
+ */
+export const fetched = <T>(query: Knex.QueryBuilder | Knex.Raw): Promise<T> => query.then((rows: unknown) => rows as T);
+
 /** The id of the first row an `insert … returning('id')` answers: `{ id }` from PostgreSQL, the bare id from SQLite. */
 export function insertedId(rows: unknown[]): number {
   const row = rows[0] as { id: number } | number;
