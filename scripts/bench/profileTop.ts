@@ -2,7 +2,9 @@
  * `tsx scripts/bench/profileTop.ts FILE.cpuprofile [--top N]`: where a server's CPU went, from a
  * V8 profile (BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" writes one per server at
  * exit). Prints self time by function and by package (node_modules/<name>, node's own, or this
- * repository's folder), as shares of the sampled time, idle left out.
+ * repository's folder), as shares of the sampled time, idle left out; and the inclusive time of
+ * this repository's own functions (their synchronous subtree: what a middleware or a service call
+ * costs up to its first await), which is how a request path is taken apart.
  */
 import fs from 'node:fs';
 
@@ -26,7 +28,30 @@ export function selfTimes(p: Profile) {
     areas.set(area, (areas.get(area) ?? 0) + us);
   }
   const rank = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, us]) => ({ name: k, ms: us / 1000, share: us / total }));
-  return { totalMs: total / 1000, functions: rank(fns), areas: rank(areas) };
+  return { totalMs: total / 1000, functions: rank(fns), areas: rank(areas), own: rank(ownInclusive(p, byId, self)) };
+}
+
+const OWN = /(realtime-server|db|scripts)\//;
+
+/** Inclusive time of this repository's functions: a node's self time counts once for each distinct own function above it. */
+function ownInclusive(p: Profile, byId: Map<number, Node>, self: Map<number, number>) {
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const out = new Map<string, number>();
+  for (const [id, us] of self) {
+    const f = byId.get(id)!.callFrame;
+    if (f.functionName === '(idle)' || f.functionName === '(program)') continue;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const cf = byId.get(at)!.callFrame;
+      if (!OWN.test(cf.url) || cf.url.includes('node_modules/')) continue;
+      const key = `${cf.functionName || '(anonymous)'} ${shortUrl(cf.url)}:${cf.lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.set(key, (out.get(key) ?? 0) + us);
+    }
+  }
+  return out;
 }
 
 function shortUrl(url: string) {
@@ -56,4 +81,6 @@ if (process.argv[1] === import.meta.filename) {
   for (const a of r.areas.slice(0, top)) console.log(`${pct(a.share)}  ${a.ms.toFixed(0).padStart(7)} ms  ${a.name}`);
   console.log('\nby function (self time):');
   for (const f of r.functions.slice(0, top)) console.log(`${pct(f.share)}  ${f.ms.toFixed(0).padStart(7)} ms  ${f.name}`);
+  console.log("\nthis repository's functions (inclusive: their synchronous subtree):");
+  for (const f of r.own.slice(0, top)) console.log(`${pct(f.share)}  ${f.ms.toFixed(0).padStart(7)} ms  ${f.name}`);
 }
