@@ -1,18 +1,17 @@
-import { type Db, type TrackTokenRow, nowIso, fetched } from './types';
+import { preparedFirst } from '../preparedRead';
+import { type Db, type TrackTokenRow, nowIso } from './types';
+
+/** Looked up on every driver position and tracking poll: prepared once on SQLite (preparedFirst). */
+const FIND_LIVE = `select track_tokens.* from track_tokens join cases on cases.id = track_tokens.case_id
+  where track_tokens.token_hash = ? and track_tokens.revoked_at is null and cases.status = 'active'
+    and cases.ambulance_id = track_tokens.ambulance_id
+  limit 1`;
 
 export const trackTokenRepository = {
   insert: (db: Db, row: Pick<TrackTokenRow, 'token_hash' | 'kind' | 'case_id' | 'ambulance_id'>) =>
     db('track_tokens').insert({ ...row, created_at: nowIso() }),
   /** A token that is not revoked and whose case is still active and still holds its ambulance. */
-  findLive: (db: Db, tokenHash: string) =>
-    fetched<TrackTokenRow | undefined>(db<TrackTokenRow>('track_tokens')
-      .join('cases', 'cases.id', 'track_tokens.case_id')
-      .where('track_tokens.token_hash', tokenHash)
-      .whereNull('track_tokens.revoked_at')
-      .where('cases.status', 'active')
-      .whereRaw('cases.ambulance_id = track_tokens.ambulance_id')
-      .select('track_tokens.*')
-      .first()),
+  findLive: (db: Db, tokenHash: string) => preparedFirst<TrackTokenRow>(db, FIND_LIVE, [tokenHash]),
   /** A token's row whatever its state (revoked, its case over): the driver link's standby asks (policies/links.ts). */
   findAny: (db: Db, tokenHash: string) => db<TrackTokenRow>('track_tokens').where({ token_hash: tokenHash }).first(),
   revokeForCase: (db: Db, caseId: string) =>
