@@ -4,7 +4,7 @@ import { PRIORITIES, type PriorityInfo } from './contract/callLife';
 import type { ReportLimits } from './services/reportGate';
 import { DEFAULT_STALE_AFTER_S, POSITION_SOURCES, type PositionSourceName, type StaleThresholds } from './contract/location';
 
-/** Every environment variable Lifeline reads (README lists them). */
+/** Every environment variable Lifeline reads (docs/operations.md explains each; scripts/docs.test.ts holds it to that). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -51,6 +51,9 @@ const envSchema = z.object({
   PRIORITY_MEAN_TARGETS: z.string().default('7m,18m,-,-'),
   QUEUE_ALERT_AFTER: z.string().default('1m,2m,5m,10m'),
 });
+
+/** The names of the variables above, for the check that the docs and `--help` name every one. */
+export const ENV_NAMES = Object.keys(envSchema.shape);
 
 export type Config = {
   port: number;

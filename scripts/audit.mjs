@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run audit`: `npm audit --audit-level=high`, with the findings the README justifies
+// `npm run audit`: `npm audit --audit-level=high`, with the findings docs/operations.md justifies
 // (its "Dependency audit" table, by advisory id or URL) allowed. Exit 0 clean, 1 when an
 // unjustified high or critical finding remains, 3 when the advisory service could not be
 // asked (a registry or mirror without npm's audit endpoint): then nothing was checked.
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (process.argv.includes('--help')) {
-  console.log('Usage: npm run audit\n  npm audit --audit-level=high, allowing the advisories justified in README.md ("Dependency audit").\n  Exit 0 clean, 1 unjustified findings, 3 the audit endpoint could not be reached.');
+  console.log('Usage: npm run audit\n  npm audit --audit-level=high, allowing the advisories justified in docs/operations.md ("Dependency audit").\n  Exit 0 clean, 1 unjustified findings, 3 the audit endpoint could not be reached.');
   process.exit(0);
 }
 
@@ -27,8 +27,8 @@ if (report.statusCode || report.error || !report.vulnerabilities) {
   process.exit(3);
 }
 
-const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-const section = readme.split(/^## Dependency audit$/m)[1]?.split(/^## /m)[0] ?? '';
+const operations = fs.readFileSync(path.join(root, 'docs', 'operations.md'), 'utf8');
+const section = operations.split(/^## Dependency audit$/m)[1]?.split(/^## /m)[0] ?? '';
 const justified = new Set([...section.matchAll(/GHSA-[\w-]+|https:\/\/github\.com\/advisories\/[\w-]+/g)].map((m) => m[0].replace('https://github.com/advisories/', '')));
 
 const open = [];
@@ -40,7 +40,7 @@ for (const [name, v] of Object.entries(report.vulnerabilities)) {
   }
 }
 if (open.length) {
-  console.error(`[audit] ${open.length} high or critical finding(s) not justified in README.md "Dependency audit":\n  ${open.join('\n  ')}`);
+  console.error(`[audit] ${open.length} high or critical finding(s) not justified in docs/operations.md "Dependency audit":\n  ${open.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`[audit] clean at high and above (${justified.size} justified in README.md)`);
+console.log(`[audit] clean at high and above (${justified.size} justified in docs/operations.md)`);

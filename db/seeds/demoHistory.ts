@@ -1,7 +1,7 @@
 /**
  * Demo history (issue 17): the past calls `SEED=demo` creates on a first start, so that a new
  * user sees full reports at once. Every call is marked `demo`, is over (resolved or closed) and
- * follows this model (README "Demo history" states it for users):
+ * follows this model (docs/user-guide.md "Demo history" states it for users):
  *
  * - Arrivals: Poisson in each local hour, with the hour's rate from DAY_CURVE scaled to
  *   CALLS_PER_DAY (≈40 a day for 8 ambulances): quietest at 4 am, peaks late morning and early evening.

@@ -10,7 +10,7 @@ export type Priority = (typeof PRIORITIES)[number];
 /**
  * The emergency types the New Case form offers (SPEC §5's, in its order, then the two added by
  * issue 25, before Other), each with the priority a call of that type gets when the caller names
- * none (README, "Priority"). A free-text note (the description) goes with any of them.
+ * none (docs/user-guide.md, "Priority"). A free-text note (the description) goes with any of them.
  */
 export const EMERGENCY_TYPES = [
   { type: 'Medical Emergency', priority: 2 },

@@ -6,7 +6,7 @@ import { type LatLon, distanceMeters } from './geo';
  * cards, the alerts, the New Case form's suggestions, the tracking page, the fleet and the map —
  * turns a straight-line distance into minutes here, with the server's model (GET /api/config's
  * `eta_model`, GET /api/track's `eta_model`, the suggestions' `model`; the server ranks with the
- * same function). README "How arrival is estimated".
+ * same function). docs/user-guide.md "How arrival is estimated".
  */
 
 /** How arrivals are estimated: straight-line metres × road_factor at speed_kmh (default 1.3 and ETA_SPEED_KMH, or calibrated). */

@@ -99,7 +99,7 @@ export interface TrackPositionBatch { positions: TrackPosition[] }
 
 /**
  * `driver.standby`: a driver link whose call ended (cleared, or the unit taken off it: cancelled)
- * keeps a socket that hears only its ambulance's next call, until `until` (README "The driver link").
+ * keeps a socket that hears only its ambulance's next call, until `until` (docs/api.md "The driver link between calls").
  */
 export interface DriverStandby {
   ambulanceId: number;

@@ -41,7 +41,7 @@ const f = {
 };
 
 /**
- * What the README's endpoint table says about each route ("who"), restated here on purpose so
+ * What docs/api.md's endpoint table says about each route ("who"), restated here on purpose so
  * that a change to `access` that contradicts the documentation fails:
  * anyone, staff (operator and admin), admin, or link holders (with or without staff).
  */
@@ -150,7 +150,7 @@ const MATRIX: Record<string, Entry> = {
   },
 };
 
-/** Socket events, with what the README says about them. */
+/** Socket events, with what docs/api.md says about them. */
 const SOCKET_WHO: Record<string, Who> = {
   'socket:connect': 'staff+driver', // and viewers: checked below with the table
   'socket:ambulance.position': 'viewer+driver', // narrowed to driver below
@@ -251,7 +251,7 @@ describe('the table covers every route and socket event', () => {
     }
   });
 
-  it('agrees with the README about who may call each route', () => {
+  it('agrees with docs/api.md about who may call each route', () => {
     for (const key of restKeys) expect({ key, principals: principalsOf(table[key]) }).toEqual({ key, principals: WHO[MATRIX[key].who] });
     expect(principalsOf(table['socket:connect'])).toEqual(['viewer', 'driver', 'operator', 'admin']);
     expect(principalsOf(table['socket:ambulance.position'])).toEqual(['driver']);

@@ -120,7 +120,7 @@ export const LOCATION_VIEW_EVERY_MS = 10 * 60_000;
  * Audit of reads: each case with a shared patient location that a staff member has fetched
  * gets a 'location.viewed' timeline entry (actor: that staff member; after: which shared
  * position it was), at most one per staff member and case every LOCATION_VIEW_EVERY_MS.
- * Live pushes over the socket are not recorded one by one (see README). The staff member's
+ * Live pushes over the socket are not recorded one by one (docs/api.md, "Audit", says why). The staff member's
  * row is locked for the check and the insert, so concurrent fetches record once; the cases'
  * rows are share-locked, so a concurrent delete stays the last entry of a timeline.
  */

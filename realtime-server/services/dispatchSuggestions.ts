@@ -5,7 +5,7 @@ import {
 import { type CandidateRow, type TripRow, arrivalRepository } from '../../db/repositories/arrivalRepository';
 import type { ServiceContext } from './context';
 
-/** How arrivals are estimated: straight-line metres × road_factor at speed_kmh (README "How arrival is estimated"). */
+/** How arrivals are estimated: straight-line metres × road_factor at speed_kmh (docs/user-guide.md "How arrival is estimated"). */
 export type EtaModel = DispatchSuggestionsResponse['model'];
 
 /** Without calibration: DOMAIN.md §3's common factor for the extra length of roads over the straight line. */

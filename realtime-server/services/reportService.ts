@@ -5,7 +5,7 @@ import { isoMs, zoneClock } from './reportTime';
 import { ResponseTimesTally, share } from './responseTimes';
 
 /**
- * The report figures (README "Reports: how the figures are made"): pure functions over a
+ * The report figures (docs/user-guide.md "Reports: how the figures are made"): pure functions over a
  * period's calls and assignments, and the service functions that read them.
  */
 

@@ -7,7 +7,7 @@ import type { ReportCallRow } from '../../db/repositories/reportRepository';
 import { isoMs, zoneClock } from './reportTime';
 
 /**
- * The response-times report (README "Reports: how the figures are made"): each call's intervals
+ * The response-times report (docs/user-guide.md "Reports: how the figures are made"): each call's intervals
  * from its call time and its assignments' step times, summed up per priority, overall and per
  * local day. A year is half a million calls, so a call is held as numbers in reused typed arrays,
  * never as objects, and percentiles are selected, not sorted for (measured for issue 17).

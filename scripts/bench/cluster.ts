@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --nodes N`: N real server processes on one PostgreSQL schema and one Redis
- * prefix (the deployment of DEPLOYMENT.md on one machine), and their clean-up.
+ * prefix (the deployment of docs/operations.md, "Several nodes", on one machine), and their clean-up.
  */
 import fs from 'node:fs';
 import { Redis } from 'ioredis';

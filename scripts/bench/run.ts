@@ -24,7 +24,7 @@
  * --client socketio: viewers and staff boards on socket.io-client; by default they listen through
  *   liteSocket.ts (ws speaking the Socket.IO wire protocol, so the generator costs less per socket).
  *
- * --nodes N (N >= 1): N server processes on PostgreSQL + Redis, as DEPLOYMENT.md runs them: a fresh
+ * --nodes N (N >= 1): N server processes on PostgreSQL + Redis, as docs/operations.md ("Several nodes") runs them: a fresh
  *   schema `lifeline_bench_<pid>_<ms>` of --database-url (default DATABASE_URL when postgres://,
  *   else postgres://postgres@127.0.0.1:5432/test) and a fresh REDIS_PREFIX on --redis-url (default
  *   REDIS_URL, else redis://127.0.0.1:6379); both removed at the end. The first node migrates and

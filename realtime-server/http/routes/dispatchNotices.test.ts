@@ -273,7 +273,7 @@ describe("priority from SPEC's own payload (the chosen type as the description, 
     expect(res.body.case).toMatchObject({ priority, description: type, caseType: null });
   });
 
-  it('README\'s table: Cardiac arrest, Breathing problems, Heart Attack and Stroke are P1; Medical Emergency, Accident and Injury P2; Other P3', () => {
+  it('the user guide\'s table: Cardiac arrest, Breathing problems, Heart Attack and Stroke are P1; Medical Emergency, Accident and Injury P2; Other P3', () => {
     expect(Object.fromEntries(EMERGENCY_TYPES.map((t) => [t.type, t.priority]))).toEqual({
       'Cardiac arrest': 1, 'Breathing problems': 1, 'Heart Attack': 1, Stroke: 1,
       'Medical Emergency': 2, Accident: 2, Injury: 2, Other: 3,

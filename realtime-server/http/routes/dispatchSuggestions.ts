@@ -5,7 +5,7 @@ import { validate } from '../validate';
 import type { Mount } from './types';
 
 /**
- * Which free ambulance would reach a place first (README "How arrival is estimated"): for a point
+ * Which free ambulance would reach a place first (docs/user-guide.md "How arrival is estimated"): for a point
  * (?latitude=&longitude=), or for a call (?case_id=), with the units that could be diverted to it.
  */
 export const mountDispatchSuggestions: Mount = (router, { svc }) => {

@@ -4,7 +4,7 @@ import { dispatchCase, trackingTokens } from '../../testing/dispatchHelpers';
 import { useTestServer } from '../../testing/testServer';
 import { sleep } from '../../testing/wait';
 
-/** GET /api/metrics: Prometheus text an operations engineer can scrape (DEPLOYMENT.md, "What to watch"). */
+/** GET /api/metrics: Prometheus text an operations engineer can scrape (docs/operations.md, "What to watch"). */
 const METRICS_TOKEN = 'scrape-me-0123456789abcdef';
 const s = useTestServer({ env: { METRICS_TOKEN } });
 

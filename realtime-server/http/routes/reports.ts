@@ -5,7 +5,7 @@ import { validate } from '../validate';
 import type { Mount } from './types';
 
 /**
- * The report figures over a period ?from=&to=&tz= (README "Reports: how the figures are made"),
+ * The report figures over a period ?from=&to=&tz= (docs/user-guide.md "Reports: how the figures are made"),
  * each made in one of the node's report slots and stopped if its client leaves.
  */
 export const mountReports: Mount = (router, { svc }) => {

@@ -1,7 +1,7 @@
 import type { DriverDispatched } from '../../api/contract';
 
 /**
- * The crew's page between calls, without React (README "The driver link"): once its call ends
+ * The crew's page between calls, without React (docs/api.md "The driver link between calls"): once its call ends
  * the server keeps its socket as a link waiting for the ambulance's next call (`driver.standby`),
  * and offers that call with a driver link of its own (`driver.dispatched`). The page switches to
  * the new link in place (history.replaceState through the router), beeps unless muted, and the
