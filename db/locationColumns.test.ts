@@ -18,13 +18,13 @@ async function columnsOf(db: Knex, url: string): Promise<Column[]> {
   if (isPostgresUrl(url)) {
     const rows = await db('information_schema.columns')
       .where({ table_schema: postgresSchema(url).schema ?? 'public' })
-      .orderBy(['table_name', 'ordinal_position']).select('table_name', 'column_name') as { table_name: string; column_name: string }[];
+      .orderBy(['table_name', 'ordinal_position']).select<{ table_name: string; column_name: string }[]>('table_name', 'column_name');
     return rows.map((r) => ({ table: r.table_name, column: r.column_name }));
   }
   const tables = await db('sqlite_master').where({ type: 'table' }).whereNot('name', 'like', 'sqlite_%').orderBy('name').pluck('name') as string[];
   const out: Column[] = [];
   for (const table of tables) {
-    const info = await db.raw(`pragma table_info("${table}")`) as { name: string }[];
+    const info = await db.raw<{ name: string }[]>(`pragma table_info("${table}")`);
     for (const c of info) out.push({ table, column: c.name });
   }
   return out;

@@ -17,7 +17,7 @@ const located: CaseRow = {
   latitude: 17.4, longitude: 78.45, location_accuracy: 12, location_at: '2026-11-20T10:05:00.000Z',
   intake_latitude: 17.3615636, intake_longitude: 78.4746645, intake_address: 'Charminar, Hyderabad', intake_source: 'address',
 };
-const cleared = { ...located, ...Object.fromEntries(CASE_LOCATION_COLUMN_NAMES.map((c) => [c, null])) } as CaseRow;
+const cleared: CaseRow = { ...located, ...Object.fromEntries(CASE_LOCATION_COLUMN_NAMES.map((c) => [c, null])) };
 const others = (d: CaseDto) => Object.fromEntries(Object.entries(d).filter(([k]) => !(CASE_DTO_LOCATION_KEYS as string[]).includes(k)));
 
 describe('presentCase and the contract\'s location fields', () => {
