@@ -1,9 +1,5 @@
 import type { Knex } from 'knex';
-import { type CaseEventRow, type Db, nowIso } from './types';
-
-/** What a redacted 'location' entry keeps: that a share happened, and when (its row's time). */
-export const REDACTED_LOCATION = { latitude: null, longitude: null, accuracy: null, redacted: true } as const;
-export const REDACTED_JSON = JSON.stringify(REDACTED_LOCATION);
+import { type CaseEventRow, type Db, type PatientLocationFields, nowIso } from './types';
 
 type EntryText = Pick<CaseEventRow, 'id' | 'before' | 'after'>;
 
@@ -17,12 +13,26 @@ export interface TimelineEntry {
   at?: string;
 }
 
-/** The timeline keys of an intake location's place (its `intake_source` says only how it was found). */
-export const INTAKE_PLACE_KEYS = ['intake_latitude', 'intake_longitude', 'intake_address'] as const;
-/** Entries that wrote an intake location: a creation or an edit whose sides still name its place. */
-export const holdingIntake = (q: Knex.QueryBuilder, table = 'case_events') =>
+/** One side of an entry as its fields. */
+export type EntryFields = Record<string, unknown>;
+/** An entry as the timeline reads it: each side parsed once, here. */
+export type CaseEventRecord = Omit<CaseEventRow, 'before' | 'after'> & { before: EntryFields | null; after: EntryFields | null };
+
+/** A side as stored (JSON text of an object) read back: its fields, or null when absent or unreadable. */
+export function entryFields(json: string | null): EntryFields | null {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as EntryFields) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Entries that wrote a place of the intake location: a creation or an edit whose sides still name one of `keys`. */
+export const holdingIntake = (q: Knex.QueryBuilder, keys: readonly string[], table = 'case_events') =>
   q.whereIn(`${table}.action`, ['created', 'updated']).where((w) => {
-    for (const k of INTAKE_PLACE_KEYS) w.orWhere(`${table}.before`, 'like', `%"${k}"%`).orWhere(`${table}.after`, 'like', `%"${k}"%`);
+    for (const k of keys) w.orWhere(`${table}.before`, 'like', `%"${k}"%`).orWhere(`${table}.after`, 'like', `%"${k}"%`);
   });
 
 export const caseEventRepository = {
@@ -36,7 +46,10 @@ export const caseEventRepository = {
       after: e.after ? JSON.stringify(e.after) : null,
       created_at: e.at ?? nowIso(),
     }),
-  listForCase: (db: Db, caseId: string) => db<CaseEventRow>('case_events').where({ case_id: caseId }).orderBy('id'),
+  /** A case's timeline, oldest first, each side an object. */
+  listForCase: async (db: Db, caseId: string): Promise<CaseEventRecord[]> =>
+    (await db<CaseEventRow>('case_events').where({ case_id: caseId }).orderBy('id'))
+      .map((e) => ({ ...e, before: entryFields(e.before), after: entryFields(e.after) })),
   /** Of these cases, those whose timeline already has `action` by this staff member since `sinceIso`. */
   async recentlyBy(db: Db, action: string, userId: number, caseIds: string[], sinceIso: string): Promise<Set<string>> {
     const seen = new Set<string>();
@@ -53,14 +66,14 @@ export const caseEventRepository = {
   },
 
   /** Up to `limit` of a case's 'location' entries whose coordinates are not yet redacted. */
-  locationEntriesToRedact: (db: Db, caseId: string, limit: number): Promise<EntryText[]> =>
+  locationEntriesToRedact: (db: Db, caseId: string, limit: number, redacted: PatientLocationFields['redactedShare']): Promise<EntryText[]> =>
     db('case_events')
       .where({ case_id: caseId, action: 'location' })
-      .where((q) => q.whereNot('after', REDACTED_JSON).orWhereNull('after').orWhere((b) => b.whereNotNull('before').whereNot('before', REDACTED_JSON)))
+      .where((q) => q.whereNot('after', redacted).orWhereNull('after').orWhere((b) => b.whereNotNull('before').whereNot('before', redacted)))
       .limit(limit).select('id', 'before', 'after'),
   /** Up to `limit` of a case's creation and edit entries that still hold the place of an intake location. */
-  intakeEntriesToRedact: (db: Db, caseId: string, limit: number): Promise<EntryText[]> =>
-    holdingIntake(db('case_events').where({ case_id: caseId })).orderBy('id').limit(limit).select('id', 'before', 'after'),
+  intakeEntriesToRedact: (db: Db, caseId: string, limit: number, keys: PatientLocationFields['editKeys']): Promise<EntryText[]> =>
+    holdingIntake(db('case_events').where({ case_id: caseId }), keys).orderBy('id').limit(limit).select('id', 'before', 'after'),
   /**
    * Rewrites an entry's `before`/`after` only while they still hold what was read (compare-and-set:
    * of several nodes at once, one rewrites it): 1 when it did, 0 otherwise.
@@ -75,16 +88,16 @@ export const caseEventRepository = {
     return q.update(now);
   },
   /** Deleted cases (deleted before `cutoffIso`) whose 'location' entries still hold coordinates. */
-  deletedBeforeHoldingLocation: (db: Db, cutoffIso: string): Promise<string[]> =>
+  deletedBeforeHoldingLocation: (db: Db, cutoffIso: string, redacted: PatientLocationFields['redactedShare']): Promise<string[]> =>
     db('case_events as e')
       .where('e.action', 'location')
-      .where((q) => q.whereNot('e.after', REDACTED_JSON).orWhereNull('e.after'))
+      .where((q) => q.whereNot('e.after', redacted).orWhereNull('e.after'))
       .whereNotExists(db('cases').whereRaw('cases.id = e.case_id'))
       .whereExists(db('case_events as d').whereRaw('d.case_id = e.case_id').where('d.action', 'deleted').where('d.created_at', '<', cutoffIso))
       .distinct('e.case_id').pluck('e.case_id'),
   /** Deleted cases (deleted before `cutoffIso`) whose creation or edit entries still hold an intake location's place. */
-  deletedBeforeHoldingIntake: (db: Db, cutoffIso: string): Promise<string[]> =>
-    holdingIntake(db('case_events as e'), 'e')
+  deletedBeforeHoldingIntake: (db: Db, cutoffIso: string, keys: PatientLocationFields['editKeys']): Promise<string[]> =>
+    holdingIntake(db('case_events as e'), keys, 'e')
       .whereNotExists(db('cases').whereRaw('cases.id = e.case_id'))
       .whereExists(db('case_events as d').whereRaw('d.case_id = e.case_id').where('d.action', 'deleted').where('d.created_at', '<', cutoffIso))
       .distinct('e.case_id').pluck('e.case_id'),

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { REDACTED_JSON, holdingIntake } from './caseEventRepository';
+import { holdingIntake } from './caseEventRepository';
 import { type SearchFields, searchTextOf } from './caseSearchText';
-import { type CaseRow, type Db, clientName, nowIso, rowLocks, fetched } from './types';
+import { type CaseRow, type Db, type PatientLocationFields, clientName, nowIso, rowLocks, fetched } from './types';
 
 /** The statuses a case ends in (its `closed_at` says when). */
 const ENDED = ['closed', 'resolved'];
@@ -9,6 +9,11 @@ const ENDED = ['closed', 'resolved'];
 export interface EndedKey { closed_at: string; id: string }
 /** The statuses of an open call (on the board whatever its age). */
 const OPEN = ['active', 'pending'];
+/** Rows where any of `columns` is set. */
+const holdingColumns = (q: Knex.QueryBuilder, columns: readonly string[]) => {
+  for (const c of columns) q.orWhereNotNull(c);
+  return q;
+};
 /** The fields whose change changes a case's search text. */
 const SEARCHED: (keyof CaseFields)[] = ['description', 'status', 'patient_name', 'patient_email', 'intake_address', 'ambulance_id'];
 
@@ -206,7 +211,7 @@ export const caseRepository = {
    * `next` is where the following page starts (null after the last). A page reads at most `limit` cases by the
    * `closed_at` index, so a year of history costs many short reads, never one long one.
    */
-  endedBeforeHoldingLocation: async (db: Db, cutoffIso: string, after: EndedKey | null, limit: number): Promise<{ ids: string[]; next: EndedKey | null }> => {
+  endedBeforeHoldingLocation: async (db: Db, cutoffIso: string, after: EndedKey | null, limit: number, fields: PatientLocationFields): Promise<{ ids: string[]; next: EndedKey | null }> => {
     // By `closed_at` alone (only an ended case has one): with the status in it, the planner took the status index
     // and sorted every ended case for each page.
     const page = await db('cases')
@@ -220,10 +225,9 @@ export const caseRepository = {
     const ended = page.filter((c) => ENDED.includes(c.status)).map((c) => c.id);
     const ids = ended.length === 0 ? [] : await db('cases')
       .whereIn('id', ended)
-      .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
-        .orWhereNotNull('intake_latitude').orWhereNotNull('intake_longitude').orWhereNotNull('intake_address')
-        .orWhereExists(db('case_events').whereRaw('case_events.case_id = cases.id').where({ action: 'location' }).whereNot('after', REDACTED_JSON))
-        .orWhereExists(holdingIntake(db('case_events').whereRaw('case_events.case_id = cases.id'))))
+      .where((q) => holdingColumns(q, fields.places)
+        .orWhereExists(db('case_events').whereRaw('case_events.case_id = cases.id').where({ action: 'location' }).whereNot('after', fields.redactedShare))
+        .orWhereExists(holdingIntake(db('case_events').whereRaw('case_events.case_id = cases.id'), fields.editKeys)))
       .pluck('id') as string[];
     const last = page[page.length - 1];
     return { ids, next: page.length < limit ? null : { closed_at: last.closed_at, id: last.id } };
@@ -232,16 +236,11 @@ export const caseRepository = {
    * Clears the patient position and the intake location of a case closed or resolved before `cutoffIso`,
    * only while it still holds one (so that of several nodes running this at once, one clears it): 1 when it did, 0 otherwise.
    */
-  clearLocationEndedBefore: async (db: Db, id: string, cutoffIso: string): Promise<number> => {
+  clearLocationEndedBefore: async (db: Db, id: string, cutoffIso: string, fields: Pick<PatientLocationFields, 'columns' | 'places'>): Promise<number> => {
     const n = await db('cases')
       .where({ id }).whereIn('status', ENDED).where('closed_at', '<', cutoffIso)
-      .where((q) => q.whereNotNull('location_at').orWhereNotNull('latitude').orWhereNotNull('longitude')
-        .orWhereNotNull('intake_latitude').orWhereNotNull('intake_longitude').orWhereNotNull('intake_address'))
-      .update({
-        latitude: null, longitude: null, location_accuracy: null, location_at: null,
-        intake_latitude: null, intake_longitude: null, intake_address: null, intake_source: null,
-        updated_at: nowIso(), version: db.raw('version + 1'),
-      });
+      .where((q) => holdingColumns(q, fields.places))
+      .update({ ...Object.fromEntries(fields.columns.map((c) => [c, null])), updated_at: nowIso(), version: db.raw('version + 1') });
     if (n) await caseRepository.refreshSearchText(db, { id }); // the intake address is gone from the search too
     return n;
   },

@@ -75,6 +75,20 @@ export interface CaseEventRow {
   id: number; case_id: string; action: string; actor_type: string; actor_id: number | null;
   before: string | null; after: string | null; created_at: string;
 }
+/**
+ * Where a case and its timeline hold a patient's location, as retention asks the repositories for it:
+ * built from the contract's one list (realtime-server/contract/privacy.ts, which db/ does not import).
+ */
+export interface PatientLocationFields {
+  /** The case columns that hold it; all are cleared together. */
+  columns: readonly string[];
+  /** Of those, the ones that place the patient: a case holds a location while any is set (the others only describe it). */
+  places: readonly string[];
+  /** The text a redacted 'location' entry holds (both sides). */
+  redactedShare: string;
+  /** The keys of 'created' and 'updated' entries that hold a place. */
+  editKeys: readonly string[];
+}
 export interface OutboxRow {
   id: number; kind: string; to_address: string; subject: string; body_text: string; links: string;
   status: 'queued' | 'sending' | 'sent' | 'failed'; attempts: number; next_attempt_at: string;

@@ -19,6 +19,7 @@ export * from './cases';
 export * from './trail';
 export * from './tracking';
 export * from './timeline';
+export * from './privacy';
 export * from './events';
 export * from './caseLists';
 export * from './queue';

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DIVERSION_TIMELINE_LABELS, INTAKE_TIMELINE_LABELS, timelineFields } from './timeline';
-
-describe('timelineFields', () => {
-  it("reads an entry's JSON side as its fields", () => {
-    expect(timelineFields('{"status":"closed","ambulance_id":null}')).toEqual({ status: 'closed', ambulance_id: null });
-  });
-
-  it('is null for no side, and for text that is not an object of fields', () => {
-    for (const json of [null, '', 'null', '42', '"text"', '{oops']) expect(timelineFields(json)).toBeNull();
-  });
-});
+import { CASE_LOCATION_COLUMN_NAMES } from './privacy';
+import { DIVERSION_TIMELINE_LABELS, INTAKE_TIMELINE_LABELS } from './timeline';
 
 describe('INTAKE_TIMELINE_LABELS', () => {
   it('names every intake column a case entry may hold', () => {
     expect(Object.keys(INTAKE_TIMELINE_LABELS).sort()).toEqual(['intake_address', 'intake_latitude', 'intake_longitude', 'intake_source']);
+    expect(Object.keys(INTAKE_TIMELINE_LABELS).sort()).toEqual(CASE_LOCATION_COLUMN_NAMES.filter((c) => c.startsWith('intake_')).sort());
     expect(INTAKE_TIMELINE_LABELS.intake_address).toBe('Location');
   });
 });

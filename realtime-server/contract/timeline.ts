@@ -1,11 +1,17 @@
+import type { CaseLocationColumn } from './privacy';
+
 /** Who made a timeline entry: a staff member (with their id), the patient, a driver's link or the server itself. */
 export const TIMELINE_ACTORS = ['user', 'patient', 'driver', 'system'] as const;
 export type TimelineActorType = (typeof TIMELINE_ACTORS)[number];
 
+/** The fields one side of a timeline entry holds, by name. */
+export type TimelineFields = Record<string, unknown>;
+
 /**
  * One entry of GET /api/cases/{id}/timeline (admins), oldest first. `before` and `after`
- * are JSON text of the fields the entry changed, as they were and as they became (null
- * when there is no side); read them with timelineFields.
+ * are the fields the entry changed, as they were and as they became (objects; null when
+ * there is no side). Which of them hold a patient's place, and are removed at retention:
+ * contract/privacy.ts TIMELINE_LOCATION_KEYS.
  */
 export interface TimelineEntryDto {
   id: number;
@@ -15,27 +21,16 @@ export interface TimelineEntryDto {
   actor_type: TimelineActorType;
   /** The staff member's id when actor_type is 'user'; null otherwise. */
   actor_id: number | null;
-  before: string | null;
-  after: string | null;
+  before: TimelineFields | null;
+  after: TimelineFields | null;
   created_at: string;
-}
-
-/** The fields held in an entry's `before` or `after`: an object, or null when absent or unreadable. */
-export function timelineFields(json: string | null): Record<string, unknown> | null {
-  if (!json) return null;
-  try {
-    const value = JSON.parse(json) as unknown;
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
  * How a timeline names the intake location's fields ('created' and 'updated' entries hold
  * them as the case's columns): "Location: Charminar, Hyderabad" rather than "Intake address".
  */
-export const INTAKE_TIMELINE_LABELS: Readonly<Record<string, string>> = {
+export const INTAKE_TIMELINE_LABELS: Readonly<Record<Extract<CaseLocationColumn, `intake_${string}`>, string>> = {
   intake_address: 'Location',
   intake_latitude: 'Location latitude',
   intake_longitude: 'Location longitude',

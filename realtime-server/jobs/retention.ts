@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import { timelineFields } from '../contract';
+import { CASE_LOCATION_COLUMN_NAMES, CASE_PLACE_COLUMNS, REDACTED_SHARE, TIMELINE_LOCATION_KEYS } from '../contract';
 import { type ServiceContext, inTransaction } from '../services/context';
 import { linkPolicy } from '../policies/links';
 import { presentCase } from '../presenters/presentCase';
-import { INTAKE_PLACE_KEYS, REDACTED_JSON, REDACTED_LOCATION, caseEventRepository } from '../../db/repositories/caseEventRepository';
+import { caseEventRepository, entryFields } from '../../db/repositories/caseEventRepository';
+import type { PatientLocationFields } from '../../db/repositories/types';
 import { type EndedKey, caseRepository } from '../../db/repositories/caseRepository';
 import { geocodeCacheRepository } from '../../db/repositories/geocodeCacheRepository';
 import { geocodeSearchRepository } from '../../db/repositories/geocodeSearchRepository';
@@ -18,7 +19,15 @@ const BATCH = 200;
 export const SCAN_PAGE = 500;
 const DAY_MS = 24 * 3600_000;
 /** What a redacted timeline entry keeps: that a share happened, and when (its row's time). */
-export const REDACTED = REDACTED_LOCATION;
+export const REDACTED = REDACTED_SHARE;
+/** What retention asks the repositories for: where a case and its timeline hold a patient's location (contract/privacy.ts). */
+export const PATIENT_LOCATION: PatientLocationFields = {
+  columns: CASE_LOCATION_COLUMN_NAMES,
+  places: CASE_PLACE_COLUMNS,
+  redactedShare: JSON.stringify(REDACTED_SHARE),
+  editKeys: [...new Set([...TIMELINE_LOCATION_KEYS.created, ...TIMELINE_LOCATION_KEYS.updated])],
+};
+const REDACTED_JSON = PATIENT_LOCATION.redactedShare;
 
 export interface RetentionResult {
   /** Cases whose patient position or intake location was cleared. */
@@ -37,19 +46,20 @@ export interface RetentionResult {
   outboxDeleted: number;
 }
 
-const isRedacted = (v: string | null) => v == null || timelineFields(v)?.redacted === true;
+const isRedacted = (v: string | null) => v == null || entryFields(v)?.redacted === true;
 
 /**
  * Deletes patient positions and ambulance position history older than the retention:
  * `config.retentionDays` after a case was closed or resolved (or deleted).
  *
- * - The case's shared position (latitude, longitude, accuracy, time) and its intake location
- *   (the address or point taken on the phone) are cleared, its version
+ * - The case's location columns (contract CASE_LOCATION_COLUMNS: the shared position with its accuracy and
+ *   time, the intake location taken on the phone with how it was found) are cleared, its version
  *   moves on, a 'location.redacted' entry by the system says so on its timeline, and staff hear
  *   `case.updated` (all in one transaction per case, the event after its commit).
  * - The coordinates in its 'location' timeline entries become `REDACTED` (the entries stay:
  *   a share happened, and when); its 'created' and 'updated' entries lose the intake
- *   location's place (`redacted: true` says so); so do the locations in the copy a 'deleted' entry keeps.
+ *   location's place (`redacted: true` says so); so do the locations in the copy a 'deleted' entry keeps
+ *   (which keys, per action: contract TIMELINE_LOCATION_KEYS).
  * - Ambulance position rows older than the retention are deleted, except those recorded
  *   while a case of that ambulance was open that has not been closed that long.
  * - Reverse-geocoding cache entries (place names keyed by coordinates) and address searches that old are deleted.
@@ -68,7 +78,7 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
   // 1. Cases closed or resolved before the cutoff that still hold a patient position or an intake location, or whose timeline still holds one.
   for await (const id of endedHoldingLocation(db, cutoff)) {
     const { cleared, redacted } = await inTransaction(ctx, async (trx, record) => {
-      const cleared = await caseRepository.clearLocationEndedBefore(trx, id, cutoff);
+      const cleared = await caseRepository.clearLocationEndedBefore(trx, id, cutoff, PATIENT_LOCATION);
       if (cleared > 0) {
         await caseEventRepository.insert(trx, {
           caseId: id, action: 'location.redacted', actor: { type: 'system' },
@@ -84,16 +94,16 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
   }
 
   // 2. Deleted cases (the deletion is their close): their 'location' entries, and the copy of the case the 'deleted' entry keeps.
-  for (const caseId of await caseEventRepository.deletedBeforeHoldingLocation(db, cutoff)) {
+  for (const caseId of await caseEventRepository.deletedBeforeHoldingLocation(db, cutoff, REDACTED_JSON)) {
     result.entriesRedacted += await inTransaction(ctx, (trx) => redactLocationEntries(trx, caseId));
   }
-  for (const caseId of await caseEventRepository.deletedBeforeHoldingIntake(db, cutoff)) {
+  for (const caseId of await caseEventRepository.deletedBeforeHoldingIntake(db, cutoff, PATIENT_LOCATION.editKeys)) {
     result.entriesRedacted += await inTransaction(ctx, (trx) => redactIntakeEntries(trx, caseId));
   }
   for (const d of await caseEventRepository.deletedCopiesBefore(db, cutoff)) {
-    const copy = timelineFields(d.before);
-    if (!copy || !LOCATION_KEYS.some((k) => copy[k] != null)) continue;
-    for (const k of LOCATION_KEYS) if (k in copy) copy[k] = null;
+    const copy = entryFields(d.before);
+    if (!copy || !DELETED_COPY_KEYS.some((k) => copy[k] != null)) continue;
+    for (const k of DELETED_COPY_KEYS) if (k in copy) copy[k] = null;
     result.entriesRedacted += await caseEventRepository.rewrite(db, { id: d.id, before: d.before, after: null }, { before: JSON.stringify(copy) });
   }
 
@@ -125,24 +135,21 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
 async function* endedHoldingLocation(db: Knex, cutoff: string): AsyncGenerator<string> {
   let after: EndedKey | null = null;
   do {
-    const page = await caseRepository.endedBeforeHoldingLocation(db, cutoff, after, SCAN_PAGE);
+    const page = await caseRepository.endedBeforeHoldingLocation(db, cutoff, after, SCAN_PAGE, PATIENT_LOCATION);
     yield* page.ids;
     after = page.next;
     await new Promise((r) => setImmediate(r));
   } while (after);
 }
 
-/** Every location field a case or its presented copy carries. */
-const LOCATION_KEYS = [
-  'latitude', 'longitude', 'location_accuracy', 'location_at', 'location_updated_at', 'wkb',
-  'location_source', 'patient_location', 'intake_location', 'location_mismatch_m',
-];
+/** The location fields of the copy of a case a 'deleted' entry keeps. */
+const DELETED_COPY_KEYS = TIMELINE_LOCATION_KEYS.deleted;
 
 /** Redacts the coordinates of a case's 'location' entries; answers how many it rewrote. */
 async function redactLocationEntries(trx: Knex.Transaction, caseId: string): Promise<number> {
   let n = 0;
   for (;;) {
-    const entries = await caseEventRepository.locationEntriesToRedact(trx, caseId, BATCH);
+    const entries = await caseEventRepository.locationEntriesToRedact(trx, caseId, BATCH, REDACTED_JSON);
     const todo = entries.filter((e) => !isRedacted(e.after) || !isRedacted(e.before) || e.after == null);
     if (todo.length === 0) return n;
     for (const e of todo) {
@@ -154,9 +161,9 @@ async function redactLocationEntries(trx: Knex.Transaction, caseId: string): Pro
 
 /** One side of an entry without the intake location's place; null when it holds none. */
 function withoutIntakePlace(json: string | null): string | null {
-  const fields = timelineFields(json);
-  if (!fields || !INTAKE_PLACE_KEYS.some((k) => k in fields)) return null;
-  for (const k of INTAKE_PLACE_KEYS) delete fields[k];
+  const fields = entryFields(json);
+  if (!fields || !PATIENT_LOCATION.editKeys.some((k) => k in fields)) return null;
+  for (const k of PATIENT_LOCATION.editKeys) delete fields[k];
   return JSON.stringify({ ...fields, redacted: true });
 }
 
@@ -164,7 +171,7 @@ function withoutIntakePlace(json: string | null): string | null {
 async function redactIntakeEntries(trx: Knex.Transaction, caseId: string): Promise<number> {
   let n = 0;
   for (;;) {
-    const entries = await caseEventRepository.intakeEntriesToRedact(trx, caseId, BATCH);
+    const entries = await caseEventRepository.intakeEntriesToRedact(trx, caseId, BATCH, PATIENT_LOCATION.editKeys);
     let rewritten = 0;
     for (const e of entries) {
       const before = withoutIntakePlace(e.before);

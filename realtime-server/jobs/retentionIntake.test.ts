@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CASE_DTO_LOCATION_KEYS, CASE_LOCATION_COLUMN_NAMES } from '../contract';
 import { presentCase } from '../presenters/presentCase';
 import { dbSnapshot } from '../testing/assertions';
 import { caseEvents, caseRow, dispatchCase, expectStatus, shareLocation, updateCase } from '../testing/dispatchHelpers';
@@ -25,6 +26,7 @@ beforeAll(async () => {
 const CHARMINAR = { latitude: 17.3615636, longitude: 78.4746645, address: 'Charminar, Hyderabad', source: 'address' };
 const MOVED = { latitude: 17.4, longitude: 78.45, address: 'Abids Road 4, Hyderabad', source: 'address' };
 const PLACE_KEYS = ['intake_latitude', 'intake_longitude', 'intake_address'];
+const intakeColumns = (l: typeof CHARMINAR) => ({ intake_latitude: l.latitude, intake_longitude: l.longitude, intake_address: l.address, intake_source: l.source });
 
 /** A case with an intake location that was then corrected; ended (closed or deleted) `endedDaysAgo`. */
 async function withIntake(ambulance: number, end: 'closed' | 'deleted', endedDaysAgo: number, opts: { share?: boolean } = {}) {
@@ -106,5 +108,38 @@ describe('runRetention and the intake location', () => {
     const before = await dbSnapshot(s.ctx.db);
     expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 });
     expect(await dbSnapshot(s.ctx.db)).toEqual(before);
+  });
+});
+
+describe('runRetention forgets what contract/privacy.ts lists, column by column', () => {
+  it('clears every location column of a long-ended case that holds a place; details without a place are no location', async () => {
+    const full = await withIntake(6, 'closed', 40, { share: true });
+    const detailOnly = await withIntake(7, 'closed', 40);
+    await runRetention(s.ctx); // both cleared the usual way
+    // Then every listed column set on one, whatever wrote it; the other keeps only details (an accuracy, how it was found) and no place.
+    await s.ctx.db('cases').where({ id: full }).update({ latitude: 17.4, longitude: 78.4, location_accuracy: 7, location_at: ago(41), ...intakeColumns(CHARMINAR) });
+    await s.ctx.db('cases').where({ id: detailOnly }).update({ location_accuracy: 30, intake_source: 'coordinates' });
+    for (const k of CASE_LOCATION_COLUMN_NAMES) expect((await caseRow(s, full))[k], k).not.toBeNull();
+    const untouched = await caseRow(s, detailOnly);
+
+    expect(await runRetention(s.ctx)).toMatchObject({ casesCleared: 1 });
+    const row = await caseRow(s, full);
+    expect(Object.fromEntries(CASE_LOCATION_COLUMN_NAMES.map((k) => [k, row[k]]))).toEqual(Object.fromEntries(CASE_LOCATION_COLUMN_NAMES.map((k) => [k, null])));
+    const dto = presentCase({ ...row, license_plate: null });
+    expect(CASE_DTO_LOCATION_KEYS.filter((k) => dto[k] != null)).toEqual([]);
+    expect(await caseRow(s, detailOnly)).toEqual(untouched);
+  });
+
+  it("takes any place column of the case out of an edit entry, not only the intake's", async () => {
+    const id = await withIntake(8, 'closed', 40);
+    // An edit that named the shared fix's columns (none writes one today; the list, not the code, decides).
+    await s.ctx.db('case_events').insert({
+      case_id: id, action: 'updated', actor_type: 'system', actor_id: null, created_at: ago(40),
+      before: JSON.stringify({ latitude: 17.45, longitude: 78.5, status: 'active' }), after: JSON.stringify({ latitude: 17.46, longitude: 78.51, status: 'closed' }),
+    });
+    await runRetention(s.ctx);
+    const edits = await sides(id, 'updated');
+    expect(edits.at(-1)).toEqual([{ status: 'active', redacted: true }, { status: 'closed', redacted: true }]);
+    expect(JSON.stringify(await caseEvents(s, id))).not.toMatch(/17\.4[56]|78\.5/);
   });
 });

@@ -1,13 +1,18 @@
-import { type CaseDto, type CaseLocationEvent, type CaseStatus, type IntakeSource, type Priority, bestLocation, locationMismatchM, pointWkb } from '../contract';
+import {
+  type CaseDto, type CaseDtoLocation, type CaseDtoLocationKey, type CaseLocationEvent, type CaseStatus, type IntakeSource, type Priority,
+  bestLocation, locationMismatchM, pointWkb,
+} from '../contract';
 import { presentJoinedAssignment } from './presentAssignment';
 import type { CaseRow } from '../../db/repositories/types';
 
 const num = (v: number | string | null | undefined) => (v == null ? null : Number(v));
 
-type Locations = Pick<CaseDto, 'latitude' | 'longitude' | 'location_source' | 'intake_location' | 'patient_location' | 'location_mismatch_m'>;
-
-/** The case's two locations and the best known one (contract bestLocation). */
-export function caseLocations(c: CaseRow): Locations {
+/**
+ * Every field of a presented case that says where the patient is (contract/privacy.ts classifies them), and
+ * only from the case's location columns (CASE_LOCATION_COLUMNS): its two locations and the best known one
+ * (contract bestLocation). With those columns cleared, each is null.
+ */
+export function caseLocations(c: CaseRow): CaseDtoLocation {
   const pLat = num(c.latitude);
   const pLon = num(c.longitude);
   const patient = pLat != null && pLon != null && c.location_at
@@ -17,50 +22,45 @@ export function caseLocations(c: CaseRow): Locations {
   const intake = iLat != null && iLon != null
     ? { latitude: iLat, longitude: iLon, address: c.intake_address ?? `${iLat}, ${iLon}`, source: (c.intake_source ?? 'coordinates') as IntakeSource } : null;
   const best = bestLocation(intake, patient);
+  const latitude = best?.latitude ?? null;
+  const longitude = best?.longitude ?? null;
   return {
-    latitude: best?.latitude ?? null,
-    longitude: best?.longitude ?? null,
+    latitude,
+    longitude,
     location_source: best?.source ?? null,
+    location_accuracy: c.location_accuracy,
+    location_updated_at: c.location_at,
     intake_location: intake,
     patient_location: patient,
     location_mismatch_m: locationMismatchM(intake, patient),
+    wkb: latitude != null && longitude != null ? pointWkb(latitude, longitude) : null,
   };
 }
 
-export const presentCase = (c: CaseRow): CaseDto => {
-  const where = caseLocations(c);
-  const { latitude, longitude } = where;
-  return {
-    id: c.id,
-    description: c.description,
-    status: c.status as CaseStatus,
-    priority: Number(c.priority) as Priority,
-    call_received_at: c.call_received_at,
-    assignment: presentJoinedAssignment(c),
-    caseType: c.case_type,
-    patientName: c.patient_name,
-    patient_name: c.patient_name,
-    email: c.patient_email,
-    patient_email: c.patient_email,
-    operator_id: c.operator_id,
-    ambulance_id: c.ambulance_id,
-    license_plate: c.license_plate ?? null,
-    latitude,
-    longitude,
-    location_source: where.location_source,
-    location_accuracy: c.location_accuracy,
-    location_updated_at: c.location_at,
-    intake_location: where.intake_location,
-    patient_location: where.patient_location,
-    location_mismatch_m: where.location_mismatch_m,
-    wkb: latitude != null && longitude != null ? pointWkb(latitude, longitude) : null,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-    closed_at: c.closed_at,
-    version: c.version,
-    demo: Boolean(c.demo),
-  };
-};
+/** The case's fields that are not its location: typed so that none of the location fields can be set here. */
+const caseFacts = (c: CaseRow): Omit<CaseDto, CaseDtoLocationKey> => ({
+  id: c.id,
+  description: c.description,
+  status: c.status as CaseStatus,
+  priority: Number(c.priority) as Priority,
+  call_received_at: c.call_received_at,
+  assignment: presentJoinedAssignment(c),
+  caseType: c.case_type,
+  patientName: c.patient_name,
+  patient_name: c.patient_name,
+  email: c.patient_email,
+  patient_email: c.patient_email,
+  operator_id: c.operator_id,
+  ambulance_id: c.ambulance_id,
+  license_plate: c.license_plate ?? null,
+  created_at: c.created_at,
+  updated_at: c.updated_at,
+  closed_at: c.closed_at,
+  version: c.version,
+  demo: Boolean(c.demo),
+});
+
+export const presentCase = (c: CaseRow): CaseDto => ({ ...caseFacts(c), ...caseLocations(c) });
 
 /** After a patient's share: the row holds a patient fix, so every location field is known. */
 export const presentCaseLocation = (c: CaseRow): CaseLocationEvent => {
@@ -70,8 +70,8 @@ export const presentCaseLocation = (c: CaseRow): CaseLocationEvent => {
     latitude: where.latitude!,
     longitude: where.longitude!,
     location_source: where.location_source!,
-    location_accuracy: c.location_accuracy,
-    location_updated_at: c.location_at!,
+    location_accuracy: where.location_accuracy,
+    location_updated_at: where.location_updated_at!,
     patient_location: where.patient_location!,
     location_mismatch_m: where.location_mismatch_m,
     version: c.version,

@@ -1,7 +1,8 @@
 import type { TimelineActorType, TimelineEntryDto } from '../contract';
-import type { CaseEventRow } from '../../db/repositories/types';
+import type { CaseEventRecord } from '../../db/repositories/caseEventRepository';
 
-export const presentCaseEvent = (e: CaseEventRow): TimelineEntryDto => ({
+/** A timeline entry as the API answers it: its sides are objects (stored as text, parsed once by the repository). */
+export const presentCaseEvent = (e: CaseEventRecord): TimelineEntryDto => ({
   id: e.id,
   case_id: e.case_id,
   action: e.action,

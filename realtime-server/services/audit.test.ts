@@ -140,6 +140,12 @@ describe('every state change of a case is on its timeline with actor, time, befo
     expect(res.status).toBe(200);
     expect(res.body.timeline.map((e: any) => [e.action, e.actor_type, e.actor_id])).toEqual([['created', 'user', operatorId], ['tracking', 'user', operatorId], ['updated', 'user', operatorId]]);
     for (const e of res.body.timeline) expect(e.created_at).toMatch(ISO_TIME);
+    // The sides are objects in the answer, not JSON text inside JSON: the client reads them as they are.
+    const [created, tracking, closed] = res.body.timeline;
+    expect([created.before, typeof created.after, tracking.before, typeof tracking.after]).toEqual([null, 'object', null, 'object']);
+    expect(created.after).toMatchObject({ status: 'active', ambulance_id: 2, patient_email: expect.any(String) });
+    expect(closed.before).toMatchObject({ status: 'active' });
+    expect(closed.after).toMatchObject({ status: 'closed', closed_at: expect.stringMatching(ISO_TIME) });
     expect((await s.api('GET', `/api/cases/${caseId}/timeline`, { token: operator })).status).toBe(403);
   });
 });
@@ -215,6 +221,6 @@ describe("every read of a patient's location by staff is on the timeline (locati
     const viewed = res.body.timeline.filter((e: any) => e.action === 'location.viewed');
     expect(viewed.length).toBeGreaterThanOrEqual(3);
     expect(viewed.map((e: any) => e.actor_id)).toEqual(expect.arrayContaining([operatorId, adminId]));
-    for (const e of viewed) expect(JSON.parse(e.after)).toEqual({ location_updated_at: expect.stringMatching(ISO_TIME) });
+    for (const e of viewed) expect(e.after).toEqual({ location_updated_at: expect.stringMatching(ISO_TIME) });
   });
 });

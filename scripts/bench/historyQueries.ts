@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { openDatabase } from '../../db/connection';
 import { buildHistory } from './historyFixture';
 import { type CaseHistoryFilter, type EndedKey, caseRepository } from '../../db/repositories/caseRepository';
-import { SCAN_PAGE } from '../../realtime-server/jobs/retention';
+import { PATIENT_LOCATION, SCAN_PAGE } from '../../realtime-server/jobs/retention';
 import { BOARD_ENDED_MAX, HISTORY_COUNT_CAP } from '../../realtime-server/contract/caseLists';
 import { encodeCursor, keysetPage } from '../../realtime-server/services/keysetCursor';
 import type { CaseRow } from '../../db/repositories/types';
@@ -66,7 +66,7 @@ const pageMs: number[] = [];
 const t0 = performance.now();
 do {
   const t = performance.now();
-  after = (await caseRepository.endedBeforeHoldingLocation(db, cutoff, after, SCAN_PAGE)).next;
+  after = (await caseRepository.endedBeforeHoldingLocation(db, cutoff, after, SCAN_PAGE, PATIENT_LOCATION)).next;
   pageMs.push(performance.now() - t);
 } while (after);
 pageMs.sort((a, b) => a - b);

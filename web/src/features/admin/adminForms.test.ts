@@ -39,14 +39,14 @@ describe('case timeline text', () => {
     id: 1, case_id: 'c', action: 'updated', actor_type: 'user', actor_id: 2, before: null, after: null, created_at: '2026-01-01T00:00:00Z', ...e,
   });
   it('shows before → after per field, ambulances by plate', () => {
-    const changes = changesOf(entry({ before: '{"status":"active","ambulance_id":7}', after: '{"status":"closed","ambulance_id":null}' }), (id) => (id === 7 ? 'TS09 EA 1007' : undefined));
+    const changes = changesOf(entry({ before: { status: 'active', ambulance_id: 7 }, after: { status: 'closed', ambulance_id: null } }), (id) => (id === 7 ? 'TS09 EA 1007' : undefined));
     expect(changes).toEqual([
       { field: 'Status', before: 'active', after: 'closed' },
       { field: 'Ambulance', before: 'TS09 EA 1007', after: '—' },
     ]);
   });
   it('a creation lists only filled-in fields', () => {
-    expect(changesOf(entry({ action: 'created', after: '{"status":"active","case_type":null}' }), () => undefined))
+    expect(changesOf(entry({ action: 'created', after: { status: 'active', case_type: null } }), () => undefined))
       .toEqual([{ field: 'Status', before: undefined, after: 'active' }]);
   });
   it('names the actor', () => {
@@ -58,7 +58,7 @@ describe('case timeline text', () => {
     expect(actionText('location.viewed')).toBe('Location viewed');
     expect(actionText('location.redacted')).toBe('Location deleted');
     expect(actionText('updated')).toBe('Case updated'); // words, not keys
-    const viewed = changesOf(entry({ action: 'location.viewed', after: '{"location_updated_at":"2026-01-01T10:30:00Z"}' }), () => undefined);
+    const viewed = changesOf(entry({ action: 'location.viewed', after: { location_updated_at: '2026-01-01T10:30:00Z' } }), () => undefined);
     expect(viewed).toEqual([{ field: 'Position shared', before: undefined, after: expect.stringMatching(/2026/) }]);
     expect(actorText(entry({ action: 'location.redacted', actor_type: 'system', actor_id: null }), () => undefined)).toBe('System');
   });

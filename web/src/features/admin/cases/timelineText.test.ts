@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TimelineEntryDto } from '../../../api/contract';
 import { actionText, changesOf, entrySummary } from './timelineText';
 
-const entry = (action: string, before: object | null, after: object | null): TimelineEntryDto => ({
-  id: 1, case_id: 'c', action, actor_type: 'user', actor_id: 1, created_at: '2026-01-01T10:00:00.000Z',
-  before: before && JSON.stringify(before), after: after && JSON.stringify(after),
+const entry = (action: string, before: TimelineEntryDto['before'], after: TimelineEntryDto['after']): TimelineEntryDto => ({
+  id: 1, case_id: 'c', action, actor_type: 'user', actor_id: 1, created_at: '2026-01-01T10:00:00.000Z', before, after,
 });
 const plateOf = (id: number) => (id === 7 ? 'TS09 EA 1007' : undefined);
 const lines = (e: TimelineEntryDto) => changesOf(e, plateOf).map((c) => `${c.field}: ${[c.before, c.after].filter((v) => v !== undefined).join(' → ')}`);

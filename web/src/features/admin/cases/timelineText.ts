@@ -1,4 +1,4 @@
-import { type AssignmentStatus, type TimelineEntryDto, DIVERSION_TIMELINE_LABELS, INTAKE_TIMELINE_LABELS, TIMED_STEPS, stepTimeKey, timelineFields } from '../../../api/contract';
+import { type AssignmentStatus, type TimelineEntryDto, DIVERSION_TIMELINE_LABELS, INTAKE_TIMELINE_LABELS, TIMED_STEPS, stepTimeKey } from '../../../api/contract';
 import { UNIT_STATUS_LABELS } from '../../../domain/callLife';
 import { formatDateTime } from '../../../domain/caseRules';
 
@@ -40,8 +40,7 @@ export interface Change { field: string; before?: string; after?: string }
  * of the case is for the record); ambulance ids are shown as plates.
  */
 export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string | undefined): Change[] {
-  const before = timelineFields(e.before);
-  const after = timelineFields(e.after);
+  const { before, after } = e;
   // A deletion's copy of the case is for the record; a unit's step and a correction are said in one sentence (entrySummary).
   if (e.action === 'deleted' || e.action === 'unit.status' || e.action === 'unit.corrected') return [];
   const show = (key: string, v: unknown): string => {
@@ -88,8 +87,8 @@ const statusText = (v: unknown) => (typeof v === 'string' ? UNIT_STATUS_LABELS[v
  * other entries (their changes are listed field by field).
  */
 export function entrySummary(e: TimelineEntryDto, nameOf: (id: number) => string | undefined, timeOf: (iso: string) => string): string | null {
-  const before = timelineFields(e.before) ?? {};
-  const after = timelineFields(e.after) ?? {};
+  const before = e.before ?? {};
+  const after = e.after ?? {};
   const time = (v: unknown) => (typeof v === 'string' && v ? timeOf(v) : '—');
   if (e.action === 'unit.status') {
     const who = e.actor_type === 'driver' ? 'driver link' : actorText(e, nameOf);
