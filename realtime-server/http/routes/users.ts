@@ -15,7 +15,7 @@ export const mountUsers: Mount = (router, { svc }) => {
   router.get('/api/users/operators', { summary: 'Every operator', ok: { shape: '{ operators: UserDto[] }' } }, async (ctx) => {
     ctx.body = { operators: await userService.listOperators(svc) };
   });
-  router.get('/api/users/by-email', { summary: "A staff account's id by its e-mail address (null when none)", query: byEmailQuery, ok: { shape: '{ id: number | null }' } }, async (ctx) => {
+  router.get('/api/users/by-email', { summary: "A staff account's id by its e-mail address (404 when there is none)", query: byEmailQuery, ok: { shape: '{ id: number }' } }, async (ctx) => {
     const { email: address } = validate(byEmailQuery, ctx.query);
     ctx.body = { id: await userService.idByEmail(svc, address) };
   });
