@@ -102,6 +102,8 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     url,
     port,
     ctx,
+    /** The Koa app serving HTTP (a test walks its mounted routes). */
+    app,
     io: realtime.io,
     /** This node's id among the cluster's nodes. */
     nodeId,

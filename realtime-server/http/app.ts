@@ -20,6 +20,7 @@ import { mountDispatch } from './routes/dispatch';
 import { mountDispatchSuggestions } from './routes/dispatchSuggestions';
 import { mountHealth } from './routes/health';
 import { mountMetrics } from './routes/metrics';
+import { mountOpenApi } from './routes/openapi';
 import { mountPublic } from './routes/public';
 import { mountReports } from './routes/reports';
 import { mountReportsCsv } from './routes/reportsCsv';
@@ -36,7 +37,7 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   // Every route is gated by its entry in policies/permissions.ts `access`.
   const router = new GatedRouter();
   const deps = { svc, geocoder: opts.geocoder ?? createGeocoder(svc) };
-  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountDispatchSuggestions, mountAmbulances, mountDevices, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics, mountReports, mountReportsCsv]) {
+  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountDispatchSuggestions, mountAmbulances, mountDevices, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics, mountReports, mountReportsCsv, mountOpenApi]) {
     mount(router, deps);
   }
   if (router.undeclared.length) throw new Error(`No access rule is declared in policies/permissions.ts for ${router.undeclared.join(', ')}`);

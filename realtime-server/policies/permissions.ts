@@ -83,6 +83,8 @@ export interface AccessRule {
 export const access = {
   'GET /api/health': { anyone: true },
   'GET /api/config': { anyone: true },
+  /** The API document (http/openapi.ts): routes, shapes and who may call them; nothing secret. */
+  'GET /api/openapi.json': { anyone: true },
   'POST /api/auth/signin': { anyone: true },
   /** SIGNIN_CODE=email's second step: the challenge and the mailed code are the credentials. */
   'POST /api/auth/signin/verify': { anyone: true },

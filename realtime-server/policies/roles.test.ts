@@ -76,6 +76,7 @@ const operatorBody = (n: string) => ({ name: `Role Test ${n}`, email: `role.${n}
 const MATRIX: Record<string, Entry> = {
   'GET /api/health': { who: 'anyone', ok: 200 },
   'GET /api/config': { who: 'anyone', ok: 200 },
+  'GET /api/openapi.json': { who: 'anyone', ok: 200 },
   'POST /api/auth/signin': { who: 'anyone', body: () => DEMO.operator, ok: 200 },
   // Without SIGNIN_CODE=email there is no challenge to answer: admitted, and told the code is not valid.
   'POST /api/auth/signin/verify': { who: 'anyone', body: () => ({ challenge: 'no-such-challenge', code: '123456' }), ok: 401 },

@@ -17,14 +17,14 @@ const asker = (ctx: Context): Asker => ({ user: String((ctx.state as AppState).p
 
 export const mountOutboxAndGeocode: Mount = (router, { svc, geocoder }) => {
   // One page, newest first (?status=&limit=&cursor=); admins only (permissions.ts: outbox.read).
-  router.get('/api/outbox', async (ctx) => {
+  router.get('/api/outbox', { summary: 'One page of the outbox (mails), newest first', query: outboxQuerySchema, ok: { shape: 'OutboxPageResponse' } }, async (ctx) => {
     ctx.body = await outboxService.page(svc, validate(outboxQuerySchema, ctx.query));
   });
-  router.get('/api/geocode/reverse', async (ctx) => {
+  router.get('/api/geocode/reverse', { summary: "A point's place name", query: coords, ok: { shape: 'GeocodeResponse' } }, async (ctx) => {
     const { lat, lon } = validate(coords, ctx.query);
     ctx.body = await geocoder.reverse(lat, lon, asker(ctx));
   });
-  router.get('/api/geocode/search', async (ctx) => {
+  router.get('/api/geocode/search', { summary: 'Places for an address, a plus code or "lat, lon" typed at intake', query: geocodeSearchQuerySchema, ok: { shape: 'GeocodeSearchResponse' } }, async (ctx) => {
     const { q } = validate(geocodeSearchQuerySchema, ctx.query);
     ctx.body = await geocoder.search(q, asker(ctx));
   });

@@ -28,25 +28,25 @@ async function positionSource(ctx: Context, { svc }: RouteDeps, ambulanceId: num
 
 export const mountAmbulances: Mount = (router, deps) => {
   const { svc } = deps;
-  router.get('/api/ambulances', async (ctx) => {
+  router.get('/api/ambulances', { summary: 'Every ambulance with its latest position', ok: { shape: '{ ambulances: AmbulanceDto[] }' } }, async (ctx) => {
     ctx.body = { ambulances: await ambulanceService.list(svc) };
   });
-  router.post('/api/ambulances', idempotency(svc, (a: AmbulanceDto) => ({ status: 201, body: { ambulance: a } })), async (ctx) => {
+  router.post('/api/ambulances', { summary: 'Adds an ambulance', body: ambulanceCreateSchema, ok: { status: 201, shape: '{ ambulance: AmbulanceDto }' } }, idempotency(svc, (a: AmbulanceDto) => ({ status: 201, body: { ambulance: a } })), async (ctx) => {
     const input = validate(ambulanceCreateSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = { ambulance: await ambulanceService.create(writeContext(ctx, svc), input) };
   });
-  router.put('/api/ambulances/:id', async (ctx) => {
+  router.put('/api/ambulances/:id', { summary: 'Updates an ambulance (operators: its status only)', body: ambulanceUpdateSchema, ok: { shape: '{ ambulance: AmbulanceDto }' } }, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const input = validate(ambulanceUpdateSchema, ctx.request.body);
     ctx.body = { ambulance: await ambulanceService.update(svc, actorOf(ctx), id, input) };
   });
-  router.delete('/api/ambulances/:id', async (ctx) => {
+  router.delete('/api/ambulances/:id', { summary: 'Deletes an ambulance', ok: { shape: '{ success: true; id: number }' } }, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     await ambulanceService.remove(svc, id, actorOf(ctx));
     ctx.body = { success: true, id };
   });
-  router.get('/api/ambulances/:id/trail', async (ctx) => {
+  router.get('/api/ambulances/:id/trail', { summary: "The ambulance's recent positions, oldest first", ok: { shape: 'TrailResponse' } }, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     ctx.body = { positions: await ambulanceService.trail(svc, id) };
   });
@@ -57,14 +57,14 @@ export const mountAmbulances: Mount = (router, deps) => {
     const t = typeof ctx.query.t === 'string' ? ctx.query.t : '';
     return t ? { name: `driver:${t}`, issued: () => requestTokenIssued(ctx, svc, t) } : undefined;
   });
-  router.post('/api/ambulances/:id/unit-status', noStore, positionLimit, async (ctx) => {
+  router.post('/api/ambulances/:id/unit-status', { summary: "The unit's next step (staff, or this ambulance's driver link while its case is active)", body: unitStatusSchema, ok: { shape: 'UnitStatusAck' } }, noStore, positionLimit, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const source = await positionSource(ctx, deps, id);
     const input = validate(unitStatusSchema, ctx.request.body);
     const from: UnitStatusSource = source.type === 'staff' ? { type: 'staff', actor: actorOf(ctx) } : source;
     ctx.body = { ok: true, assignment: await assignmentService.setUnitStatus(svc, id, input, from) } satisfies UnitStatusAck;
   });
-  router.post('/api/ambulances/:id/position', noStore, positionLimit, async (ctx) => {
+  router.post('/api/ambulances/:id/position', { summary: "A position of the ambulance (staff, or this ambulance's driver link while its case is active)", body: positionSchema, ok: { shape: 'PositionAck' } }, noStore, positionLimit, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const source = await positionSource(ctx, deps, id);
     const input = validate(positionSchema, ctx.request.body);

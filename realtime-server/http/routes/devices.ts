@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import coBody from 'co-body';
+import { z } from 'zod';
 import {
   type DeviceReport, type PositionAck, deviceIdSchema, osmandJsonSchema, osmandParamsSchema, owntracksLocationSchema, owntracksMessageSchema, positionSchema,
 } from '../../contract';
@@ -72,7 +73,7 @@ async function store(svc: ServiceContext, ambulanceId: number, report: DeviceRep
 
 export const mountDevices: Mount = (router, { svc }) => {
   /** Admins: a new device id for the ambulance, answered this once (only its hash is kept); the earlier one stops working. */
-  router.post('/api/ambulances/:id/device', noStore, async (ctx) => {
+  router.post('/api/ambulances/:id/device', { summary: "A new device id for the ambulance's GPS app or tracker, answered this once; the earlier one stops working", ok: { shape: 'DeviceIdentityResponse' } }, noStore, async (ctx) => {
     ctx.body = await deviceService.issue(svc, actorOf(ctx), routeId(ctx.params.id, 'Ambulance details not found'));
   });
 
@@ -91,11 +92,11 @@ export const mountDevices: Mount = (router, { svc }) => {
     const report = json ? validate(osmandJsonSchema, payload) : validate(osmandParamsSchema, payload);
     ctx.body = await store(svc, ambulanceId, report, 'osmand');
   };
-  router.get('/api/devices/osmand', noStore, readOsmand, deviceLimit, osmand);
-  router.post('/api/devices/osmand', noStore, readOsmand, deviceLimit, osmand);
+  router.get('/api/devices/osmand', { summary: 'OsmAnd protocol (Traccar Client): a position in the query; the device id (`id`) is the credential', query: osmandParamsSchema, ok: { shape: 'PositionAck' } }, noStore, readOsmand, deviceLimit, osmand);
+  router.post('/api/devices/osmand', { summary: 'OsmAnd protocol: a position in the query, a form body or JSON; the device id is the credential', query: osmandParamsSchema, body: { 'application/json': osmandJsonSchema, 'application/x-www-form-urlencoded': osmandParamsSchema }, ok: { shape: 'PositionAck' } }, noStore, readOsmand, deviceLimit, osmand);
 
   /** OwnTracks HTTP mode: 401 with a Basic challenge for missing or wrong credentials; `[]` (no messages for the app) once stored. */
-  router.post('/api/devices/owntracks', noStore, readOwntracks, deviceLimit, async (ctx) => {
+  router.post('/api/devices/owntracks', { summary: "OwnTracks HTTP mode: the device id is HTTP Basic's password; answers [] once stored", body: z.union([owntracksLocationSchema, owntracksMessageSchema]), ok: { shape: '[]' } }, noStore, readOwntracks, deviceLimit, async (ctx) => {
     const { hash, payload } = deviceRequest(ctx);
     const ambulanceId = hash ? await deviceService.ambulanceOf(svc, hash) : undefined;
     if (ambulanceId === undefined) {

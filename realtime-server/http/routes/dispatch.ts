@@ -10,13 +10,13 @@ const liveLocationAnswer = (c: CaseCreated) => ({ status: 201, body: { caseId: c
 
 /** The spec's e-mail/location service and tracking service, served here with staff auth. */
 export const mountDispatch: Mount = (router, { svc }) => {
-  router.post('/live-location', idempotency(svc, liveLocationAnswer), async (ctx) => {
+  router.post('/live-location', { summary: "Takes a call and mails the patient a link to share their location", body: caseCreateSchema, ok: { status: 201, shape: 'LiveLocationResponse' } }, idempotency(svc, liveLocationAnswer), async (ctx) => {
     const input = validate(caseCreateSchema, ctx.request.body);
     const answer = liveLocationAnswer(await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: true }));
     ctx.status = answer.status;
     ctx.body = answer.body;
   });
-  router.post('/api/tracking/initiate', idempotency(svc, (r: TrackingInitiateResponse) => ({ status: 200, body: r })), async (ctx) => {
+  router.post('/api/tracking/initiate', { summary: 'Assigns an ambulance to a case and sends the patient and driver their tracking links', body: trackingInitiateSchema, ok: { shape: 'TrackingInitiateResponse' } }, idempotency(svc, (r: TrackingInitiateResponse) => ({ status: 200, body: r })), async (ctx) => {
     ctx.body = await trackingService.initiate(writeContext(ctx, svc), actorOf(ctx), validate(trackingInitiateSchema, ctx.request.body));
   });
 };

@@ -9,7 +9,7 @@ import type { Mount } from './types';
  * (?latitude=&longitude=), or for a call (?case_id=), with the units that could be diverted to it.
  */
 export const mountDispatchSuggestions: Mount = (router, { svc }) => {
-  router.get('/api/dispatch/suggestions', async (ctx) => {
+  router.get('/api/dispatch/suggestions', { summary: 'Free ambulances ranked by estimated arrival at a point, or for a call (case_id) with the units that could be diverted to it', query: [suggestionsQuerySchema, caseSuggestionsQuerySchema], ok: { shape: 'DispatchSuggestionsResponse | CaseSuggestionsResponse' } }, async (ctx) => {
     if ('case_id' in ctx.query) {
       const { case_id: caseId } = validate(caseSuggestionsQuerySchema, ctx.query);
       ctx.body = (await caseSuggestionService.suggest(svc, caseId)) satisfies CaseSuggestionsResponse;

@@ -21,14 +21,14 @@ export const mountPublic: Mount = (router, { svc }) => {
     return t ? { name: `track:${t}`, issued: () => requestTokenIssued(ctx, svc, t) } : undefined;
   });
   // The patient's page asks at load, so a dead link says so before anyone presses Share; counted with the shares.
-  router.get('/api/location/:caseId', noStore, locationLimit, async (ctx) => {
+  router.get('/api/location/:caseId', { summary: "The patient's location link's state (usable, 404, 410), with the link's ?t= token", ok: { shape: 'LocationLinkState' } }, noStore, locationLimit, async (ctx) => {
     ctx.body = await caseService.locationLinkState(svc, ctx.params.caseId, linkToken(ctx));
   });
-  router.post('/api/location/:caseId', noStore, locationLimit, async (ctx) => {
+  router.post('/api/location/:caseId', { summary: "The patient shares a location through their link (?t= token; 410 once the case is no longer active)", body: shareLocationSchema, ok: { shape: 'SharedPosition' } }, noStore, locationLimit, async (ctx) => {
     const input = validate(shareLocationSchema, ctx.request.body);
     ctx.body = await caseService.shareLocation(svc, ctx.params.caseId, linkToken(ctx), input);
   });
-  router.get('/api/track/:ambulanceId', noStore, trackLimit, async (ctx) => {
+  router.get('/api/track/:ambulanceId', { summary: "A tracking link's view: its ambulance, the call's state and destination", ok: { shape: 'TrackResponse' } }, noStore, trackLimit, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const id = routeId(ctx.params.ambulanceId, trackingService.LINK_NOT_FOUND);
     ctx.body = await trackingService.track(svc, id, await requestGrant(ctx, svc, linkToken(ctx)));

@@ -9,15 +9,15 @@ import type { Mount } from './types';
  * each made in one of the node's report slots and stopped if its client leaves.
  */
 export const mountReports: Mount = (router, { svc }) => {
-  router.get('/api/reports/response-times', async (ctx) => {
+  router.get('/api/reports/response-times', { summary: 'Response times over a period', query: reportPeriodQuerySchema, ok: { shape: 'ResponseTimesReport' } }, async (ctx) => {
     const period = validate(reportPeriodQuerySchema, ctx.query);
     ctx.body = (await inReportSlot(ctx, svc, (signal) => reportService.responseTimes(svc, period, signal))) satisfies ResponseTimesReport;
   });
-  router.get('/api/reports/utilisation', async (ctx) => {
+  router.get('/api/reports/utilisation', { summary: 'Unit hour utilisation over a period', query: reportPeriodQuerySchema, ok: { shape: 'UtilisationReport' } }, async (ctx) => {
     const period = validate(reportPeriodQuerySchema, ctx.query);
     ctx.body = (await inReportSlot(ctx, svc, (signal) => reportService.utilisation(svc, period, signal))) satisfies UtilisationReport;
   });
-  router.get('/api/reports/demand', async (ctx) => {
+  router.get('/api/reports/demand', { summary: 'Demand over a period', query: reportPeriodQuerySchema, ok: { shape: 'DemandReport' } }, async (ctx) => {
     const period = validate(reportPeriodQuerySchema, ctx.query);
     ctx.body = (await inReportSlot(ctx, svc, (signal) => reportService.demand(svc, period, signal))) satisfies DemandReport;
   });

@@ -12,7 +12,7 @@ import type { Mount } from './types';
  * the node's report slots until the stream ends.
  */
 export const mountReportsCsv: Mount = (router, { svc }) => {
-  router.get('/api/reports/assignments.csv', async (ctx) => {
+  router.get('/api/reports/assignments.csv', { summary: 'Every assignment of the calls that came in during a period, as CSV (streamed)', query: reportPeriodQuerySchema, ok: { type: 'text/csv' } }, async (ctx) => {
     const period = validate(reportPeriodQuerySchema, ctx.query);
     // Bytes, not objects: the stream buffers 16 KB ahead of the socket, not 16 pages.
     const body = await streamInReportSlot(ctx, svc, async (signal) => Readable.from(await assignmentCsv(svc.db, period, signal), { objectMode: false }));
