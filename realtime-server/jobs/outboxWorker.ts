@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import type { ServiceContext } from '../services/context';
+import { asBackground } from '../services/backgroundWork';
 
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 1000;
@@ -120,7 +121,8 @@ export function startOutboxWorker(ctx: ServiceContext, transport?: Transporter, 
   }
 
   /** Runs one pass; a nudge during a pass schedules another right after it. */
-  async function tick() {
+  const tick = () => asBackground('outbox', pass);
+  async function pass() {
     if (running) { again = true; return; }
     running = true;
     try {

@@ -11,6 +11,7 @@ import { geocodeSearchRepository } from '../../db/repositories/geocodeSearchRepo
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
 import { runJobExclusive } from './jobLock';
+import { asBackground } from '../services/backgroundWork';
 
 /** How often the job runs (and once at start). */
 export const RETENTION_EVERY_MS = 60 * 60_000;
@@ -196,7 +197,7 @@ export function startRetentionJob(ctx: ServiceContext, everyMs = RETENTION_EVERY
   let stopped = false;
   const pass = () => {
     if (running || stopped) return;
-    running = runJobExclusive(ctx, 'retention', everyMs / 2, () => runRetention(ctx))
+    running = asBackground('retention', () => runJobExclusive(ctx, 'retention', everyMs / 2, () => runRetention(ctx)))
       .then((o) => {
         if (!o.ran) { ctx.log.debug({ reason: o.reason }, 'retention: pass skipped (another node runs or ran it)'); return; }
         const r = o.result;

@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
 import { dispatch, updateCase, writeCounts } from '../../testing/dispatchHelpers';
 import { onPostgresPass } from '../../testing/testEngine';
 import { type TestServer, startTestServer, useTestServer } from '../../testing/testServer';
 import { waitFor } from '../../testing/wait';
+import { requestStatements } from '../../testing/statements';
 import { manualClock } from '../../testing/manualClock';
 import { PROBE_EVERY_MS } from '../../services/storageHealth';
 
@@ -39,19 +39,6 @@ describe('a database that does not answer', () => {
     }
   });
 });
-
-/** Every statement the server's knex runs while `act` runs. */
-async function statementsDuring(db: Knex, act: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const on = (q: { sql: string }) => seen.push(q.sql);
-  db.on('query', on);
-  try {
-    await act();
-  } finally {
-    db.off('query', on);
-  }
-  return seen;
-}
 
 /**
  * Fills the database through the API until a dispatch fails: each round dispatches a free
@@ -95,9 +82,9 @@ describe('storage failures on SQLite (a full database, for real)', () => {
   });
 
   it('stays cheap while all is well: a health check runs one read and writes nothing', async () => {
-    const statements = await statementsDuring(s.ctx.db, async () => {
+    const statements = (await requestStatements(s.ctx.db, async () => {
       for (let i = 0; i < 20; i++) expect((await s.api('GET', '/api/health')).body).toEqual({ status: 'ok' });
-    });
+    })).map((q) => q.sql);
     expect(new Set(statements)).toEqual(new Set(['select 1']));
     expect(await s.ctx.db('health_probe').count({ n: '*' }).first()).toEqual({ n: 0 });
   });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCase, trackingTokens } from '../../testing/dispatchHelpers';
 import { useTestServer } from '../../testing/testServer';
+import { requestStatements } from '../../testing/statements';
 
 /**
  * A link's token is looked up once per request on the hottest requests there are (a device's
@@ -19,15 +20,8 @@ describe('one token look-up per link request', () => {
   });
 
   async function tokenLookups(request: () => Promise<{ status: number }>): Promise<number> {
-    const sql: string[] = [];
-    const heard = (q: { sql: string }) => sql.push(q.sql);
-    s.ctx.db.on('query', heard);
-    try {
-      expect((await request()).status).toBe(200);
-    } finally {
-      s.ctx.db.off('query', heard);
-    }
-    return sql.filter((q) => q.includes('track_tokens')).length;
+    const sql = await requestStatements(s.ctx.db, async () => expect((await request()).status).toBe(200));
+    return sql.filter((q) => q.sql.includes('track_tokens')).length;
   }
 
   it("a driver link's REST position", async () => {

@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CASE_PAGE_DEFAULT, HISTORY_COUNT_CAP, type OutboxPageResponse } from '../../contract';
 import type { OutboxRow } from '../../../db/repositories/types';
 import { encodeCursor } from '../../services/keysetCursor';
 import { testEngine } from '../../testing/testEngine';
 import { useTestServer } from '../../testing/testServer';
+import { requestStatements } from '../../testing/statements';
 
 /**
  * GET /api/outbox: one page of the mail queue, newest first, paged by keyset cursor and
@@ -134,17 +134,13 @@ describe('GET /api/outbox', () => {
 
   it.runIf(testEngine() === 'sqlite')('on SQLite reads a page through an index in its order, with or without a status: no sort of the whole outbox', async () => {
     await put(at(1), 'sent');
-    const seen: { sql: string; bindings: Knex.RawBinding[] }[] = [];
-    const record = (q: { sql: string; bindings: Knex.RawBinding[] }) => { if (/order by/i.test(q.sql)) seen.push(q); };
-    s.ctx.db.on('query', record);
-    try {
-      const first = await page('limit=1');
+    let first: any;
+    const seen = (await requestStatements(s.ctx.db, async () => {
+      first = await page('limit=1');
       await page('status=sent&limit=1');
       await page(`limit=1&cursor=${encodeCursor('outbox', 'next', at(5), 9)}`);
-      expect(first.messages).toHaveLength(1);
-    } finally {
-      s.ctx.db.removeListener('query', record);
-    }
+    })).filter((q) => /order by/i.test(q.sql));
+    expect(first.messages).toHaveLength(1);
     expect(seen).toHaveLength(3);
     for (const q of seen) {
       const plan = (await s.ctx.db.raw<{ detail: string }[]>(`explain query plan ${q.sql}`, q.bindings)).map((r) => r.detail).join('; ');
