@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,8 +8,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Vitest's default is one worker less than the cores: a single worker on a 2-core machine. Most
-    // files wait on sockets, child processes and timers rather than compute, so two run side by side.
-    maxWorkers: 2,
+    // Migrates one database per run for the test servers to copy (realtime-server/testing/templateDb.ts).
+    globalSetup: ['realtime-server/testing/globalSetup.ts'],
+    // As many workers as cores, not vitest's default of one less (a single worker on a 2-core
+    // machine): most files wait on sockets, child processes and timers rather than compute, so a
+    // file per core keeps the cores busy. Not more: the servers, the child processes some files
+    // start and PostgreSQL want the cores too, and past them files only slow one another down.
+    maxWorkers: os.availableParallelism(),
   },
 });

@@ -140,6 +140,17 @@ describe('demo seed', () => {
     }
   });
 
+  it('a server started on an empty database runs every migration, then seeds it', async () => {
+    const server = await startTestServer({ fromEmpty: true });
+    try {
+      expect(await server.ctx.db('knex_migrations').orderBy('id').pluck('name')).toEqual(MIGRATIONS);
+      expect(await server.ctx.db('users').count({ n: '*' })).toEqual([{ n: 2 }]);
+      expect(await server.ctx.db('ambulances').count({ n: '*' })).toEqual([{ n: 8 }]);
+    } finally {
+      await server.dispose();
+    }
+  });
+
   it('the default SEED=demo server starts seeded', async () => {
     const server = await startTestServer();
     try {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_SEARCH_SUPERSEDED, ADDRESS_SEARCH_UNAVAILABLE } from '../contract';
-import { geocoderOnClock, type NominatimStandIn, staffTokens, startNominatimStandIn } from '../testing/geocoderHarness';
+import { type NominatimStandIn, staffTokens, standInOnClock } from '../testing/geocoderHarness';
 import type { ApiResult } from '../testing/testServer';
 import { waitFor } from '../testing/wait';
 
@@ -28,11 +28,9 @@ const asked = (up: NominatimStandIn, from: number) =>
   up.seen.slice(from).map((r) => (r.url.pathname === '/search' ? r.url.searchParams.get('q') : `${Number(r.url.searchParams.get('lat'))},${Number(r.url.searchParams.get('lon'))}`));
 
 describe('at a healthy geocoder', () => {
-  let up: NominatimStandIn;
   let tokens: string[];
-  beforeAll(async () => { up = await startNominatimStandIn(geo.clock); });
-  afterAll(() => up?.close());
-  const geo = geocoderOnClock(() => up);
+  const geo = standInOnClock();
+  const { up } = geo;
   beforeAll(async () => { tokens = await staffTokens(geo.s, 5); });
 
   it('five dispatchers searching in the same second all get answers (no 503), one turn each, a second apart, within the wait bound', async () => {
@@ -163,11 +161,9 @@ describe('at a healthy geocoder', () => {
 });
 
 describe('at a healthy geocoder with GEOCODER_WAIT_SECONDS=2 and GEOCODER_QUEUE_MAX=2', () => {
-  let up: NominatimStandIn;
   let tokens: string[];
-  beforeAll(async () => { up = await startNominatimStandIn(geo.clock); });
-  afterAll(() => up?.close());
-  const geo = geocoderOnClock(() => up, { GEOCODER_WAIT_SECONDS: '2', GEOCODER_QUEUE_MAX: '2' });
+  const geo = standInOnClock({ env: { GEOCODER_WAIT_SECONDS: '2', GEOCODER_QUEUE_MAX: '2' } });
+  const { up } = geo;
   beforeAll(async () => { tokens = await staffTokens(geo.s, 3); });
 
   it('a full line makes room for a user with nothing waiting, and a turn beyond the bound is refused at once (503, "lat, lon")', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_SEARCH_UNAVAILABLE } from '../contract';
-import { closedPort, geocoderOnClock, type NominatimStandIn, recordingServer, startNominatimStandIn as startStandIn } from '../testing/geocoderHarness';
+import { closedPort, type NominatimStandIn, recordingServer, standInOnClock, startNominatimStandIn as startStandIn } from '../testing/geocoderHarness';
 import { useTestServer } from '../testing/testServer';
 
 /**
@@ -83,12 +83,9 @@ describe('with GEOCODER_URL off', () => {
 });
 
 describe('with a working geocoder', () => {
-  let up: StandIn;
   let token: string;
-  beforeAll(async () => { up = await startNominatimStandIn(geo.clock); });
-  afterAll(() => up?.close());
-  const geo = geocoderOnClock(() => up);
-  const s = geo.s;
+  const geo = standInOnClock({ places: PLACES });
+  const { s, up } = geo;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('sends an address to /search biased to the centre, and answers its places as addresses', async () => {
@@ -175,15 +172,9 @@ describe('with a working geocoder', () => {
 });
 
 describe('with a geocoder that answers 500', () => {
-  let up: StandIn;
   let token: string;
-  beforeAll(async () => {
-    up = await startNominatimStandIn(geo.clock);
-    up.state.mode = 'fail';
-  });
-  afterAll(() => up?.close());
-  const geo = geocoderOnClock(() => up);
-  const s = geo.s;
+  const geo = standInOnClock({ mode: 'fail', places: PLACES });
+  const { s, up } = geo;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers 503, caches nothing, and backs off: neither search nor reverse knocks again for a while', async () => {
@@ -209,15 +200,9 @@ describe('with a geocoder that answers 500', () => {
 });
 
 describe('with a geocoder that never answers', () => {
-  let up: StandIn;
   let token: string;
-  beforeAll(async () => {
-    up = await startNominatimStandIn(geo.clock);
-    up.state.mode = 'hang';
-  });
-  afterAll(() => up?.close());
-  const geo = geocoderOnClock(() => up);
-  const s = geo.s;
+  const geo = standInOnClock({ mode: 'hang', places: PLACES });
+  const { s, up } = geo;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers 503 once the request times out', async () => {

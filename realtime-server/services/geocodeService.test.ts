@@ -1,7 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, geocoderOnClock, recordingServer } from '../testing/geocoderHarness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closedPort, recordingServer, standInOnClock } from '../testing/geocoderHarness';
 
 /**
  * GET /api/geocode/reverse against a real local Nominatim-compatible geocoder: cache first,
@@ -10,45 +8,16 @@ import { closedPort, geocoderOnClock, recordingServer } from '../testing/geocode
  * which jumps to its next timer once every request under way is parked on one.
  */
 
-interface Seen { at: number; url: URL; headers: http.IncomingHttpHeaders }
-
-/** A local geocoder that records every request (at the clock's time); `mode` decides how it answers. */
-async function startUpstream(clock: { now(): number } = Date) {
-  const seen: Seen[] = [];
-  const state = { mode: 'answer' as 'answer' | 'hang' | 'no-name' };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url!, 'http://upstream.test');
-    seen.push({ at: clock.now(), url, headers: req.headers });
-    if (state.mode === 'hang') return; // never answers
-    res.setHeader('content-type', 'application/json');
-    if (state.mode === 'no-name') return res.end(JSON.stringify({ error: 'Unable to geocode' }));
-    res.end(JSON.stringify({ place_id: 1, display_name: `Place at ${url.searchParams.get('lat')}/${url.searchParams.get('lon')}` }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/reverse`,
-    seen,
-    state,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
-
 async function timed<T>(work: Promise<T>): Promise<[T, number]> {
   const t0 = Date.now();
   const result = await work;
   return [result, Date.now() - t0];
 }
 
-type Upstream = Awaited<ReturnType<typeof startUpstream>>;
-
 describe('with a working upstream', () => {
-  let up: Upstream;
   let token: string;
-  beforeAll(async () => { up = await startUpstream(geo.clock); });
-  afterAll(() => up?.close());
-  const geo = geocoderOnClock(() => up);
-  const s = geo.s;
+  const geo = standInOnClock();
+  const { s, up } = geo;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers from upstream, then from the cache without asking upstream again', async () => {
@@ -111,10 +80,11 @@ describe('with a working upstream', () => {
     const seenBefore = up.seen.length;
     // Eight at once from one user: turns now and at +1 … +5 s fit the 5 s wait bound (GEOCODER_WAIT_SECONDS), the rest do not.
     const points = Array.from({ length: 8 }, (_, i) => ({ lat: 16 + i / 10, lon: 77 + i / 10 }));
-    const t0 = Date.now();
+    // On the server's clock, not the wall's: a turn waited for moves the clock a second or more, a busy machine does not.
+    const t0 = geo.clock.now();
     const answers = await geo.clock.runUntil(Promise.all(points.map(async (p) => {
       const res = await geo.ask(`/api/geocode/reverse?lat=${p.lat}&lon=${p.lon}`, token);
-      return { ...res, ms: Date.now() - t0 };
+      return { ...res, ms: geo.clock.now() - t0 };
     })), geo.quiet);
     const upstream = up.seen.slice(seenBefore);
 
@@ -164,15 +134,9 @@ describe('with a working upstream', () => {
 });
 
 describe('with an upstream that never answers', () => {
-  let up: Upstream;
   let token: string;
-  beforeAll(async () => {
-    up = await startUpstream(geo.clock);
-    up.state.mode = 'hang';
-  });
-  afterAll(() => up?.close());
-  const geo = geocoderOnClock(() => up);
-  const s = geo.s;
+  const geo = standInOnClock({ mode: 'hang' });
+  const { s, up } = geo;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('answers the fallback within about 3 s, then at once without asking upstream (backoff)', async () => {
@@ -193,15 +157,9 @@ describe('with an upstream that never answers', () => {
 });
 
 describe('with an upstream that never answers, requests queued behind the first', () => {
-  let up: Upstream;
   let token: string;
-  beforeAll(async () => {
-    up = await startUpstream(geo.clock);
-    up.state.mode = 'hang';
-  });
-  afterAll(() => up?.close());
-  const geo = geocoderOnClock(() => up);
-  const s = geo.s;
+  const geo = standInOnClock({ mode: 'hang' });
+  const { s, up } = geo;
   beforeAll(async () => { token = await s.signIn('operator'); });
 
   it('are released with the fallback when the first times out, without knocking again', async () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ManualClock, manualClock } from './manualClock';
+import { afterAll, beforeAll } from 'vitest';
 import { type ApiResult, type TestServer, useTestServer } from './testServer';
 
 /** A port nothing listens on. */
@@ -63,19 +64,23 @@ export function recordingServer(geocoderUrl: () => string | Promise<string>) {
 
 interface Seen { at: number; url: URL; headers: http.IncomingHttpHeaders }
 
+/** How the stand-in answers: as Nominatim does, never, with 500, or (/reverse) with Nominatim's "no name here". */
+export type StandInMode = 'answer' | 'hang' | 'fail' | 'no-name';
+
 /**
  * A local stand-in for Nominatim: /search answers `places[q]` (or []), /reverse a name for its
  * point, each request recorded at `clock`'s time; `mode` decides how it answers.
  */
 export async function startNominatimStandIn(clock: { now(): number } = Date, places: Record<string, object[]> = {}) {
   const seen: Seen[] = [];
-  const state = { mode: 'answer' as 'answer' | 'hang' | 'fail' };
+  const state = { mode: 'answer' as StandInMode };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://nominatim.test');
     seen.push({ at: clock.now(), url, headers: req.headers });
     if (state.mode === 'hang') return; // never answers
     if (state.mode === 'fail') { res.statusCode = 500; return res.end('Internal Server Error'); }
     res.setHeader('content-type', 'application/json');
+    if (state.mode === 'no-name' && url.pathname === '/reverse') return res.end(JSON.stringify({ error: 'Unable to geocode' }));
     if (url.pathname === '/reverse') return res.end(JSON.stringify({ place_id: 1, display_name: `Place at ${url.searchParams.get('lat')}/${url.searchParams.get('lon')}` }));
     if (url.pathname !== '/search') { res.statusCode = 404; return res.end('[]'); }
     res.end(JSON.stringify(places[url.searchParams.get('q')!.toLowerCase()] ?? []));
@@ -91,6 +96,29 @@ export async function startNominatimStandIn(clock: { now(): number } = Date, pla
   };
 }
 export type NominatimStandIn = Awaited<ReturnType<typeof startNominatimStandIn>>;
+
+/**
+ * For the enclosing describe block: a stand-in geocoder (started in `mode` before its tests,
+ * closed after them) and a test server asking it on a manual clock (geocoderOnClock). `up`
+ * stands for the stand-in once it has started, as `s` does for the server.
+ */
+export function standInOnClock(opts: { mode?: StandInMode; places?: Record<string, object[]>; env?: Record<string, string> } = {}) {
+  let up: NominatimStandIn | undefined;
+  // Declared before the server's hooks: its options read the stand-in's URL.
+  beforeAll(async () => {
+    up = await startNominatimStandIn(geo.clock, opts.places);
+    up.state.mode = opts.mode ?? 'answer';
+  });
+  afterAll(() => up?.close());
+  const geo = geocoderOnClock(() => up!, opts.env);
+  const standIn = new Proxy({} as NominatimStandIn, {
+    get(_target, key) {
+      if (!up) throw new Error(`standInOnClock: the stand-in is read (.${String(key)}) outside its describe block's tests and hooks`);
+      return Reflect.get(up, key, up);
+    },
+  });
+  return { ...geo, up: standIn };
+}
 
 /** Sessions of `n` different staff members: the demo operator and `n - 1` operators the admin adds. */
 export async function staffTokens(s: TestServer, n: number): Promise<string[]> {

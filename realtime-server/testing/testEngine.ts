@@ -5,7 +5,8 @@ import { isPostgresUrl, postgresSchema } from '../../db/connection';
  * Which database the test servers run on.
  *
  * - `TEST_ENGINE=postgres` (with `DATABASE_URL=postgres://…`): every `startTestServer` gets a
- *   fresh PostgreSQL schema of its own, dropped at dispose. Suites that exist only to repeat
+ *   fresh PostgreSQL database of its own (a clone of the run's migrated template, templateDb.ts),
+ *   dropped at dispose. Suites that exist only to repeat
  *   a test on PostgreSQL run once (their default run already is on PostgreSQL).
  * - `TEST_ENGINE=sqlite`: every test server on a fresh SQLite file, and the PostgreSQL-only
  *   suites are left to the PostgreSQL pass that follows (`npm test` sets this on its first pass

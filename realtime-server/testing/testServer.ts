@@ -10,6 +10,7 @@ import { startServer } from '../server';
 import type { Clock } from '../services/clock';
 import { afterAll, beforeAll } from 'vitest';
 import { type Credentials, DEMO } from './demoAccounts';
+import { clonePostgresTemplate, copySqliteTemplate, dropDatabase } from './templateDb';
 import { type Engine, dropSchema, freshPostgresUrl, testEngine } from './testEngine';
 
 export interface ApiResult<T = any> { status: number; body: T; headers: Headers }
@@ -23,22 +24,25 @@ export interface TestServerOptions {
   engine?: Engine;
   /** The server's clock (StartOptions.clock), when a test moves it (manualClock.ts). */
   clock?: Clock;
+  /** Runs the migrations on an empty database, rather than starting on a copy of the run's migrated one (templateDb.ts). */
+  fromEmpty?: boolean;
 }
 
 /**
  * A real server on an ephemeral port over a fresh database with the demo seed, with a
  * small HTTP client, for a test that starts and stops servers itself (a restart, a refused
  * start); a describe block's server is `useTestServer` below. The database is a fresh SQLite file, or
- * with TEST_ENGINE=postgres a fresh PostgreSQL schema dropped at dispose (testEngine.ts);
+ * with TEST_ENGINE=postgres a fresh PostgreSQL database dropped at dispose (testEngine.ts),
+ * each a copy of the run's migrated template (templateDb.ts) unless `fromEmpty`;
  * `engine: 'sqlite'` keeps a test that is about SQLite itself on SQLite, and an explicit
- * DATABASE_URL in `env` wins over both.
+ * DATABASE_URL in `env` wins over both (and is migrated by the server itself).
  */
 export async function startTestServer(opts: TestServerOptions = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-test-'));
   const engine: Engine = opts.env?.DATABASE_URL ? (/^postgres(ql)?:/.test(opts.env.DATABASE_URL) ? 'postgres' : 'sqlite') : (opts.engine ?? testEngine());
-  const ownSchema = !opts.env?.DATABASE_URL && engine === 'postgres' ? await freshPostgresUrl('t') : undefined;
+  const own = opts.env?.DATABASE_URL ? undefined : await ownDatabase(engine, dir, opts.fromEmpty ?? false);
   const config = loadConfig({
-    DATABASE_URL: ownSchema ?? path.join(dir, 'test.sqlite'),
+    DATABASE_URL: own?.url ?? path.join(dir, 'test.sqlite'),
     PORT: '0',
     GEOCODER_URL: 'off',
     PUBLIC_URL: 'http://lifeline.test',
@@ -51,7 +55,7 @@ export async function startTestServer(opts: TestServerOptions = {}) {
   try {
     server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }), mailTransport: opts.mailTransport, fetchImpl: opts.fetchImpl, clock: opts.clock });
   } catch (err) {
-    if (ownSchema) await dropSchema(ownSchema).catch(() => undefined);
+    await own?.drop().catch(() => undefined);
     throw err;
   }
   const sockets: Socket[] = [];
@@ -94,10 +98,28 @@ export async function startTestServer(opts: TestServerOptions = {}) {
     async dispose() {
       for (const s of sockets) s.disconnect();
       await server.close();
-      if (ownSchema) await dropSchema(ownSchema);
+      await own?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The test server's own database: a SQLite file in `dir` (a copy of the template, or none yet
+ * for the server to create), or a PostgreSQL database cloned from the template (a fresh schema
+ * where there is no template or `fromEmpty` asks for the migrations), dropped by `drop`.
+ */
+async function ownDatabase(engine: Engine, dir: string, fromEmpty: boolean): Promise<{ url: string; drop(): Promise<void> }> {
+  if (engine === 'sqlite') {
+    const url = path.join(dir, 'test.sqlite');
+    if (!fromEmpty) copySqliteTemplate(url);
+    return { url, drop: async () => undefined };
+  }
+  const pgUrl = process.env.DATABASE_URL!;
+  const cloned = fromEmpty ? undefined : await clonePostgresTemplate(pgUrl);
+  if (cloned) return { url: cloned, drop: () => dropDatabase(pgUrl, new URL(cloned).pathname.slice(1)) };
+  const schema = await freshPostgresUrl('t');
+  return { url: schema, drop: () => dropSchema(schema) };
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;

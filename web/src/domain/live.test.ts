@@ -5,21 +5,16 @@ import {
 } from './liveText';
 import { availableByDistance, plateWithDistance } from './nearest';
 import { extendTrail, trailLine } from './trail';
+import { ambulanceDto, caseDto } from '../testing/dtos';
 
-const kase = (over: Partial<CaseDto>): CaseDto => ({
-  id: 'c1', description: '', status: 'active', caseType: null, patientName: 'P', patient_name: 'P', email: 'p@x.test',
-  priority: 3, call_received_at: '2026-01-01T00:00:00Z', assignment: null,
-  patient_email: 'p@x.test', operator_id: 1, ambulance_id: null, license_plate: null, latitude: null, longitude: null,
-  location_accuracy: null, location_updated_at: null, wkb: null, location_source: null, intake_location: null, patient_location: null, location_mismatch_m: null, demo: false, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
-  closed_at: null, version: 1, ...over,
-});
+const kase = caseDto;
 const amb = (id: number, over: Partial<AmbulanceDto> & { at?: [number, number] } = {}): AmbulanceDto => {
   const { at, ...rest } = over;
-  return {
-    id, license_plate: `TS09 EA 100${id}`, status: 'available', email: null, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version: 1,
+  return ambulanceDto({
+    id, license_plate: `TS09 EA 100${id}`,
     location: at ? { placeName: null, latitude: at[0], longitude: at[1], updated_at: '2026-01-01T10:00:00.000Z', source: 'driver', battery: null } : null,
     ...rest,
-  };
+  });
 };
 
 const NOW = Date.parse('2026-01-01T10:05:00.000Z');

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type AmbulanceDto, type CaseDto } from '../api/contract';
 import { caseStatusTone, formatDateTime, mapLink, matchesSearch, patientNameOf, sortByCreated, typeFromDescription } from './caseRules';
 import { ambulanceStatusText, averageCentre, classify, fleetCounts, markerColor, utilizationPercent } from './fleetRules';
+import { ambulanceDto, caseDto } from '../testing/dtos';
 
-const kase = (over: Partial<CaseDto>): CaseDto => ({
-  id: 'c1', description: '', status: 'active', caseType: null, patientName: 'P', patient_name: 'P', email: 'p@x.test',
-  priority: 3, call_received_at: '2026-01-01T00:00:00Z', assignment: null,
-  patient_email: 'p@x.test', operator_id: 1, ambulance_id: null, license_plate: null, latitude: null, longitude: null,
-  location_accuracy: null, location_updated_at: null, wkb: null, location_source: null, intake_location: null, patient_location: null, location_mismatch_m: null, demo: false, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
-  closed_at: null, version: 1, ...over,
-});
-const amb = (over: Partial<AmbulanceDto>): AmbulanceDto => ({
-  id: 1, license_plate: 'A1', status: 'available', email: null, unit_status: 'available', unit_status_since: null, location: null, created_at: '', updated_at: '', version: 1, ...over,
-});
+const kase = caseDto;
+const amb = ambulanceDto;
 
 describe('patient name', () => {
   it('takes the text after "Patient: " up to the next comma', () => {
