@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page, type Route } from './fixtures';
 import { ACCOUNTS, openAs, settled, trackRequests } from './helpers';
 
 // Issue 25: axe finds no violation on every staff screen in its loading and error states too (the loaded

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { ACCOUNTS, apiToken, closeCase, closeOpenCalls, dispatchCase, freeAmbulance, locationPath, outboxLinks, settled, signIn, trackRequests } from './helpers';
 
 // WCAG 2.1 A/AA plus axe's best practices: every page a dispatcher, an admin or a patient opens
@@ -327,8 +327,7 @@ async function focused(page: Page) {
 for (const theme of ['light', 'dark'] as const) {
   test(`keyboard (${theme}): Skip to content first, then every sidebar and header control in turn, each with a visible focus ring`, async ({ page }) => {
     if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('darkMode', 'true'));
-    await signIn(page, 'operator');
-    await page.goto('/dashboard'); // focus starts at the top of a freshly loaded page
+    await signIn(page, 'operator', '/dashboard'); // focus starts at the top of a freshly loaded page
     await expect(page.getByRole('link', { name: 'Cases', exact: true })).toBeVisible();
 
     await page.keyboard.press('Tab');
