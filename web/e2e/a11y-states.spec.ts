@@ -55,6 +55,10 @@ for (const s of SCREENS) {
     const mine = listOf(s.api);
     await page.route((url) => mine(url.href), (route) => route.fulfill({ status: 500, json: { error: 'Internal server error' } }));
     await openAs(page, s.who, s.path);
+    // Failed for good: the query's own retries are over (a button waits disabled with a spinner while
+    // they run, and one enabled during axe's check is caught half way through its fade).
+    await settled(page, { timeout: 25_000 });
+    await expect(page.locator('button:disabled .MuiCircularProgress-root')).toHaveCount(0, { timeout: 20_000 });
     await expectNoViolations(page, `${s.name} failed`);
   });
 }

@@ -9,7 +9,7 @@ import { apiToken, closeOpenCalls, dispatchCase, locationPath, openAs, settled, 
 // Every call is made here through the API; specs share one server, so each test starts and leaves
 // with no open call.
 
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 90_000 });
 test.beforeEach(async ({ page }) => {
   trackRequests(page);
   await closeOpenCalls(page);
@@ -255,7 +255,7 @@ test('Clear asks with the focus on Cancel: Enter twice does not clear a unit; n 
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(clear).toBeFocused();
-  await page.waitForTimeout(500);
+  await settled(page); // a Clear sent by mistake would be answered by now
   expect((await caseById(page, admin, first.id)).status).toBe('active');
   await expect(card(page, first.id).getByTestId('unit-status-chip')).toHaveText('At hospital');
 

@@ -246,7 +246,7 @@ test('the admin cases table lists the newest first with each call\'s priority an
     await fix.getByLabel('Reason').fill('checked against the radio log');
     await fix.getByRole('button', { name: 'Correct time' }).click();
     await expect(fix.getByRole('alert').or(page.getByText('En route time corrected', { exact: true })).first()).toBeVisible();
-    await page.waitForTimeout(500);
+    await settled(page); // an Edit Case form submitted with it would be answered, and its toast in, by now
     await expect(page.getByText('Case updated successfully')).toHaveCount(0);
     if (await fix.isVisible()) await fix.getByRole('button', { name: 'Cancel' }).click();
     await expect(fix).toBeHidden();
