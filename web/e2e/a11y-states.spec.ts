@@ -39,6 +39,9 @@ async function expectNoViolations(page: Page, what: string, except?: (url: strin
   expect(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
 }
 
+// Independent screens, no data of their own: the file's tests may share out over the workers.
+test.describe.configure({ mode: 'parallel' });
+
 test.beforeEach(({ page }) => { trackRequests(page); });
 
 for (const s of SCREENS) {

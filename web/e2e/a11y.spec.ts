@@ -11,7 +11,8 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 // One screen a test: 30 s is plenty on a quiet machine; a loaded 2-core CI box takes 20 s+ for one,
 // and over a minute for a long table beside another worker (27 Nov).
-test.describe.configure({ timeout: 120_000 });
+// Each test makes its own data on its worker's server: the file's tests may share out over the workers.
+test.describe.configure({ mode: 'parallel', timeout: 120_000 });
 
 /** Runs axe on the settled page; fails listing each violation's rule, impact, targets and summary. */
 async function expectNoViolations(page: Page, what: string) {

@@ -12,14 +12,22 @@ export * from '@playwright/test';
 export const basePort = Number(process.env.E2E_PORT ?? 4321);
 
 async function startServer(port: number): Promise<ChildProcess> {
+  // Another run's server on this port would answer the health check below in place of ours.
+  if (await fetch(`http://127.0.0.1:${port}/api/health`).then(() => true, () => false)) {
+    throw new Error(`port ${port} is in use: another e2e run? (E2E_PORT chooses the first worker's port)`);
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2eServer.ts'], {
     env: { ...process.env, E2E_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const exited = once(child, 'exit').then(([code]) => { throw new Error(`the e2e server on port ${port} exited (${code}) before it answered`); });
+  let gone = false;
+  const exited = once(child, 'exit').then(([code]) => {
+    gone = true;
+    throw new Error(`the e2e server on port ${port} exited (${code}) before it answered`);
+  });
   // Up when its health answers: it has migrated and seeded the demo data by then.
   const up = (async () => {
-    for (;;) {
+    while (!gone) {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
       if (res?.status === 200) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
