@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page, type Route } from './fixtures';
 import { ACCOUNTS, openAs, settled, trackRequests } from './helpers';
 
 // Issue 25: axe finds no violation on every staff screen in its loading and error states too (the loaded
@@ -39,6 +39,9 @@ async function expectNoViolations(page: Page, what: string, except?: (url: strin
   expect(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
 }
 
+// Independent screens, no data of their own: the file's tests may share out over the workers.
+test.describe.configure({ mode: 'parallel' });
+
 test.beforeEach(({ page }) => { trackRequests(page); });
 
 for (const s of SCREENS) {
@@ -55,6 +58,10 @@ for (const s of SCREENS) {
     const mine = listOf(s.api);
     await page.route((url) => mine(url.href), (route) => route.fulfill({ status: 500, json: { error: 'Internal server error' } }));
     await openAs(page, s.who, s.path);
+    // Failed for good: the query's own retries are over (a button waits disabled with a spinner while
+    // they run, and one enabled during axe's check is caught half way through its fade).
+    await settled(page, { timeout: 25_000 });
+    await expect(page.locator('button:disabled .MuiCircularProgress-root')).toHaveCount(0, { timeout: 20_000 });
     await expectNoViolations(page, `${s.name} failed`);
   });
 }

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { ACCOUNTS, apiToken, closeCase, closeOpenCalls, dispatchCase, freeAmbulance, locationPath, outboxLinks, settled, signIn, trackRequests } from './helpers';
 
 // WCAG 2.1 A/AA plus axe's best practices: every page a dispatcher, an admin or a patient opens
@@ -9,8 +9,10 @@ import { ACCOUNTS, apiToken, closeCase, closeOpenCalls, dispatchCase, freeAmbula
 // mid-transition is not the colour a person reads), the live connection up.
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-// One screen a test: 30 s is plenty on a quiet machine; a loaded 2-core CI box takes 20 s+ for one.
-test.describe.configure({ timeout: 60_000 });
+// One screen a test: 30 s is plenty on a quiet machine; a loaded 2-core CI box takes 20 s+ for one,
+// and over a minute for a long table beside another worker (27 Nov).
+// Each test makes its own data on its worker's server: the file's tests may share out over the workers.
+test.describe.configure({ mode: 'parallel', timeout: 120_000 });
 
 /** Runs axe on the settled page; fails listing each violation's rule, impact, targets and summary. */
 async function expectNoViolations(page: Page, what: string) {
@@ -93,6 +95,14 @@ async function callsOfEveryKind(page: Page) {
   return { active, activeName: tag('Active') };
 }
 
+/**
+ * A failed load is final once the query's own retries are over and the panel offers Retry: until
+ * then buttons wait disabled, and one enabled mid-check is caught half way through its fade (CI, 27 Nov).
+ */
+async function retriesOver(page: Page) {
+  await expect(page.getByTestId('load-failure').getByRole('button', { name: 'Retry' })).toBeEnabled({ timeout: 15_000 });
+}
+
 /** One active case with a tracking link, dispatched as the operator form does. */
 async function dispatchedCase(page: Page) {
   const operator = await apiToken(page, 'operator');
@@ -109,6 +119,7 @@ test.describe('axe-core finds no violation', () => {
       await page.route('**/api/cases', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
       await openAs(page, 'operator', '/dashboard/cases');
       await expect(page.getByTestId('load-failure')).toBeVisible({ timeout: 15_000 });
+      await retriesOver(page);
       await expectNoViolations(page, 'the cases board when its load failed');
     });
 
@@ -117,6 +128,7 @@ test.describe('axe-core finds no violation', () => {
       await page.route('**/api/cases', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
       await openAs(page, 'operator', '/dashboard/ambulance-tracking');
       await expect(page.getByTestId('load-failure')).toBeVisible({ timeout: 15_000 });
+      await retriesOver(page);
       await expectNoViolations(page, 'the fleet screen when the cases failed');
     });
 
@@ -327,8 +339,7 @@ async function focused(page: Page) {
 for (const theme of ['light', 'dark'] as const) {
   test(`keyboard (${theme}): Skip to content first, then every sidebar and header control in turn, each with a visible focus ring`, async ({ page }) => {
     if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('darkMode', 'true'));
-    await signIn(page, 'operator');
-    await page.goto('/dashboard'); // focus starts at the top of a freshly loaded page
+    await signIn(page, 'operator', '/dashboard'); // focus starts at the top of a freshly loaded page
     await expect(page.getByRole('link', { name: 'Cases', exact: true })).toBeVisible();
 
     await page.keyboard.press('Tab');

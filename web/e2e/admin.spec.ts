@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './fixtures';
 import { acceptDialog, ambulanceByPlate, apiToken, closeCase, dispatchCase, freeAmbulance, signIn } from './helpers';
 
 // Only the ambulances TS09 EA 1007 and TS09 EA 1008 (and ones created here) are used by this file.
@@ -243,8 +243,7 @@ test('the outbox pages on the server: 25 a page, newest first, Next and Previous
 });
 
 test('an operator on /manage-ambulances may change only the status', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/manage-ambulances');
+  await signIn(page, 'operator', '/manage-ambulances');
   await expect(page.getByRole('heading', { name: 'Manage Ambulances' })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: PLATE_B });
   await expect(row).toContainText('available');

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { apiToken, dispatchCase, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
@@ -183,7 +183,8 @@ test('an ambulance freed while calls wait: "is free — N calls waiting", and it
   await signIn(page, 'operator');
   await page.getByRole('link', { name: 'Cases', exact: true }).click();
   await expect(page.getByRole('link', { name: 'Cases', exact: true })).toHaveAttribute('aria-current', 'page');
-  await page.waitForTimeout(500);
+  // The board's lists answered and its live connection up: whatever they would alert has shown.
+  await settled(page);
   await expect(page.getByTestId('call-alert')).toHaveCount(0);
   await expect(page.getByTestId('unit-free-alert')).toHaveCount(0);
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page, type Route } from './fixtures';
 import { apiToken, closeOpenCalls, dispatchCase, locationPath, openAs, settled, signIn, trackRequests } from './helpers';
 
 // A busy shift on the board (issue 25): no waiting call stranded (Assign on its card, reassignment
@@ -9,7 +9,7 @@ import { apiToken, closeOpenCalls, dispatchCase, locationPath, openAs, settled, 
 // Every call is made here through the API; specs share one server, so each test starts and leaves
 // with no open call.
 
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 90_000 });
 test.beforeEach(async ({ page }) => {
   trackRequests(page);
   await closeOpenCalls(page);
@@ -86,8 +86,7 @@ test('a waiting call is never stranded: with the "is free" alert closed and the 
   const name = `Stranded ${run}`;
   const waiting = await createCase(page, admin, { status: 'pending', priority: 2, patientName: name, description: 'Stroke', intake_location: HYDERABAD });
 
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/cases');
+  await signIn(page, 'operator', '/dashboard/cases');
   await expect(card(page, waiting.id)).toContainText('Waiting for an ambulance');
 
   // The other call's crew clears: an ambulance is free while the call waits.
@@ -129,8 +128,7 @@ test('reassignment: a waiting P1 takes a P4\'s unit after a confirmation focused
   const p4 = await createCase(page, admin, { patientName: routine, priority: 4, ambulance_id: unit.id, intake_location: HYDERABAD });
   const p1 = await createCase(page, admin, { status: 'pending', priority: 1, patientName: arrest, description: 'Heart Attack', intake_location: HYDERABAD });
 
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/cases');
+  await signIn(page, 'operator', '/dashboard/cases');
   await assignButton(page, p1.id).click();
   const menu = page.getByRole('menu', { name: `Ambulances for the call of ${arrest}` });
   await expect(menu.getByText('Take from a lower-priority call')).toBeVisible();
@@ -168,8 +166,7 @@ test('a unit taken meanwhile by another dispatcher: Assign shows the server\'s r
   const admin = await apiToken(page, 'admin');
   const name = `Raced ${run}`;
   const waiting = await createCase(page, admin, { status: 'pending', priority: 2, patientName: name, intake_location: HYDERABAD });
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/cases');
+  await signIn(page, 'operator', '/dashboard/cases');
   await assignButton(page, waiting.id).click();
   const first = page.getByRole('menu', { name: `Ambulances for the call of ${name}` }).getByTestId('assign-free').first();
   await expect(first).toBeFocused();
@@ -190,8 +187,7 @@ test('a unit taken meanwhile by another dispatcher: Assign shows the server\'s r
 test('alerts: the waiting calls in one notice on top, most urgent first, the rest one press away, and gone once acted on', async ({ page }) => {
   const admin = await apiToken(page, 'admin');
   const units = await freeUnits(page, admin);
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/cases');
+  await signIn(page, 'operator', '/dashboard/cases');
   // The board has loaded (what it held then never alerts): the calls below come after.
   await expect(page.getByText('No active emergency cases', { exact: true })).toBeVisible();
   await settled(page);
@@ -249,8 +245,7 @@ test('Clear asks with the focus on Cancel: Enter twice does not clear a unit; n 
   const second = await createCase(page, admin, { patientName: `Stays ${run}`, priority: 3, ambulance_id: other.id });
   for (const s of ['en_route', 'on_scene', 'transporting', 'at_hospital']) await setUnitStatus(page, admin, unit.id, s);
 
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/cases');
+  await signIn(page, 'operator', '/dashboard/cases');
   const clear = card(page, first.id).getByRole('button', { name: `Clear for ${unit.license_plate}` });
   await clear.focus();
   await page.keyboard.press('Enter');
@@ -260,7 +255,7 @@ test('Clear asks with the focus on Cancel: Enter twice does not clear a unit; n 
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(clear).toBeFocused();
-  await page.waitForTimeout(500);
+  await settled(page); // a Clear sent by mistake would be answered by now
   expect((await caseById(page, admin, first.id)).status).toBe('active');
   await expect(card(page, first.id).getByTestId('unit-status-chip')).toHaveText('At hospital');
 
@@ -283,8 +278,7 @@ test('the board by keys alone: j/k between calls, n the next step, a Assign, ? t
   const waiting = await createCase(page, admin, { status: 'pending', priority: 1, patientName: `Keys Wait ${run}`, description: 'Stroke', intake_location: HYDERABAD });
   const running = await createCase(page, admin, { patientName: `Keys Run ${run}`, priority: 2, ambulance_id: unit.id });
 
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/cases');
+  await signIn(page, 'operator', '/dashboard/cases');
   await expect(card(page, running.id)).toBeVisible();
 
   // Typing in the search box is typing.
@@ -340,8 +334,7 @@ test('the map says which calls share a position and keeps its list at 1366×800;
     await createCase(page, admin, { patientName: `Placed ${i} ${run}`, priority: 3, intake_location: { ...HYDERABAD, latitude: HYDERABAD.latitude + i * 0.003 } });
   }
   await page.setViewportSize({ width: 1366, height: 800 });
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/ambulance-map');
+  await signIn(page, 'operator', '/dashboard/ambulance-map');
   const subtitle = page.getByTestId('map-subtitle');
   await expect(subtitle).toContainText('4 calls on the map, no patient sharing a location');
   await expect(subtitle).not.toContainText('patients sharing');
@@ -388,8 +381,7 @@ test('the device id shown once: the confirmation focuses Cancel; Escape asks bef
   expect(created.status(), await created.text()).toBe(201);
   const ambulanceId: number = (await created.json()).ambulance.id;
   try {
-    await signIn(page, 'admin');
-    await page.goto('/admin-dashboard/ambulances');
+    await signIn(page, 'admin', '/admin-dashboard/ambulances');
     await page.getByRole('row').filter({ hasText: plate }).getByRole('button', { name: `Device identity for ambulance ${plate}` }).click();
     const ask = page.getByRole('dialog', { name: `New device identity for ${plate}?` });
     await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Request, type Route } from '@playwright/test';
+import { expect, test, type Page, type Request, type Route } from './fixtures';
 import { apiToken, closeOpenCalls, freeAmbulance, settled, signIn, trackRequests } from './helpers';
 
 // Issue 25, a busy shift at intake: New Case when the fleet cannot be loaded (items 4, 13), the
@@ -188,8 +188,7 @@ test.describe('the operator Dashboard shows what is urgent', () => {
 test('keyboard only: location first, then the name; a Cardiac arrest with notes; the focus on the new call\'s link, never <body>, the header in view', async ({ page }) => {
   const token = await apiToken(page, 'operator');
   await page.setViewportSize({ width: 1280, height: 720 });
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
 
   // The screen opens on the call's first question.
@@ -248,8 +247,7 @@ test('keyboard only: location first, then the name; a Cardiac arrest with notes;
 });
 
 test('a refused dispatch leaves the focus on the button pressed, never on <body>', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
   await page.getByLabel('Patient Name').fill(`${TAG} Refused`);
   await page.getByLabel('Email Address').fill('shift.refused@example.com');
@@ -267,8 +265,7 @@ test('a refused dispatch leaves the focus on the button pressed, never on <body>
 });
 
 test('the previous call\'s link is named, goes as soon as the next call is typed, and on Dismiss', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
 
   /** Takes a call with the mouse (the keyboard has its own test) and queues it: no ambulance needed. */

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from './fixtures';
 import { apiToken, closeOpenCalls, settled, signIn, trackRequests } from './helpers';
 
 // Issue 25's shift, played end to end: five calls on three free ambulances, two dispatchers in

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { apiToken, dispatchCase, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { apiToken, closeCase, freeAmbulance, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
@@ -213,8 +213,7 @@ test('the admin cases table lists the newest first with each call\'s priority an
     });
     expect(corrected.ok(), await corrected.text()).toBeTruthy();
 
-    await signIn(page, 'admin');
-    await page.goto('/admin-dashboard/cases');
+    await signIn(page, 'admin', '/admin-dashboard/cases');
     // History from the server, newest first (SPEC's creation-date toggle); searched for this test's calls.
     // The page's first load (a fresh document) outgrew 5 s on a loaded machine.
     await expect(page.getByRole('button', { name: /^Order: newest first/ })).toBeVisible({ timeout: 15_000 });
@@ -247,7 +246,7 @@ test('the admin cases table lists the newest first with each call\'s priority an
     await fix.getByLabel('Reason').fill('checked against the radio log');
     await fix.getByRole('button', { name: 'Correct time' }).click();
     await expect(fix.getByRole('alert').or(page.getByText('En route time corrected', { exact: true })).first()).toBeVisible();
-    await page.waitForTimeout(500);
+    await settled(page); // an Edit Case form submitted with it would be answered, and its toast in, by now
     await expect(page.getByText('Case updated successfully')).toHaveCount(0);
     if (await fix.isVisible()) await fix.getByRole('button', { name: 'Cancel' }).click();
     await expect(fix).toBeHidden();

@@ -1,4 +1,4 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from './fixtures';
 import { apiToken, signIn } from './helpers';
 
 // Each test walks many pages of a screen; on a loaded 2-core machine a page's first answer took
@@ -38,8 +38,7 @@ const names = (page: Page, testId: string) => page.getByTestId(testId).getByText
 const label = (page: Page) => page.locator('.MuiTablePagination-displayedRows');
 
 test('All Cases: an id prefix finds the call; pages forward and back by cursor; a reload and Back keep the page and search', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/cases');
+  await signIn(page, 'operator', '/dashboard/cases');
   await page.getByRole('tab', { name: /All Cases/ }).click();
   await expect(page).toHaveURL(/tab=all/);
 
@@ -91,8 +90,7 @@ test('All Cases: an id prefix finds the call; pages forward and back by cursor; 
 
 test('an open history page does not jump when a call changes: a banner offers the new page', async ({ page }) => {
   const headers = { authorization: `Bearer ${await apiToken(page, 'operator')}` };
-  await signIn(page, 'operator');
-  await page.goto(`/dashboard/cases?tab=all&q=${TAG}`);
+  await signIn(page, 'operator', `/dashboard/cases?tab=all&q=${TAG}`);
   const row = page.getByTestId('case-row').filter({ hasText: `${TAG} Patient 27` });
   await expect(row).toContainText('History probe 27');
   await expect(page.getByTestId('history-changes')).toHaveCount(0);
@@ -109,8 +107,7 @@ test('an open history page does not jump when a call changes: a banner offers th
 
 test('the phone list pages the same way', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'operator');
-  await page.goto(`/dashboard/cases?tab=all&q=${TAG}`);
+  await signIn(page, 'operator', `/dashboard/cases?tab=all&q=${TAG}`);
   const list = page.getByRole('list', { name: 'All cases' });
   await expect(list.getByRole('listitem')).toHaveCount(25);
   await page.getByRole('button', { name: 'Go to next page' }).click();

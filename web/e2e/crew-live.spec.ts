@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './fixtures';
 import { apiToken, closeOpenCalls, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
@@ -65,8 +65,7 @@ test('board → phone: "Next" pressed on the board shows on the open driver page
     await expect(status).toHaveText('Dispatched');
     await expect(driver.getByTestId('driver-next-step')).toHaveText('En route');
 
-    await signIn(page, 'operator');
-    await page.goto('/dashboard/cases');
+    await signIn(page, 'operator', '/dashboard/cases');
     const card = page.getByTestId('case-card').filter({ hasText: patient });
     for (const [button, shown] of [['Next: En route', 'En route'], ['Next: On scene', 'On scene']] as const) {
       const pressed = page.waitForResponse((r) => r.url().includes(`/api/ambulances/${ambulance.id}/unit-status`) && r.request().method() === 'POST');

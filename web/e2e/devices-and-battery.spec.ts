@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiToken, closeOpenCalls, freeAmbulance, locationApiPath, signIn } from './helpers';
 
 // Issue 16: an admin gives an ambulance a device identity (shown once), a phone running Traccar
@@ -90,8 +90,7 @@ test("the board warns when the patient's GPS is far from the address given", asy
   const shared = await page.request.post(await locationApiPath(page, caseId), { data: { latitude: 17.4399, longitude: 78.4983, accuracy: 10 } });
   expect(shared.ok(), await shared.text()).toBeTruthy();
 
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/cases');
+  await signIn(page, 'operator', '/dashboard/cases');
   const card = page.locator(`[data-testid="case-card"][data-case-id="${caseId}"]`);
   await expect(card.getByTestId('case-intake-address')).toHaveText('Address given: 5 Abids Road, Hyderabad');
   const warning = card.getByTestId('case-location-mismatch');

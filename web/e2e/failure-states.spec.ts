@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn } from './helpers';
+import { expect, test, type Page } from './fixtures';
+import { ambulanceByPlate, apiToken, closeCase, dispatchCase, settled, signIn, trackRequests } from './helpers';
 
 // Issue 13, "Failure must look like failure": unknown is never shown as zero. Every list is
 // made to fail with page.route (a 500, or the request aborted), and each screen must show the
@@ -26,6 +26,16 @@ async function failRoute(page: Page, path: string, how: Failure) {
     return how === 'abort' ? route.abort('failed') : route.fulfill({ status: 500, contentType: 'application/json', body: '{}' });
   });
   return seen;
+}
+
+/**
+ * Five seconds of the page's clock (installed before it loaded) run at once, every timer due in them
+ * fired, then the requests those timers started answered: a retry loop shows in the count without
+ * waiting the five seconds.
+ */
+async function fiveSecondsLater(page: Page) {
+  await page.clock.runFor(5_000);
+  await settled(page);
 }
 
 const panel = (page: Page) => page.getByTestId('load-failure');
@@ -60,8 +70,8 @@ test.describe('operator screens', () => {
     await page.getByRole('tab', { name: 'All Cases' }).click();
     await expect(page.getByText('No cases found')).toHaveCount(0);
     await shot(page, 'cases-500');
-    // Still there after the toast has gone.
-    await page.waitForTimeout(7_000);
+    // Still there after the toast has gone (it hides itself after a few seconds).
+    await expect(page.locator('#notistack-snackbar')).toHaveCount(0, { timeout: 15_000 });
     await expect(panel(page)).toBeVisible();
     await expect(panel(page).getByRole('button', { name: 'Retry' })).toBeEnabled();
 
@@ -147,11 +157,13 @@ test.describe('operator screens', () => {
 
   test('profile, 500: the spec texts, bounded retries, no request loop', async ({ page }) => {
     const seen = await failRoute(page, '/api/auth/profile', '500');
+    await page.clock.install();
+    trackRequests(page);
     await page.goto('/dashboard/profile');
     await expect(page.getByText('Failed to fetch user profile')).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText('No profile data available')).toBeVisible();
     const after = seen.count;
-    await page.waitForTimeout(5_000);
+    await fiveSecondsLater(page);
     expect(seen.count, 'profile requests in 5 s after the failure was shown').toBe(after);
     // The shell's load (one try, two retries) and at most one more round when the live socket connects.
     expect(seen.count, 'bounded retries').toBeLessThanOrEqual(6);
@@ -206,11 +218,13 @@ test.describe('admin screens', () => {
 
   test('admin profile, aborted: "Failed to load user data", no request loop', async ({ page }) => {
     const seen = await failRoute(page, '/api/auth/profile', 'abort');
+    await page.clock.install();
+    trackRequests(page);
     await page.goto('/admin-dashboard/profile');
     await expect(page.getByText('Failed to load user data')).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText('No profile data available')).toBeVisible();
     const after = seen.count;
-    await page.waitForTimeout(5_000);
+    await fiveSecondsLater(page);
     expect(seen.count).toBe(after);
     expect(seen.count).toBeLessThanOrEqual(6);
   });
@@ -222,8 +236,7 @@ test('every screen counts an ambulance in the class its badge names', async ({ p
   const caseId = await dispatchCase(page, operator, { to: 'failure.states@example.com', patientName: 'Counted Once', description: 'Fall', ambulanceId: onCase.id });
   // The server makes the dispatched ambulance busy: the fleet screen counts it On Emergency.
   try {
-    await signIn(page, 'operator');
-    await page.goto('/dashboard/ambulance-tracking');
+    await signIn(page, 'operator', '/dashboard/ambulance-tracking');
     await expect(page.getByTestId(`fleet-row-${onCase.id}`).getByTestId('fleet-class-badge')).toHaveText('On Emergency');
     const counter = async (c: string) => Number(await page.getByTestId(`fleet-counter-${c}`).textContent());
     const counters = { 'On Emergency': await counter('on-emergency'), Available: await counter('available'), Busy: await counter('busy') };
@@ -252,8 +265,7 @@ test('the map does not claim "moving live" when every marker is stale', async ({
     for (const a of body.ambulances) if (a.location) a.location.updated_at = hourAgo;
     await route.fulfill({ response: res, json: body });
   });
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/ambulance-map');
+  await signIn(page, 'operator', '/dashboard/ambulance-map');
   const items = page.getByTestId('map-list-item');
   await expect(items.first()).toBeVisible();
   const n = await items.count();

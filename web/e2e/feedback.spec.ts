@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, signIn } from './helpers';
+import { expect, test, type Locator, type Page } from './fixtures';
+import { animationsDone, apiToken, closeCase, dispatchCase, freeAmbulance, signIn } from './helpers';
 
 // Issue 13, "Feedback a dispatcher can act on". Ambulances used here: TS09 EA 1005 and 1006.
 const PLATE_CASE = 'TS09 EA 1005';
@@ -24,8 +24,7 @@ async function reachable(target: Locator): Promise<boolean> {
 
 test.describe('New Case: a refused submit says what to fix', () => {
   test('marks each invalid field, focuses the first, and shows the toast once for three presses', async ({ page }) => {
-    await signIn(page, 'operator');
-    await page.goto('/dashboard/new-case');
+    await signIn(page, 'operator', '/dashboard/new-case');
     const name = page.getByRole('textbox', { name: 'Patient Name' });
     const email = page.getByRole('textbox', { name: 'Email Address' });
     await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
@@ -41,7 +40,7 @@ test.describe('New Case: a refused submit says what to fix', () => {
     await expect(email).toHaveAttribute('aria-invalid', 'true');
     await expect(email).toHaveAccessibleDescription(/not a valid e-mail address/);
     await expect(page.getByRole('combobox', { name: /Emergency Type/ })).toHaveAttribute('aria-invalid', 'true');
-    await page.waitForTimeout(400); // toast transition
+    await animationsDone(page); // the toast's entrance
     await page.screenshot({ path: shots('new-case-invalid') });
 
     // Typing clears the mark of the field it fixes; the next press goes to the next problem.
@@ -57,13 +56,12 @@ test.describe('New Case: a refused submit says what to fix', () => {
   });
 
   test("a top toast leaves the header's user badge uncovered", async ({ page }) => {
-    await signIn(page, 'operator');
-    await page.goto('/dashboard/new-case');
+    await signIn(page, 'operator', '/dashboard/new-case');
     await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
     await page.getByRole('button', { name: 'Dispatch Emergency' }).click();
     const toast = toasts(page, 'Please fill all required fields');
     await expect(toast).toBeVisible();
-    await page.waitForTimeout(400);
+    await animationsDone(page);
     const header = (await page.getByRole('banner').boundingBox())!;
     const box = (await toast.boundingBox())!;
     expect(overlaps(header, box), `toast ${JSON.stringify(box)} over header ${JSON.stringify(header)}`).toBe(false);
@@ -91,7 +89,7 @@ test('admin: a bottom toast leaves the last row\'s edit and delete buttons click
   // The page is taller than the window: scrolled to its end, the last row sits clear of the toast.
   expect(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight)).toBe(true);
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await page.waitForTimeout(400);
+  await animationsDone(page);
   await page.screenshot({ path: shots('admin-toast-last-row') });
   for (const name of [/^Edit ambulance/, /^Delete ambulance/]) {
     const button = last.getByRole('button', { name });
@@ -114,8 +112,7 @@ test('Edit Case dialog: fixed title, whole ambulance label, only ambulances that
   expect(sent.ok(), await sent.text()).toBeTruthy();
   try {
     await page.setViewportSize({ width: 800, height: 500 });
-    await signIn(page, 'admin');
-    await page.goto('/admin-dashboard/cases');
+    await signIn(page, 'admin', '/admin-dashboard/cases');
     const row = page.locator(`tr[data-case-id="${caseId}"]`);
     await row.getByRole('button', { name: `Edit case of ${patient}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Case Information' });
@@ -147,7 +144,7 @@ test('Edit Case dialog: fixed title, whole ambulance label, only ambulances that
     const body = dialog.getByTestId('edit-case-body');
     expect(await body.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
     await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    await page.waitForTimeout(300);
+    await animationsDone(page);
     await page.screenshot({ path: shots('edit-case-scrolled') });
     await expect(dialog.getByRole('heading', { name: 'Edit Case Information' })).toBeInViewport();
     const close = dialog.getByRole('button', { name: 'Close', exact: true });
@@ -177,8 +174,7 @@ test.describe('a page that is not there, or not yours, says so', () => {
   });
 
   test('an unknown /dashboard/… path shows a not-found screen inside the app frame', async ({ page }) => {
-    await signIn(page, 'operator');
-    await page.goto('/dashboard/no-such-screen');
+    await signIn(page, 'operator', '/dashboard/no-such-screen');
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await expect(page.getByRole('main')).toContainText('/dashboard/no-such-screen');
     await expect(page.getByRole('navigation').getByRole('link', { name: 'New Case' })).toBeVisible();
@@ -188,8 +184,7 @@ test.describe('a page that is not there, or not yours, says so', () => {
   });
 
   test('an unknown /admin-dashboard/… path too', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/admin-dashboard/nothing-here');
+    await signIn(page, 'admin', '/admin-dashboard/nothing-here');
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await expect(page.getByRole('navigation').getByRole('link', { name: 'All Cases' })).toBeVisible();
   });
@@ -273,8 +268,7 @@ const focusIsVisible = (page: Page) => page.evaluate(() => {
 test('keyboard only: an operator fills and dispatches a New Case with Tab, typing, arrows and Enter', async ({ page }) => {
   const op = await apiToken(page, 'operator');
   await freeAmbulance(page, op, PLATE_OTHER);
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   const name = page.getByRole('textbox', { name: 'Patient Name' });
   await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
 

@@ -15,9 +15,31 @@ export async function submitSignIn(page: Page, who: keyof typeof ACCOUNTS, signi
   await page.getByRole('button', { name: 'GET STARTED' }).click();
 }
 
-/** Signs in through the sign-in form, as a person would. */
-export async function signIn(page: Page, who: keyof typeof ACCOUNTS) {
+/** Signs in through the sign-in form, as a person would (for the specs about signing in). */
+export async function signInWithForm(page: Page, who: keyof typeof ACCOUNTS) {
   await submitSignIn(page, who);
+  await expect(page).toHaveURL(who === 'admin' ? /\/admin-dashboard$/ : /\/dashboard$/);
+}
+
+/**
+ * Signs in as `who` the way the sign-in page leaves a session (its token and user in localStorage,
+ * web/src/auth/session.ts), without loading the sign-in page: a spec not about signing in saves the
+ * app's boot that the form costs. Then opens `path`, or the role's landing screen as the form does.
+ * Stored once, not by an init script: a later sign-out or reload does not sign in again.
+ */
+export async function signIn(page: Page, who: keyof typeof ACCOUNTS, path?: string) {
+  const res = await page.request.post('/api/auth/signin', { data: ACCOUNTS[who] });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  const { token, user } = await res.json();
+  await page.goto('/favicon.svg'); // a small document of the app's origin, to write its storage
+  await page.evaluate(({ token, user }) => {
+    localStorage.setItem('userEmail', user.email);
+    localStorage.setItem('userToken', token);
+    localStorage.setItem('userRole', user.role);
+    localStorage.setItem('userName', user.username || user.email);
+  }, { token, user });
+  if (path !== undefined) return void await page.goto(path);
+  await page.goto(who === 'admin' ? '/admin-dashboard' : '/dashboard');
   await expect(page).toHaveURL(who === 'admin' ? /\/admin-dashboard$/ : /\/dashboard$/);
 }
 
@@ -190,4 +212,13 @@ export async function openAs(page: Page, who: keyof typeof ACCOUNTS, path: strin
   }, { token, user });
   await page.goto(path);
   await expect(page.locator('.boot-shell')).toHaveCount(0, { timeout: 20_000 });
+}
+
+/**
+ * Waits until no transition or finite animation runs on the page (a toast sliding in, a menu
+ * opening): what a screenshot or a measured box waits for, instead of a guessed pause.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) =>
+    !(a.pending || a.playState === 'running') || !Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity)));
 }

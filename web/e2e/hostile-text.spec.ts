@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks, signIn, locationApiPath, locationPath } from './helpers';
+import { expect, test, type Page } from './fixtures';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, locationApiPath, locationPath, outboxLinks, signIn } from './helpers';
 
 /**
  * Safe rendering: a case whose patient name and description hold markup and a
@@ -28,8 +28,9 @@ function watch(page: Page) {
 
 /** Nothing of the hostile text ran or became an element on the page as it is now. */
 async function expectInert(page: Page, where: string) {
-  // Give an injected onerror (a broken image fails fast) a moment to run.
-  await page.waitForTimeout(150);
+  // An injected onerror runs when its image has failed: every image settled, then one more task.
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
   const found = await page.evaluate(() => ({
     xss: (window as unknown as { __xss?: unknown }).__xss,
     brokenImages: document.querySelectorAll('img[src="x"]').length,

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { apiToken, closeOpenCalls, signIn } from './helpers';
+import { expect, test, type Page } from './fixtures';
+import { animationsDone, apiToken, closeOpenCalls, signIn } from './helpers';
 
 // Issue 16, location at intake: the New Case form's one location box (coordinates, a plus code,
 // a pin on the map; addresses need the geocoder, which is off here) and the quickest free
@@ -35,8 +35,7 @@ async function suggestionsFor(page: Page, token: string, latitude: number, longi
 async function openForm(page: Page) {
   // Tall enough that the whole form fits: its screenshots are not crossed by the sticky header.
   await page.setViewportSize({ width: 1280, height: 1200 });
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
 }
 
@@ -92,7 +91,7 @@ test('intake by coordinates: understood, marked, the quickest free ambulance pre
   await expect(chips.first()).toContainText(quickest.license_plate);
 
   await fillCaller(page, 'Lakshmi Coordinates', 'lakshmi.coords@example.com');
-  await page.waitForTimeout(300); // the select's menu transition
+  await animationsDone(page); // the select's menu transition
   await page.getByRole('region', { name: 'New Emergency Case' }).screenshot({ path: '.tmp/intake-location-coordinates.png' });
   const created = await dispatchAndRead(page, token);
   expect(created.ambulance_id).toBe(quickest.ambulance_id);

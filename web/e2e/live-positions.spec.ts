@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks, signIn, locationApiPath, locationPath } from './helpers';
 
 // Only ambulances TS09 EA 1007 and 1008 are dispatched here; each test closes its case (freeing
@@ -71,8 +71,7 @@ test('the driver page moves the ambulance on the tracking page and the dispatche
     const dispatcherContext = await browser.newContext();
     contexts.push(dispatcherContext);
     const dispatcher = await dispatcherContext.newPage();
-    await signIn(dispatcher, 'operator');
-    await dispatcher.goto('/dashboard/ambulance-map');
+    await signIn(dispatcher, 'operator', '/dashboard/ambulance-map');
     await expect(dispatcher.getByRole('heading', { name: 'Ambulance Tracker' })).toBeVisible();
     await dispatcher.getByTestId('map-list-item').filter({ hasText: 'TS09 EA 1008' }).click();
     const popup = dispatcher.getByTestId('ambulance-popup');
@@ -148,8 +147,7 @@ test('the patient page keeps the dispatcher up to date while open, warns about a
     const dispatcherContext = await browser.newContext();
     contexts.push(dispatcherContext);
     const dispatcher = await dispatcherContext.newPage();
-    await signIn(dispatcher, 'operator');
-    await dispatcher.goto('/dashboard/cases');
+    await signIn(dispatcher, 'operator', '/dashboard/cases');
     await expect(dispatcher.getByText('17.4321, 78.4123').first()).toBeVisible();
     await dispatcher.evaluate(() => { (window as unknown as { stayed: boolean }).stayed = true; });
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiToken, closeCase, dispatchCase, freeAmbulance, locationPath } from './helpers';
 
 // Issue 13, item 4: the patient's location page tells at load that its link cannot share any

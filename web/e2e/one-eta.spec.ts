@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { arrivalEstimate } from '../../realtime-server/contract/eta';
 import { apiToken, closeOpenCalls, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
 
@@ -123,8 +123,7 @@ test('the New Case form gives a free unit the minutes the card and the alert wou
   const expected = arrivalEstimate(UNIT, PLACE, config.eta_model, 'dispatched')!;
 
   await page.setViewportSize({ width: 1280, height: 1200 });
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   const select = page.getByRole('combobox', { name: /Assign Ambulance/ });
   await expect(select).toBeEnabled();
   const box = page.getByRole('textbox', { name: 'Location' });

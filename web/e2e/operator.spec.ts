@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { apiToken, signIn } from './helpers';
 
 // Dispatches here use only the demo ambulances TS09 EA 1001, 1002 and 1003 (other specs use the others).
@@ -26,14 +26,12 @@ test('dispatch from the form: toast, share link, busy ambulance, and a second op
   // A second, independent browser context already watching the board.
   const watcherContext = await browser.newContext();
   const watcher = await watcherContext.newPage();
-  await signIn(watcher, 'operator');
-  await watcher.goto('/dashboard/cases');
+  await signIn(watcher, 'operator', '/dashboard/cases');
   await expect(watcher.getByText('Loading emergency cases...')).toBeHidden();
   await expect(watcher.getByTestId('connection-indicator')).toHaveText('Live');
   await watcher.evaluate(() => { (window as any).__noReload = true; });
 
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   await page.getByLabel('Patient Name').fill('Meera Dispatchtest');
   await page.getByLabel('Email Address').fill('meera.dispatch@example.com');
   await choose(page, 'Emergency Type', 'Heart Attack');
@@ -79,8 +77,7 @@ test('dispatch from the form: toast, share link, busy ambulance, and a second op
 });
 
 test('the form asks for every required field', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   await expect(page.getByRole('button', { name: 'Dispatch Emergency' })).toBeEnabled();
   await page.getByRole('button', { name: 'Dispatch Emergency' }).click();
   const warning = page.getByText('Please fill all required fields');
@@ -193,8 +190,7 @@ test('the summary tiles follow a dispatch live', async ({ page }) => {
 });
 
 test('an ambulance taken elsewhere drops out of the form while it is open', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/dashboard/new-case');
+  await signIn(page, 'operator', '/dashboard/new-case');
   await page.getByRole('combobox', { name: /Assign Ambulance/ }).click();
   await expect(page.getByRole('option', { name: /TS09 EA 1003/ })).toBeVisible();
   await page.getByRole('option', { name: /TS09 EA 1003/ }).click();

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn, locationPath } from './helpers';
 
 // Only ambulances TS09 EA 1004, 1005 and 1006 are dispatched here; nothing relies on other spec files.
@@ -74,8 +74,7 @@ test('the patient shares a location and the dispatcher sees it', async ({ page, 
   const cases = await page.request.get('/api/cases', { headers: auth(operator) });
   expect((await cases.json()).cases.find((c: { id: string }) => c.id === caseId)).toMatchObject({ latitude: 17.4321, longitude: 78.4123 });
   const dispatcher = await browser.newPage();
-  await signIn(dispatcher, 'operator');
-  await dispatcher.goto('/dashboard/cases');
+  await signIn(dispatcher, 'operator', '/dashboard/cases');
   await expect(dispatcher.getByText('17.4321, 78.4123').first()).toBeVisible();
   await dispatcher.close();
 

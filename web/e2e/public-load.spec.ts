@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { type Wire, recordWire } from '../../scripts/weakPhone';
 import { apiToken, closeCase, dispatchCase, locationPath, outboxLinks } from './helpers';
 

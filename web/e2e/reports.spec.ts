@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { ASSIGNMENT_CSV_COLUMNS, type PriorityReport, type ResponseTimesReport, localDate } from '../src/api/contract';
 import { apiToken, closeCase, dispatchCase, freeAmbulance, settled, signIn, trackRequests } from './helpers';
 import { demandFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { acceptDialog, signIn } from './helpers';
+import { expect, test } from './fixtures';
+import { acceptDialog, signIn, signInWithForm } from './helpers';
 
 test('landing buttons lead to /signin', async ({ page }) => {
   await page.goto('/');
@@ -11,10 +11,10 @@ test('landing buttons lead to /signin', async ({ page }) => {
 });
 
 test('an operator lands on /dashboard and an admin on /admin-dashboard', async ({ page, browser }) => {
-  await signIn(page, 'operator');
+  await signInWithForm(page, 'operator');
   await expect(page.getByTestId('connection-indicator')).toHaveText('Live');
   const admin = await browser.newPage();
-  await signIn(admin, 'admin');
+  await signInWithForm(admin, 'admin');
   await expect(admin.getByText('Admin Portal').first()).toBeVisible();
   await admin.close();
 });
@@ -37,7 +37,6 @@ test('route guards: no session, wrong role, unknown path', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page).toHaveURL(/\/$/);
   // A signed-in operator on an admin URL is told so and stays signed in (also feedback.spec.ts).
-  await signIn(page, 'operator');
-  await page.goto('/admin-dashboard');
+  await signIn(page, 'operator', '/admin-dashboard');
   await expect(page.getByRole('heading', { name: 'This page is for administrators' })).toBeVisible();
 });

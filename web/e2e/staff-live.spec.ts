@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn, locationApiPath } from './helpers';
 
 // Only TS09 EA 1002 is dispatched here, plus an ambulance this file creates (and deletes).

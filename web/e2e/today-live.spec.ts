@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import type { ResponseTimesReport } from '../src/api/contract';
 import { callsText, measuredLine, priorityLine } from '../src/features/reports/today/todayText';
 import { apiToken, closeOpenCalls, freeAmbulance, signIn } from './helpers';

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Browser, type Page, expect, test } from './fixtures';
 import { ACCOUNTS, settled, signIn, trackRequests } from './helpers';
 
 /**
@@ -66,10 +66,9 @@ async function openBoard(browser: Browser, w: Which) {
   const page = await context.newPage();
   trackRequests(page);
   const lists = caseListRequests(page);
-  // Signed in first (the form answers, the session is stored, the dashboard opens), then the board: a goto
-  // racing the form's answer landed on the sign-in page (CI, 27 Nov).
-  await signIn(page, 'operator');
-  await page.goto(`${base(w)}/dashboard/cases`);
+  // The session stored before the board loads (a goto racing the sign-in form's answer landed on the
+  // sign-in page: CI, 27 Nov).
+  await signIn(page, 'operator', `${base(w)}/dashboard/cases`);
   await expect(page.getByText('Active Cases')).toBeVisible();
   await expect(page.getByTestId('connection-indicator')).toHaveText('Live');
   await settled(page);
