@@ -85,19 +85,15 @@ function newestMtime(p) {
 /** Rebuilds dist/web when any web source, the contract or the build config is newer than the last build. */
 function ensureWebBuild() {
   const stamp = path.join(root, 'dist', 'web', '.build-stamp');
-  const configs = ['vite.config.ts', 'vite.location.config.ts', 'vite.track.config.ts'];
-  const sources = ['web', 'realtime-server/contract', ...configs, 'vite.public.ts', 'vite.precompress.ts', 'package-lock.json'].map((p) => path.join(root, p));
+  const sources = ['web', 'realtime-server/contract', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
   const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
   if (built > 0 && Math.max(...sources.map(newestMtime)) <= built) return;
   say('building the web app (vite build) ...');
-  // The SPA first (it empties dist/web), then the public pages' own entries beside it (each
-  // build also writes the .br/.gz siblings the server sends: vite.precompress.ts).
-  for (const config of configs) {
-    const status = run(bin('vite'), ['build', '--config', config, '--logLevel', 'warn']);
-    if (status !== 0) {
-      console.error(`The web build failed (${config}).`);
-      process.exit(status);
-    }
+  // One run: the staff app, then the public pages beside it, then the .br/.gz siblings the server sends (vite.config.ts).
+  const status = run(bin('vite'), ['build', '--logLevel', 'warn']);
+  if (status !== 0) {
+    console.error('The web build failed.');
+    process.exit(status);
   }
   fs.writeFileSync(stamp, new Date().toISOString());
 }
