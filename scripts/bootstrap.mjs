@@ -18,7 +18,7 @@ const say = (msg) => console.log(`[lifeline] ${msg}`);
 if (!['start', 'test', 'prepare'].includes(mode) || process.argv.includes('--help')) {
   console.log(`Usage: node scripts/bootstrap.mjs <start|test|prepare>
   start    install dependencies if needed, build the web app if stale, run the server
-  test     the same preparation, then the linter and every test suite (vitest; browser tests when present)
+  test     the same preparation, then the linter, the type check and every test suite (vitest; browser tests when present)
   prepare  only the preparation`);
   process.exit(mode ? 0 : 2);
 }
@@ -140,6 +140,13 @@ function runTests() {
   const lintStatus = run(bin('eslint'), ['--max-warnings=0', '.']);
   if (lintStatus !== 0) failures.push('lint');
   passes.push(`lint: ${lintStatus === 0 ? 'clean' : 'problems found (above)'} in ${Math.round((Date.now() - lintStarted) / 1000)} s`);
+
+  // The type check: each side against its own runtime's globals (tsconfig.json names the projects).
+  say('typecheck (tsc -b) ...');
+  const typecheckStarted = Date.now();
+  const typecheckStatus = run(bin('tsc'), ['-b']);
+  if (typecheckStatus !== 0) failures.push('typecheck');
+  passes.push(`typecheck: ${typecheckStatus === 0 ? 'clean' : 'errors found (above)'} in ${Math.round((Date.now() - typecheckStarted) / 1000)} s`);
 
   // Pass 1: every test server on a fresh SQLite file. With DATABASE_URL=postgres://… a second
   // pass follows (TEST_ENGINE=sqlite leaves the Postgres-only suites to it).
