@@ -18,7 +18,7 @@ const say = (msg) => console.log(`[lifeline] ${msg}`);
 if (!['start', 'test', 'prepare'].includes(mode) || process.argv.includes('--help')) {
   console.log(`Usage: node scripts/bootstrap.mjs <start|test|prepare>
   start    install dependencies if needed, build the web app if stale, run the server
-  test     the same preparation, then the linter and every test suite (vitest; browser tests when present)
+  test     the same preparation, then the linter, the type check and every test suite (vitest; browser tests when present)
   prepare  only the preparation`);
   process.exit(mode ? 0 : 2);
 }
@@ -85,19 +85,15 @@ function newestMtime(p) {
 /** Rebuilds dist/web when any web source, the contract or the build config is newer than the last build. */
 function ensureWebBuild() {
   const stamp = path.join(root, 'dist', 'web', '.build-stamp');
-  const configs = ['vite.config.ts', 'vite.location.config.ts', 'vite.track.config.ts'];
-  const sources = ['web', 'realtime-server/contract', ...configs, 'vite.public.ts', 'vite.precompress.ts', 'package-lock.json'].map((p) => path.join(root, p));
+  const sources = ['web', 'realtime-server/contract', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
   const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
   if (built > 0 && Math.max(...sources.map(newestMtime)) <= built) return;
   say('building the web app (vite build) ...');
-  // The SPA first (it empties dist/web), then the public pages' own entries beside it (each
-  // build also writes the .br/.gz siblings the server sends: vite.precompress.ts).
-  for (const config of configs) {
-    const status = run(bin('vite'), ['build', '--config', config, '--logLevel', 'warn']);
-    if (status !== 0) {
-      console.error(`The web build failed (${config}).`);
-      process.exit(status);
-    }
+  // One run: the staff app, then the public pages beside it, then the .br/.gz siblings the server sends (vite.config.ts).
+  const status = run(bin('vite'), ['build', '--logLevel', 'warn']);
+  if (status !== 0) {
+    console.error('The web build failed.');
+    process.exit(status);
   }
   fs.writeFileSync(stamp, new Date().toISOString());
 }
@@ -144,6 +140,13 @@ function runTests() {
   const lintStatus = run(bin('eslint'), ['--max-warnings=0', '.']);
   if (lintStatus !== 0) failures.push('lint');
   passes.push(`lint: ${lintStatus === 0 ? 'clean' : 'problems found (above)'} in ${Math.round((Date.now() - lintStarted) / 1000)} s`);
+
+  // The type check: each side against its own runtime's globals (tsconfig.json names the projects).
+  say('typecheck (tsc -b) ...');
+  const typecheckStarted = Date.now();
+  const typecheckStatus = run(bin('tsc'), ['-b']);
+  if (typecheckStatus !== 0) failures.push('typecheck');
+  passes.push(`typecheck: ${typecheckStatus === 0 ? 'clean' : 'errors found (above)'} in ${Math.round((Date.now() - typecheckStarted) / 1000)} s`);
 
   // Pass 1: every test server on a fresh SQLite file. With DATABASE_URL=postgres://… a second
   // pass follows (TEST_ENGINE=sqlite leaves the Postgres-only suites to it).

@@ -15,7 +15,7 @@ import { startTestServer, useTestServer } from '../testing/testServer';
 const s = useTestServer();
 const files: Record<string, Buffer> = {};
 
-/** A file of the build with its .br and .gz siblings, as vite.precompress.ts writes them. */
+/** A file of the build with its .br and .gz siblings, as the build writes them (vite.config.ts). */
 function writeBuilt(rel: string, content: string | Buffer, siblings = true) {
   const file = path.join(s.config.staticDir, rel);
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import serve from 'koa-static';
 
-/** The public phone pages with an HTML of their own (built by vite.public.config.ts), by path prefix. */
+/** The public phone pages with an HTML of their own (built by vite.config.ts), by path prefix. */
 const OWN_PAGES: readonly [prefix: string, file: string][] = [
   ['/location/', 'location.html'],
   ['/track/', 'track.html'],

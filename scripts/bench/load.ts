@@ -62,7 +62,7 @@ let disconnects = 0;
  */
 function connectWs(url: string, query: Record<string, string>, onSocket: (s: ClientSocket) => void): Promise<boolean> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/?${new URLSearchParams(query)}`);
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/?${new URLSearchParams(query).toString()}`);
     const handlers = new Map<string, (d: unknown) => void>();
     const acks = new Map<number, AckFn>();
     let nextId = 0;

@@ -38,7 +38,7 @@ export function osmandRequest(base: string, deviceId: string, fix: DeviceFix): D
     accuracy: '8',
     batt: String(Math.round(fix.battery)),
   });
-  return { method: 'GET', url: `${base}/api/devices/osmand?${q}`, headers: {} };
+  return { method: 'GET', url: `${base}/api/devices/osmand?${q.toString()}`, headers: {} };
 }
 
 /**

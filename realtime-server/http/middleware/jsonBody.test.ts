@@ -23,7 +23,7 @@ async function send(method: string, urlPath: string, body: Buffer | Uint8Array, 
   const res = await fetch(s.url + urlPath, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
-    body: body as unknown as BodyInit,
+    body,
   });
   const text = await res.text();
   let parsed: unknown = text;

@@ -158,7 +158,7 @@ describe('body size', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${operator}` },
       body: stream,
       duplex: 'half',
-    } as RequestInit));
+    }));
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: 'Request body is too large' });
     expect((await s.api('GET', '/api/health')).status).toBe(200);

@@ -22,7 +22,7 @@ const nextTime = () => base + ++tick * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const issue = (ambulanceId: number, token = admin) => s.api('POST', `/api/ambulances/${ambulanceId}/device`, { token });
-const osmand = (params: Record<string, string | number>) => s.api('GET', `/api/devices/osmand?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`);
+const osmand = (params: Record<string, string | number>) => s.api('GET', `/api/devices/osmand?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString()}`);
 const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 const owntracks = (body: unknown, headers: Record<string, string> = {}) => s.api('POST', '/api/devices/owntracks', { body, headers });
 const rows = (ambulanceId: number) => s.ctx.db('ambulance_positions').where({ ambulance_id: ambulanceId }).orderBy('id');

@@ -3,7 +3,7 @@ import { LocationSharePage } from '../features/public/LocationSharePage';
 import { caseIdFromPath } from './caseIdFromPath';
 
 // The patient's page (/location/{caseId}?t=TOKEN) as its own small entry, dist/web/location.html: the
-// same component as the SPA's route, built by vite.location.config.ts with Preact standing in
+// same component as the SPA's route, built (vite.config.ts, its own environment) with Preact standing in
 // for React (preact/compat), without the router, the query cache or the staff app's code.
 const caseId = caseIdFromPath(window.location.pathname);
 if (caseId == null) {
