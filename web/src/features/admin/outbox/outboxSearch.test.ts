@@ -1,7 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { firstPage, outboxQueryOf, turnPage } from './outboxPaging';
+import { firstPage, outboxQueryOf, parseOutboxSearch, turnPage } from './outboxSearch';
 
 const answer = { next_cursor: 'N', prev_cursor: 'P' };
+
+describe('the outbox\'s search params', () => {
+  it('keeps a status, page size and page with its cursor', () => {
+    expect(parseOutboxSearch({ status: 'failed', limit: 50, cursor: 'abc', page: 2 })).toEqual({ status: 'failed', limit: 50, cursor: 'abc', page: 2 });
+    expect(parseOutboxSearch({ limit: '100' })).toEqual({ limit: 100 });
+  });
+
+  it('is empty at the defaults: every status, 25 a page, the first page', () => {
+    expect(parseOutboxSearch({})).toEqual({});
+    expect(parseOutboxSearch({ limit: 25 })).toEqual({});
+    expect(parseOutboxSearch({ page: 3 })).toEqual({});
+  });
+
+  it('drops garbage field by field, keeping what is right', () => {
+    expect(parseOutboxSearch({ status: 'lost', limit: 500, cursor: 'c', page: -2 })).toEqual({ cursor: 'c', page: 1 });
+    expect(parseOutboxSearch({ status: { a: 1 }, limit: 'ten', cursor: 'x'.repeat(401) })).toEqual({});
+    expect(parseOutboxSearch({ status: 'sent', limit: [50], other: 'y' })).toEqual({ status: 'sent' });
+  });
+
+  it('reads back as text a cursor the router parsed as JSON', () => {
+    expect(parseOutboxSearch({ cursor: 42, page: 1 })).toEqual({ cursor: '42', page: 1 });
+  });
+});
 
 describe('outbox paging', () => {
   it('steps forward and back by the answer\'s cursors, one page at a time', () => {
@@ -11,14 +34,19 @@ describe('outbox paging', () => {
   });
 
   it('reaches the first page without a cursor (the newest mail), and stays put past the last page', () => {
-    expect(turnPage({ limit: 25, page: 1, cursor: 'N' }, 0, answer)).toEqual({ limit: 25, page: 0, status: undefined });
-    expect(turnPage({ limit: 25, page: 3, cursor: 'X' }, 2, { next_cursor: 'N', prev_cursor: null })).toEqual({ limit: 25, page: 0, status: undefined });
-    const last = { limit: 25, page: 3, cursor: 'X' };
+    expect(turnPage({ page: 1, cursor: 'N' }, 0, answer)).toEqual({});
+    expect(turnPage({ limit: 50, page: 3, cursor: 'X' }, 2, { next_cursor: 'N', prev_cursor: null })).toEqual({ limit: 50 });
+    const last = { page: 3, cursor: 'X' };
     expect(turnPage(last, 4, { next_cursor: null, prev_cursor: 'P' })).toBe(last);
   });
 
+  it('writes no default into the URL', () => {
+    expect(firstPage(undefined, 25)).toEqual({});
+    expect(firstPage('queued', 100)).toEqual({ status: 'queued', limit: 100 });
+  });
+
   it('asks for only what differs from the server\'s defaults', () => {
-    expect(outboxQueryOf(firstPage(undefined, 25))).toEqual({ status: undefined, limit: undefined, cursor: undefined });
+    expect(outboxQueryOf(firstPage(undefined, 25))).toEqual({});
     expect(outboxQueryOf({ status: 'failed', limit: 100, page: 1, cursor: 'C' })).toEqual({ status: 'failed', limit: 100, cursor: 'C' });
   });
 });
