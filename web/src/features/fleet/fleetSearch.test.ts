@@ -21,6 +21,10 @@ describe('the fleet screen\'s search params', () => {
     expect(parseFleetSearch({ filter: ['busy'] })).toEqual({});
   });
 
+  it('overrides a refused filter: the router lays the validated search over the raw one', () => {
+    for (const raw of [{ filter: 'sideways' }, { filter: 'all' }]) expect({ ...raw, ...parseFleetSearch(raw) }).toEqual({});
+  });
+
   it('writes every button as a search the route reads back as the same button', () => {
     for (const { key } of FLEET_FILTERS) expect(parseFleetSearch(fleetSearchOf(key)).filter ?? 'all').toBe(key);
   });

@@ -27,6 +27,13 @@ describe('the reports screen\'s search params', () => {
     expect(parseReportsSearch({ first: '2026-10-01' })).toEqual({});
   });
 
+  it('overrides every refused param: the router lays the validated search over the raw one', () => {
+    const raw = { period: 'forever', first: '2026-10-01', last: 'soon' };
+    expect({ ...raw, ...parseReportsSearch(raw) }).toEqual({});
+    const custom = { period: 'custom', first: '2026-10-01', last: 'soon' };
+    expect({ ...custom, ...parseReportsSearch(custom) }).toEqual({ period: 'custom', first: '2026-10-01' });
+  });
+
   it('shows a preset\'s days counted from today, Custom\'s as written (an unwritten day empty)', () => {
     expect(choiceOf({ period: 'last7' }, TODAY)).toEqual({ preset: 'last7', first: '2026-11-20', last: TODAY });
     expect(choiceOf({}, TODAY)).toEqual({ preset: 'last30', first: '2026-10-28', last: TODAY });

@@ -22,7 +22,7 @@ export type ReportsSearch = z.output<typeof reportsSearchSchema>;
 /** The reports routes' validateSearch: a field it refuses falls back to its default; days only with Custom. */
 export function parseReportsSearch(raw: Record<string, unknown>): ReportsSearch {
   const search = acceptedSearch(reportsSearchSchema, raw, ['first', 'last']);
-  return search.period === 'custom' ? search : compact({ period: search.period });
+  return search.period === 'custom' ? search : { ...search, first: undefined, last: undefined };
 }
 
 /** The picker's value of a search: a preset's days counted back from `today`, Custom's as written (empty when not). */

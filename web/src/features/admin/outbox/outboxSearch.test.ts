@@ -24,6 +24,12 @@ describe('the outbox\'s search params', () => {
   it('reads back as text a cursor the router parsed as JSON', () => {
     expect(parseOutboxSearch({ cursor: 42, page: 1 })).toEqual({ cursor: '42', page: 1 });
   });
+
+  it('overrides every refused param: the router lays the validated search over the raw one', () => {
+    const raw = { status: 'lost', limit: 500, page: 'x' };
+    expect({ ...raw, ...parseOutboxSearch(raw) }).toEqual({});
+    expect({ ...raw, ...parseOutboxSearch({ ...raw, limit: 25 }) }).toEqual({});
+  });
 });
 
 describe('outbox paging', () => {

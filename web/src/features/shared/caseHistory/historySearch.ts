@@ -25,9 +25,7 @@ export function parseHistorySearch(raw: Record<string, unknown>): HistorySearch 
 
 /** The operator's cases screen: the history search and which tab is open. */
 export function parseCasesScreenSearch(raw: Record<string, unknown>): CasesScreenSearch {
-  const search: CasesScreenSearch = parseHistorySearch(raw);
-  if (raw.tab === 'all') search.tab = 'all';
-  return search;
+  return { ...parseHistorySearch(raw), tab: raw.tab === 'all' ? 'all' : undefined };
 }
 
 /** The server's query of a screen's search (no page number, no tab). */
