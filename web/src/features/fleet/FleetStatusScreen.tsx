@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { alpha, useTheme } from '@mui/material/styles';
 import { useQuery } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
 import { queries } from '../../api/queries';
 import { activeCasesOf } from '../../domain/caseRules';
 import { fleetCounts } from '../../domain/fleetRules';
@@ -16,12 +17,15 @@ import { AmbulanceIcon, ErrorIcon, TimerIcon } from '../../layout/icons';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { FleetCards, FleetTable } from './FleetTable';
 import { FLEET_FILTERS, applyFilter, fleetRows, type FleetFilter } from './fleetFilters';
+import { fleetSearchOf } from './fleetSearch';
 import { useFleetToast, useSendTracker } from './useSendTracker';
 import { LoadStateBanner } from '../shared/LoadStateBanner';
 import { useLoadState } from '../shared/useLoadState';
 import { useNoticeOnce } from '../shared/useNoticeOnce';
 import { UnitStatusLegend } from './UnitStatusLegend';
 import { unitStatusCounts } from './unitStatus';
+
+const route = getRouteApi('/_operator/dashboard/ambulance-tracking');
 
 /** One toast per failed fetch (a later failure toasts again, a re-render does not). */
 function useFailureToast(failedAt: number, message: string) {
@@ -32,12 +36,14 @@ function useFailureToast(failedAt: number, message: string) {
 
 /**
  * /dashboard/ambulance-tracking: Ambulance Fleet Status. Live through the tab's socket;
- * while it is down, ambulances are polled every 60 s and cases every 30 s (SPEC §7).
+ * while it is down, ambulances are polled every 60 s and cases every 30 s (SPEC §7). The filter
+ * is the route's search param (a reload or a link shows the same; Back works).
  */
 export function FleetStatusScreen() {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('lg'), { noSsr: true });
-  const [filter, setFilter] = useState<FleetFilter>('all');
+  const filter: FleetFilter = route.useSearch().filter ?? 'all';
+  const navigate = route.useNavigate();
 
   const ambulancesQuery = useQuery({ ...queries.ambulances(), refetchInterval: usePollingFallback(60_000) });
   const casesQuery = useQuery({
@@ -84,7 +90,7 @@ export function FleetStatusScreen() {
               variant={selected ? 'contained' : 'outlined'}
               color={selected ? 'secondary' : 'inherit'}
               aria-pressed={selected}
-              onClick={() => setFilter(f.key)}
+              onClick={() => void navigate({ search: fleetSearchOf(f.key) })}
               sx={{ borderColor: selected ? undefined : 'divider', textTransform: 'none' }}
             >
               {f.label}

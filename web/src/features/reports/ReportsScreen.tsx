@@ -23,6 +23,7 @@ import { REPORTS_KEY } from '../../api/reportRefresh';
 import { browserTimeZone, customProblem, periodOf, periodText, presetDays, type ReportPeriod } from './reportPeriod';
 import { reportsScreenQueries, sumDemand } from './reportsScreenQueries';
 import { UtilisationChart } from './UtilisationChart';
+import { choiceOf, searchOf, type ReportsSearch } from './reportsSearch';
 
 const FAILED = () => 'Could not load reports';
 /** The unused today's-demand query of a period that is not split: never fetched, never holds data. */
@@ -42,12 +43,13 @@ function resolve(choice: PeriodChoice, today: string, tz: string): { period: Rep
  * /dashboard/reports and /admin-dashboard/reports: response times against their targets per
  * priority, per day, demand by hour of week and unit utilisation over a chosen period, each
  * chart with its figures in a table, and the period's assignments as CSV. Days are the
- * browser's local days (its IANA zone is sent with every request).
+ * browser's local days (its IANA zone is sent with every request). The period is the route's
+ * search params (`search`, moved by `go`): a reload or a link shows the same period; Back works.
  */
-export function ReportsScreen() {
+export function ReportsScreen({ search, go }: { search: ReportsSearch; go: (next: ReportsSearch, options?: { replace?: boolean }) => void }) {
   const [tz] = useState(browserTimeZone);
   const [today] = useState(() => localDate(Date.now(), tz));
-  const [choice, setChoice] = useState<PeriodChoice>(() => ({ preset: 'last30', ...presetDays('last30', today) }));
+  const choice = choiceOf(search, today);
   const { period, problem } = resolve(choice, today, tz);
 
   // A new period keeps the last one's figures on screen (with a progress bar) until it has loaded.
@@ -86,8 +88,9 @@ export function ReportsScreen() {
 
   const onChoice = (next: PeriodChoice) => {
     // Custom starts from the days shown so far, so only the day that changes needs choosing.
-    if (next.preset === 'custom' && choice.preset !== 'custom') setChoice({ preset: 'custom', ...presetDays(choice.preset, today) });
-    else setChoice(next);
+    if (next.preset === 'custom' && choice.preset !== 'custom') go(searchOf({ preset: 'custom', ...presetDays(choice.preset, today) }));
+    // A day being chosen changes the period in place: Back leaves the custom period, not one day of it.
+    else go(searchOf(next), { replace: next.preset === 'custom' && choice.preset === 'custom' });
   };
 
   const report = responseTimes.data;

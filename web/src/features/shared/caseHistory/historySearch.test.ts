@@ -42,6 +42,11 @@ describe('a history screen\'s search params', () => {
     expect(parseCasesScreenSearch({ tab: 'emergency' })).toEqual({});
     expect(parseCasesScreenSearch({ tab: 'nope' })).toEqual({});
   });
+
+  it('overrides every refused param: the router lays the validated search over the raw one', () => {
+    const raw = { tab: 'nope', status: 'lost', priority: 7, limit: 25, page: 3 };
+    expect({ ...raw, ...parseCasesScreenSearch(raw) }).toEqual({});
+  });
 });
 
 describe('moving through history', () => {
