@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { apiToken, closeCase, dispatchCase, openAs } from './helpers';
 
 // The staff screens keep what they show (filter, period, page) in the URL: a reload, Back and a
