@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
 const TRANSPORT = ['koa', 'koa-*', '@koa/*', 'socket.io', 'socket.io-client'];
 const NO_SCRIPTS = [['**/scripts/**'], 'Server code and its tests import no script.'];
 /** Production code only: tests exercise the layers together on purpose. */
-const TESTS = ['**/*.test.{ts,tsx}', 'realtime-server/testing/**'];
+const TESTS = ['**/*.test.{ts,tsx}', '**/*.testing.ts', 'realtime-server/testing/**'];
 const layer = (files, ignores, ...groups) => ({
   files,
   ignores: [...ignores, ...TESTS],
@@ -43,7 +43,8 @@ export default tseslint.config(
     // Tests read JSON answers and socket payloads whose shape is exactly what they assert;
     // typing each one would restate the contract in every test. Stubs of async interfaces are
     // async functions that need not await.
-    files: ['**/*.test.{ts,tsx}', 'web/e2e/**', 'realtime-server/testing/**'],
+    // `*.testing.ts`: a helper the tests beside it share (not itself a test file).
+    files: ['**/*.test.{ts,tsx}', '**/*.testing.ts', 'web/e2e/**', 'realtime-server/testing/**'],
     rules: {
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-explicit-any': 'off',

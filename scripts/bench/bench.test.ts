@@ -1,31 +1,6 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarize } from './stats';
-import { ROOT } from '../../realtime-server/testing/spawnNode';
-
-/** Runs `npm run bench` with these arguments and `--json`; its exit code must be 0. Answers the report and the output. */
-async function bench(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), 'out.json');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/run.ts', ...args, '--json', out], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout.on('data', (d) => { text += d; });
-  child.stderr.on('data', (d) => { text += d; });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  expect(code, text).toBe(0);
-  return { r: JSON.parse(fs.readFileSync(out, 'utf8')), text };
-}
-
-/** Every acknowledged position was heard by each of its ambulance's viewers, and timed; none lost. */
-function expectEveryPositionHeard(r: any) {
-  const f = r.details.fleet;
-  expect(f.positions_acked).toBeGreaterThan(0);
-  expect(f.expected_viewer_deliveries).toBe(f.positions_acked * (r.viewers / r.ambulances));
-  expect(f.viewer_fanout.n).toBe(f.expected_viewer_deliveries);
-  expect(r.lost).toBe(0);
-}
+import { bench, expectEveryPositionHeard } from './benchRun.testing';
 
 /**
  * The harness measures (not the figures): a tiny run against a real server process must see
@@ -65,107 +40,8 @@ describe('npm run bench (smoke)', () => {
     }
     expect(text).toMatch(/viewer fan-out p50\/p95\/p99\/max ms/);
   }, 60_000);
-
-  it('--compare runs both commits interleaved, each server from its own checkout, and rates every figure', async () => {
-    // HEAD as the base: its worktree has this lock file, so node_modules is copied, not installed.
-    const { r, text } = await bench(['--smoke', '--scenarios', 'fleet', '--repeat', '1', '--compare', 'HEAD']);
-    expect(r.order).toEqual(['base', 'head']);
-    expect(r.base.runs).toHaveLength(1);
-    expect(r.head.runs).toHaveLength(1);
-    // The base's server ran from .tmp/bench/base-<sha>, at the commit asked for.
-    expect(r.base.runs[0].server_commit).toBe(r.base.sha.slice(0, 12));
-    expect(r.head.runs[0].server_commit.replace(/\+$/, '')).toBe(r.head.sha.slice(0, 12));
-    for (const side of [r.base, r.head]) {
-      expect(side.spread.fanout_p99_ms.n).toBe(1);
-      expect(side.runs[0].lost).toBe(0);
-    }
-    const p99 = r.comparison.find((c: { key: string }) => c.key === 'fanout_p99_ms');
-    expect(p99.ratio).toBeGreaterThan(0);
-    expect(['noise', 'regression', 'gain']).toContain(p99.verdict);
-    expect(text).toMatch(/interleaved A B \(A = base/);
-  }, 120_000);
-
-  it('runs the reports scenario alone: a small year built, the CSV of 30 days and of the year timed', async () => {
-    const { r } = await bench(['--smoke', '--scenarios', 'reports']);
-    const rep = r.details.reports;
-    expect(rep.year.assignments).toBe(r.report_assignments);
-    expect(rep.year.assignments).toBeGreaterThan(4500);
-    for (const k of ['csv_30d', 'csv_year']) {
-      expect(rep[k].status, k).toBe(200);
-      expect(rep[k].median_ms, k).toBeGreaterThan(0);
-      expect(rep[k].server_peak_rss_mb, k).toBeGreaterThan(20);
-      // The server was asked for /api/config while the report ran, and answered.
-      expect(rep[k].probes, k).toBeGreaterThan(0);
-      expect(rep[k].probe_max_ms, k).toBeGreaterThanOrEqual(rep[k].probe_median_ms);
-    }
-    // The year's file holds every assignment: over 100 bytes a row.
-    expect(rep.csv_year.bytes).toBeGreaterThan(rep.year.assignments * 100);
-    expect(rep.csv_year.bytes).toBeGreaterThan(rep.csv_30d.bytes * 10);
-    expect(r.csv_year_ms).toBe(rep.csv_year.median_ms);
-    // The fleet's scenarios did not run.
-    expect(r.details.fleet).toBeUndefined();
-  }, 90_000);
-
-  it('runs the reportStorm scenario on a tiny year: positions timed through every level, the answers counted, the abandoned reports\' cost read', async () => {
-    const { r, text } = await bench(['--smoke', '--scenarios', 'reportStorm', '--storm-seconds', '2']);
-    const st = r.details.reportStorm;
-    expect(st.year.assignments).toBeGreaterThan(4500);
-    expect(st.phases.map((p: any) => p.storm.level)).toEqual(['quiet', '4 at once', '8 at once', '16 at once', '16 at once, one operator', '8 at once, each left after 150 ms']);
-    for (const p of st.phases) {
-      // Every level streamed positions to the viewers, none lost, and measured the server.
-      expect(p.viewer_fanout.n, p.storm.level).toBeGreaterThan(0);
-      expect(p.lost, p.storm.level).toBe(0);
-      expect(p.server.peakRssMb, p.storm.level).toBeGreaterThan(20);
-      expect(p.storm.config_probe_ms.n, p.storm.level).toBeGreaterThan(0);
-      expect(p.event_loop_max_ms, p.storm.level).toBeGreaterThanOrEqual(0);
-      // Every request was answered one of the expected ways (200, 503, 429, left by its client, or cut when the level ended).
-      expect(p.storm.other, p.storm.level).toEqual({});
-      expect(p.storm.asked, p.storm.level).toBe(p.storm.ok + p.storm.refused_503 + p.storm.refused_429 + p.storm.left + p.storm.cut_at_end);
-    }
-    const [quiet, four] = st.phases;
-    expect(quiet.storm.asked).toBe(0);
-    expect(four.storm.ok).toBeGreaterThan(0);
-    // How many were refused or left depends on how fast the tiny year's reports are made: counted, not asserted.
-    for (const p of st.phases.slice(1)) expect(p.storm.clients).toBeGreaterThan(0);
-    expect(st.abandoned).toMatchObject({ reports: 4, settle_ms: 3000 });
-    expect(st.abandoned.server_cpu_s).toBeGreaterThanOrEqual(0);
-    expect(r.details.fleet).toBeUndefined();
-    expect(text).toMatch(/reportStorm 16 at once: positions p50\/p99\/max ms; event-loop max ms/);
-  }, 120_000);
-
-  it('runs the history scenario on a tiny year: the board, pages by cursor and searches asked and timed, the event loop read', async () => {
-    // The fleet's fan-out, which the scenario runs on the year and on an empty database, has its own smoke test above.
-    // SQLite only, whatever the run's DATABASE_URL (a postgres:// one adds the PostgreSQL pass, which CI's env has).
-    const { DATABASE_URL: _omitted, ...sqliteOnly } = process.env;
-    const { r, text } = await bench(['--smoke', '--scenarios', 'history', '--history-cases', '1000', '--history-samples', '2', '--no-history-fanout'], sqliteOnly);
-    expect(r.details.fleet).toBeUndefined();
-    const [h] = r.details.history;
-    expect(h.engine).toBe('sqlite');
-    expect(h.year).toMatchObject({ cases: 1000 });
-    expect(h.year.assignments).toBeGreaterThan(990);
-    expect(r.history).toEqual([{ engine: 'sqlite', cases: 1000, targets_met: expect.any(Number), targets: h.checks.length }]);
-    // The board answered, was timed, and its size counted on the wire and decompressed.
-    expect(h.board).toMatchObject({ status: 200, ok: true });
-    expect(h.board.latency.n).toBe(2);
-    expect(h.board.raw_bytes).toBeGreaterThan(h.board.wire_bytes);
-    for (const g of [h.board, h.first_page, ...Object.values<any>(h.searches)]) {
-      expect(g.latency.n, g.path).toBeGreaterThan(0);
-      // The server's own event-loop delay max over the group, from its /api/metrics.
-      expect(g.event_loop_max_ms, g.path).toBeGreaterThan(0);
-    }
-    expect(h.searches.id_prefix.path).toMatch(/q=[0-9a-f]{8}$/);
-    // Every page walked by cursor (1,000 calls: 40 pages of 25), none twice; the searched calls found.
-    expect(h.page_walk).toMatchObject({ pages: 40, rows: 1000, duplicates: 0 });
-    expect(h.page_walk.error).toBeUndefined();
-    for (const k of ['name', 'id_prefix', 'address_word', 'plate']) expect(h.searches[k].ok, k).toBe(true);
-    expect(h.searches.id_prefix.total).toBe(1);
-    expect(h.fanout).toEqual({});
-    expect(h.checks.map((c: string[]) => c[0])).toContain('server event-loop delay max');
-    expect(text).toMatch(/history sqlite: board: latency/);
-  }, 90_000);
 });
 
-/** `--nodes 2` needs a PostgreSQL and a Redis: only with DATABASE_URL=postgres://… and REDIS_URL. */
 const PG = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
 const REDIS = process.env.REDIS_URL;
 const clusterReason = !PG ? 'DATABASE_URL is not postgres://' : !REDIS ? 'REDIS_URL is not set' : undefined;
