@@ -13,7 +13,7 @@ export default defineConfig({
   outputDir: `.tmp/e2e-results-${port}`,
   fullyParallel: false,
   // A worker keeps two processes busy (its server and its Chromium): one worker per two cores. Two
-  // workers on this 2-core machine took 1,354 s in CI against 903 s for one (every test about twice as long).
+  // workers on this 2-core machine took 1,354 s in CI, one worker 903 s in an earlier run of nearly the same specs.
   workers: Number(process.env.E2E_WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2))),
   // Ceilings, not waits: a passing test takes what it needs. Two workers, their servers and the
   // browser share the cores, and a loaded 2-core machine needs seconds for a cold page load.
