@@ -27,17 +27,20 @@ export async function signInWithForm(page: Page, who: keyof typeof ACCOUNTS) {
  * app's boot that the form costs. Then opens `path`, or the role's landing screen as the form does.
  * Stored once, not by an init script: a later sign-out or reload does not sign in again.
  */
+/** The session as the sign-in page stores it (web/src/auth/session.ts): run in the page. */
+function writeSession({ token, user }: { token: string; user: { email: string; role: string; username?: string } }) {
+  localStorage.setItem('userEmail', user.email);
+  localStorage.setItem('userToken', token);
+  localStorage.setItem('userRole', user.role);
+  localStorage.setItem('userName', user.username || user.email);
+}
+
 export async function signIn(page: Page, who: keyof typeof ACCOUNTS, path?: string) {
   const res = await page.request.post('/api/auth/signin', { data: ACCOUNTS[who] });
   expect(res.ok(), await res.text()).toBeTruthy();
   const { token, user } = await res.json();
   await page.goto('/favicon.svg'); // a small document of the app's origin, to write its storage
-  await page.evaluate(({ token, user }) => {
-    localStorage.setItem('userEmail', user.email);
-    localStorage.setItem('userToken', token);
-    localStorage.setItem('userRole', user.role);
-    localStorage.setItem('userName', user.username || user.email);
-  }, { token, user });
+  await page.evaluate(writeSession, { token, user });
   if (path !== undefined) return void await page.goto(path);
   await page.goto(who === 'admin' ? '/admin-dashboard' : '/dashboard');
   await expect(page).toHaveURL(who === 'admin' ? /\/admin-dashboard$/ : /\/dashboard$/);
@@ -204,12 +207,7 @@ export async function openAs(page: Page, who: keyof typeof ACCOUNTS, path: strin
   const res = await page.request.post('/api/auth/signin', { data: ACCOUNTS[who] });
   expect(res.ok()).toBeTruthy();
   const { token, user } = await res.json();
-  await page.addInitScript(({ token, user }) => {
-    localStorage.setItem('userEmail', user.email);
-    localStorage.setItem('userToken', token);
-    localStorage.setItem('userRole', user.role);
-    localStorage.setItem('userName', user.username || user.email);
-  }, { token, user });
+  await page.addInitScript(writeSession, { token, user });
   await page.goto(path);
   await expect(page.locator('.boot-shell')).toHaveCount(0, { timeout: 20_000 });
 }
