@@ -205,7 +205,8 @@ export const caseService = {
         await caseRepository.setAssignment(trx, id, await assignments.start(trx, id, ambulance, now));
         record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, ambulance.id))!) });
       }
-      const row = (await caseRepository.findById(trx, id))!;
+      // Only taking a unit writes the row again (its assignment): without one, the row read above is the row.
+      const row = ambulance ? (await caseRepository.findById(trx, id))! : created;
       const dto = presentCase(row);
       const locationLink = patientLocationLink(ctx.config.publicUrl, id, locationToken);
       // The crew hears at dispatch; the patient's tracking link goes in their one mail below.
