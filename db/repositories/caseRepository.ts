@@ -176,10 +176,14 @@ export const caseRepository = {
     db<CaseRow>('cases')
       .whereIn('assignment_id', db('assignments').where({ ambulance_id: ambulanceId }).select('id'))
       .andWhere((q) => q.whereNull('ambulance_id').orWhereNot({ ambulance_id: ambulanceId })),
-  async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at' | 'assignment_id'>) {
+  /**
+   * A new case, its search text written with it: every field of that text is in `row` but the
+   * plate of the ambulance it names (`plate`, null for none), which the caller holds, having
+   * just claimed that ambulance; reading the row back to compute it cost two statements a call.
+   */
+  async insert(db: Db, row: Omit<CaseRow, 'version' | 'created_at' | 'updated_at' | 'closed_at' | 'latitude' | 'longitude' | 'location_accuracy' | 'location_at' | 'assignment_id'>, plate: string | null) {
     const now = nowIso();
-    await db('cases').insert({ ...row, version: 1, created_at: now, updated_at: now });
-    await caseRepository.refreshSearchText(db, { id: row.id });
+    await db('cases').insert({ ...row, version: 1, created_at: now, updated_at: now, search_text: searchTextOf({ ...row, license_plate: plate }) });
   },
   async update(db: Db, id: string, fields: CaseFields) {
     const n = await db('cases').where({ id }).update({ ...fields, updated_at: nowIso(), version: db.raw('version + 1') });

@@ -191,7 +191,7 @@ export const caseService = {
         location_token_hash: hashToken(locationToken),
         dispatched_at: ambulance ? now : null,
         ...intakeFields(input.intake),
-      });
+      }, ambulance?.license_plate ?? null);
       const created = (await caseRepository.findById(trx, id))!;
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'created', actor: timelineActor(actor),

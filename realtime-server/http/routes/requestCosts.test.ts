@@ -37,7 +37,7 @@ describe('statements per request on the dispatch and polling paths', () => {
 
   it('a call taken without a unit, then closed, as the bench dispatcher does', async () => {
     const created = await statements(call, 201);
-    expect(created.sql.length).toBe(7);
+    expect(created.sql.length).toBe(5);
     const closed = await statements(() => s.api('PUT', `/api/cases/${created.body.case.id}`, { token: operator, body: { status: 'closed' } }));
     expect(closed.sql.length).toBe(8 + locks(1));
   });
