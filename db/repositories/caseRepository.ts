@@ -185,9 +185,18 @@ export const caseRepository = {
     const now = nowIso();
     await db('cases').insert({ ...row, version: 1, created_at: now, updated_at: now, search_text: searchTextOf({ ...row, license_plate: plate }) });
   },
-  async update(db: Db, id: string, fields: CaseFields) {
-    const n = await db('cases').where({ id }).update({ ...fields, updated_at: nowIso(), version: db.raw('version + 1') });
-    if (n && SEARCHED.some((f) => f in fields)) await caseRepository.refreshSearchText(db, { id });
+  /**
+   * Writes `fields`, and the search text when they change it. Given the row as the caller read it
+   * in this transaction (`known.before`) and the plate of the ambulance the case names after the
+   * write (`known.plate`), the text is computed from those and goes in the same statement; without
+   * them the row is read back for it (two statements more).
+   */
+  async update(db: Db, id: string, fields: CaseFields, known?: { before: CaseRow; plate: string | null }) {
+    const searched = SEARCHED.some((f) => f in fields);
+    const text = searched && known ? searchTextOf({ ...known.before, ...fields, license_plate: known.plate }) : undefined;
+    const search = text !== undefined && text !== known?.before.search_text ? { search_text: text } : {};
+    const n = await db('cases').where({ id }).update({ ...fields, ...search, updated_at: nowIso(), version: db.raw('version + 1') });
+    if (n && searched && !known) await caseRepository.refreshSearchText(db, { id });
     return n;
   },
   /** Stores the patient's shared position on a case in one of `statuses` (the link policy's); 0 when it is in none. */

@@ -57,6 +57,8 @@ export interface CaseRow {
   assignment_id: number | null;
   /** Generated demo history (SEED=demo), never a real call; SQLite answers 0/1. */
   demo?: boolean | number;
+  /** What a history search matches (caseSearchText.ts); absent from a row that was not read whole. */
+  search_text?: string | null;
   /** Joined from ambulances. */
   license_plate?: string | null;
   /** The current assignment's columns, joined as `a_…` (null without one). */

@@ -276,13 +276,15 @@ export const caseService = {
       const heldAfter = heldAmbulance(status, ambulanceId);
       const now = new Date().toISOString();
       let claimed: AmbulanceRow | null = null;
+      let named: AmbulanceRow | undefined;
       if (heldBefore !== heldAfter) {
         if (heldBefore != null) await releaseAmbulance(trx, heldBefore);
         if (heldAfter != null) claimed = await claimAmbulance(trx, heldAfter);
       } else if (ambulanceId != null && ambulanceId !== before.ambulance_id) {
         // Named on a case that does not hold ambulances: it must still exist (locked, so that it is not deleted meanwhile).
         await ambulanceRepository.lock(trx, ambulanceId);
-        if (!(await ambulanceRepository.findById(trx, ambulanceId))) throw unprocessable(`Ambulance ${ambulanceId} does not exist`);
+        named = await ambulanceRepository.findById(trx, ambulanceId);
+        if (!named) throw unprocessable(`Ambulance ${ambulanceId} does not exist`);
       }
       const next: CaseFields = {
         patient_name: input.patientName ?? before.patient_name,
@@ -298,7 +300,9 @@ export const caseService = {
       const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => String(next[k] ?? '') !== String(before[k as keyof CaseRow] ?? ''));
       if (changed.length === 0) return presentCase(before);
       // A new ambulance (or the same one taken again) starts a new dispatch: its tracking links show the path from here on.
-      await caseRepository.update(trx, id, claimed ? { ...next, dispatched_at: now } : next);
+      // The plate the case shows after this write, for its search text; unknown (read back) only for an ambulance named on leaving active.
+      const plate = ambulanceId == null ? null : ambulanceId === before.ambulance_id ? (before.license_plate ?? null) : (claimed ?? named)?.license_plate;
+      await caseRepository.update(trx, id, claimed ? { ...next, dispatched_at: now } : next, plate === undefined ? undefined : { before, plate });
       // The assignment follows the ambulance the case holds: the old one ends (on this entry), a new one starts.
       // Only leaving `active` closes: taking the ambulance off a case that stays active cancels, like giving it another.
       const ended = heldBefore != null && heldBefore !== heldAfter ? await assignments.end(trx, id, status === 'active' ? 'reassigning' : 'closing', now) : null;

@@ -46,7 +46,7 @@ function changes(row: CaseRow, next: CaseFields) {
 async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, target: CaseRow, ambulance: AmbulanceRow, at: string, divertedFrom: string | null) {
   const next: CaseFields = { status: 'active', ambulance_id: ambulance.id, closed_at: null };
   const { before, after } = changes(target, next);
-  await caseRepository.update(trx, target.id, { ...next, dispatched_at: at });
+  await caseRepository.update(trx, target.id, { ...next, dispatched_at: at }, { before: target, plate: ambulance.license_plate });
   await caseEventRepository.insert(trx, {
     caseId: target.id, action: 'updated', actor: timelineActor(actor),
     before, after: divertedFrom ? { ...after, diverted_from: divertedFrom } : after,
@@ -64,7 +64,7 @@ async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Reco
 async function requeue(trx: Knex.Transaction, record: Record, actor: Staff, from: CaseRow, takenFor: string, at: string) {
   const ended = await assignments.end(trx, from.id, 'reassigning', at);
   const { before, after } = changes(from, { status: 'pending', ambulance_id: null, closed_at: null });
-  await caseRepository.update(trx, from.id, { status: 'pending', ambulance_id: null, closed_at: null });
+  await caseRepository.update(trx, from.id, { status: 'pending', ambulance_id: null, closed_at: null }, { before: from, plate: null });
   await caseEventRepository.insert(trx, {
     caseId: from.id, action: 'updated', actor: timelineActor(actor),
     before: { ...before, ...ended?.before }, after: { ...after, ...ended?.after, diverted_to: takenFor },
