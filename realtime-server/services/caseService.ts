@@ -319,10 +319,12 @@ export const caseService = {
       if (claimed) {
         await caseRepository.setAssignment(trx, id, await assignments.start(trx, id, claimed, now));
         await publishAmbulance(trx, claimed.id, record);
-        // The old links were revoked above: the patient and the crew get the new ambulance's.
-        await notifyDispatch(trx, record, ctx, actor, (await caseRepository.findById(trx, id))!, claimed, { patient: 'tracking' });
       }
-      const dto = presentCase((await caseRepository.findById(trx, id))!);
+      // Read once the case's last write is done: the crew's notice writes beside it, never to it.
+      const row = (await caseRepository.findById(trx, id))!;
+      // The old links were revoked above: the patient and the crew get the new ambulance's.
+      if (claimed) await notifyDispatch(trx, record, ctx, actor, row, claimed, { patient: 'tracking' });
+      const dto = presentCase(row);
       record({ type: 'case.updated', case: dto });
       return dto;
     }),

@@ -43,7 +43,7 @@ function changes(row: CaseRow, next: CaseFields) {
  * the path from here on) and a new assignment, on its timeline as caseService.update records a
  * dispatch, plus `diverted_from` when the unit came off another call.
  */
-async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, target: CaseRow, ambulance: AmbulanceRow, at: string, divertedFrom: string | null) {
+async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, target: CaseRow, ambulance: AmbulanceRow, at: string, divertedFrom: string | null): Promise<CaseRow> {
   const next: CaseFields = { status: 'active', ambulance_id: ambulance.id, closed_at: null };
   const { before, after } = changes(target, next);
   await caseRepository.update(trx, target.id, { ...next, dispatched_at: at }, { before: target, plate: ambulance.license_plate });
@@ -52,8 +52,11 @@ async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Reco
     before, after: divertedFrom ? { ...after, diverted_from: divertedFrom } : after,
   });
   await caseRepository.setAssignment(trx, target.id, await assignments.start(trx, target.id, ambulance, at));
+  // The case as it stays: the crew's notice writes beside the row (links, mail, timeline), never to it.
+  const row = await findCase(trx, target.id);
   // The patient hears which ambulance is coming, the crew gets its driver link at once (a diverted crew: the new call's).
-  await notifyDispatch(trx, record, ctx, actor, await findCase(trx, target.id), ambulance, { patient: 'tracking' });
+  await notifyDispatch(trx, record, ctx, actor, row, ambulance, { patient: 'tracking' });
+  return row;
 }
 
 /**
@@ -78,9 +81,9 @@ async function dispatchFree(trx: Knex.Transaction, ctx: ServiceContext, record: 
   const target = await findCaseForUpdate(trx, caseId);
   refuseUnlessWaiting(target);
   const ambulance = await claimAmbulance(trx, ambulanceId);
-  await giveUnit(trx, ctx, record, actor, target, ambulance, at, null);
+  const given = await giveUnit(trx, ctx, record, actor, target, ambulance, at, null);
   record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, ambulance.id))!) });
-  const dto = presentCase(await findCase(trx, caseId));
+  const dto = presentCase(given);
   record({ type: 'case.updated', case: dto });
   return { case: dto, requeued: null };
 }
@@ -113,10 +116,10 @@ async function divert(trx: Knex.Transaction, ctx: ServiceContext, record: Record
   await requeue(trx, record, actor, from, target.id, at);
   // Busy throughout: the unit goes from one call to the other without ever being free for a third.
   await ambulanceRepository.touch(trx, ambulanceId);
-  await giveUnit(trx, ctx, record, actor, target, ambulance, at, from.id);
+  const given = await giveUnit(trx, ctx, record, actor, target, ambulance, at, from.id);
   record({ type: 'ambulance.updated', ambulance: presentAmbulance((await ambulanceRepository.findById(trx, ambulanceId))!) });
   const requeued = presentCase(await findCase(trx, from.id));
-  const dto = presentCase(await findCase(trx, target.id));
+  const dto = presentCase(given);
   record({ type: 'case.updated', case: requeued });
   record({ type: 'case.updated', case: dto });
   return { case: dto, requeued };

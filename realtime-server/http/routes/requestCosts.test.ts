@@ -51,7 +51,13 @@ describe('statements per request on the dispatch and polling paths', () => {
   it('a waiting call dispatched a free unit', async () => {
     const waiting = (await call({ status: 'pending' })).body.case.id;
     const { sql } = await statements(() => s.api('POST', `/api/cases/${waiting}/dispatch`, { token: operator, body: { ambulance_id: 3 } }));
-    expect(sql.length).toBe(18 + locks(1));
+    expect(sql.length).toBe(17 + locks(1));
+  });
+
+  it('a waiting call given a unit by an edit', async () => {
+    const waiting = (await call({ status: 'pending' })).body.case.id;
+    const { sql } = await statements(() => s.api('PUT', `/api/cases/${waiting}`, { token: operator, body: { status: 'active', ambulance_id: 6 } }));
+    expect(sql.length).toBe(17 + locks(1));
   });
 
   // The writes above compute a case's search text from the fields in hand instead of reading the row back: it must be the row's.
