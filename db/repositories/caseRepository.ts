@@ -115,13 +115,14 @@ export const caseRepository = {
   // and sort every ended call of the year (600 ms at 400,000) instead of reading the window.
   boardEnded: (db: Db, sinceIso: string, max: number) => fetched<CaseRow[]>(withPlate(db).where('cases.closed_at', '>=', sinceIso)
     .orderBy([{ column: 'cases.closed_at', order: 'desc' }, { column: 'cases.id', order: 'desc' }]).limit(max)),
-  /** Open calls by status, and every case stored. */
+  /** Open calls by status, and every case stored (the board counts its open calls from its own rows). */
   async counts(db: Db): Promise<{ active: number; pending: number; total: number }> {
     const byStatus: { status: string; n: number | string }[] = await db('cases').whereIn('status', OPEN).groupBy('status').select('status').count({ n: '*' });
     const open = Object.fromEntries(byStatus.map((r) => [r.status, Number(r.n)]));
-    const total = Number((await db('cases').count({ n: '*' }).first())?.n ?? 0);
-    return { active: open.active ?? 0, pending: open.pending ?? 0, total };
+    return { active: open.active ?? 0, pending: open.pending ?? 0, total: await caseRepository.total(db) };
   },
+  /** Every case stored. */
+  total: async (db: Db) => Number((await db('cases').count({ n: '*' }).first())?.n ?? 0),
   /** History: cases with their plate, filtered (see caseHistoryFilter); the caller pages it by (created_at, id). */
   history: (db: Db, f: CaseHistoryFilter) => caseHistoryFilter(db, withPlate(db), f),
   /** The filter with how SQLite should search (FTS_DENSE); PostgreSQL's planner decides for itself. */

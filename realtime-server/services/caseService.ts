@@ -227,8 +227,10 @@ export const caseService = {
    */
   async board(ctx: ServiceContext, viewer?: Actor & { type: 'user' }): Promise<CaseBoardResponse> {
     const since = new Date((ctx.clock ?? systemClock).now() - ctx.config.boardRecentHours * 3600_000).toISOString();
-    const rows = [...(await caseRepository.boardOpen(ctx.db)), ...(await caseRepository.boardEnded(ctx.db, since, BOARD_ENDED_MAX))];
-    const counts = await caseRepository.counts(ctx.db);
+    const open = await caseRepository.boardOpen(ctx.db);
+    const rows = [...open, ...(await caseRepository.boardEnded(ctx.db, since, BOARD_ENDED_MAX))];
+    // Every open call is on the board, so it is counted from these rows rather than read again.
+    const counts = { active: open.filter((r) => r.status === 'active').length, pending: open.filter((r) => r.status === 'pending').length, total: await caseRepository.total(ctx.db) };
     if (viewer) await recordLocationViews(ctx, viewer, rows);
     return { cases: rows.map(presentCase), counts };
   },
