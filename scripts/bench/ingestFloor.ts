@@ -47,13 +47,17 @@ const insert = conn.prepare('insert into positions (ambulance_id, latitude, long
 const upsert = conn.prepare(`insert into latest (ambulance_id, latitude, longitude, accuracy, recorded_at) values (?, ?, ?, ?, ?)
   on conflict (ambulance_id) do update set latitude = excluded.latitude, longitude = excluded.longitude, accuracy = excluded.accuracy, recorded_at = excluded.recorded_at
   where excluded.recorded_at >= latest.recorded_at`);
-/** The acks of one batch, answered only once its transaction has committed. */
-const writeBatch = conn.transaction((batch: Job[]) => batch.map((j): Ack => {
-  const recordedAt = new Date(j.fix.timestamp ?? Date.now()).toISOString();
-  const accuracy = j.fix.accuracy ?? null;
-  insert.run(j.id, j.fix.latitude, j.fix.longitude, accuracy, recordedAt, new Date().toISOString());
-  return { ok: true, latest: upsert.run(j.id, j.fix.latitude, j.fix.longitude, accuracy, recordedAt).changes > 0 };
-}));
+/** The acks of one batch, answered only once its transaction has committed, and the history rows it wrote (the counters' `rows`). */
+const writeBatch = conn.transaction((batch: Job[]) => {
+  let rows = 0;
+  const acks = batch.map((j): Ack => {
+    const recordedAt = new Date(j.fix.timestamp ?? Date.now()).toISOString();
+    const accuracy = j.fix.accuracy ?? null;
+    rows += insert.run(j.id, j.fix.latitude, j.fix.longitude, accuracy, recordedAt, new Date().toISOString()).changes;
+    return { ok: true, latest: upsert.run(j.id, j.fix.latitude, j.fix.longitude, accuracy, recordedAt).changes > 0 };
+  });
+  return { acks, rows };
+});
 
 const stats = { transactions: 0, rows: 0, largest: 0 };
 const queue: Job[] = [];
@@ -79,10 +83,11 @@ function drain() {
   const batch = queue.splice(0, MAX_BATCH);
   let acks: Ack[];
   try {
-    acks = writeBatch(batch);
+    const written = writeBatch(batch);
+    acks = written.acks;
     stats.transactions++;
-    stats.rows += batch.length;
-    stats.largest = Math.max(stats.largest, batch.length);
+    stats.rows += written.rows;
+    stats.largest = Math.max(stats.largest, written.rows);
   } catch (err) {
     acks = batch.map(() => ({ ok: false, error: String((err as Error).message) }));
   }
