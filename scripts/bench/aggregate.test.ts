@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, compare, interleave, spread, sustainedRate } from './aggregate';
+import { FLOOR_FIGURES, aggregate, compare, interleave, spread, sustainedRate } from './aggregate';
 import { childArgs } from './repeat';
 
 describe('bench repetitions', () => {
@@ -19,6 +19,16 @@ describe('bench repetitions', () => {
   it('sustained ingest holds in every repetition: the lowest run decides', () => {
     const a = aggregate([{ ingest_rest_sustained_per_s: 2000 }, { ingest_rest_sustained_per_s: 1000 }, { ingest_rest_sustained_per_s: 2500 }]);
     expect(a.ingest_rest_sustained_per_s.median).toBe(1000);
+  });
+
+  it('the ingest floor figures aggregate (its sustained rates the lowest run) but are never compared: the floor is the same code on both sides', () => {
+    const runs = [{ ingest_floor_socket_sustained_per_s: 7500, ingest_floor_rest_cpu_us_per_position: 90 }, { ingest_floor_socket_sustained_per_s: 5000, ingest_floor_rest_cpu_us_per_position: 110 }];
+    const a = aggregate(runs);
+    expect(a.ingest_floor_socket_sustained_per_s.median).toBe(5000);
+    expect(a.ingest_floor_rest_cpu_us_per_position).toEqual({ median: 100, min: 90, max: 110, n: 2 });
+    const compared = compare(a, a).map((c) => c.spec.key);
+    expect(FLOOR_FIGURES.length).toBeGreaterThan(0);
+    for (const f of FLOOR_FIGURES) expect(compared).not.toContain(f.key);
   });
 
   it('a must-hold figure shows its lowest run, but one spike in one run is noise while the runs overlap', () => {

@@ -35,6 +35,19 @@ export const FIGURES: readonly FigureSpec[] = [
   { key: 'socketio_vs_ws_cpu', label: 'CPU per delivery: Lifeline / raw ws', better: 'lower', kind: 'guard' },
 ];
 
+/**
+ * The ingest floor's figures (scripts/bench/ingestFloor.ts), aggregated like the others but not
+ * compared: the floor is the same code on both sides of a --compare.
+ */
+export const FLOOR_FIGURES: readonly FigureSpec[] = [
+  { key: 'ingest_floor_rest_sustained_per_s', label: 'ingest floor REST sustained /s (p99 ≤ 50 ms, every repetition)', better: 'higher', kind: 'user', all: true },
+  { key: 'ingest_floor_socket_sustained_per_s', label: 'ingest floor socket sustained /s (p99 ≤ 50 ms, every repetition)', better: 'higher', kind: 'user', all: true },
+  { key: 'ingest_floor_rest_cpu_us_per_position', label: 'ingest floor REST: server CPU µs per stored position (reference rate)', better: 'lower', kind: 'guard' },
+  { key: 'ingest_floor_socket_cpu_us_per_position', label: 'ingest floor socket: server CPU µs per stored position (reference rate)', better: 'lower', kind: 'guard' },
+  { key: 'ingest_rest_cpu_vs_floor', label: 'ingest REST CPU per stored position: Lifeline / floor', better: 'lower', kind: 'guard' },
+  { key: 'ingest_socket_cpu_vs_floor', label: 'ingest socket CPU per stored position: Lifeline / floor', better: 'lower', kind: 'guard' },
+];
+
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 export function spread(values: readonly number[]): Spread | undefined {
@@ -55,7 +68,7 @@ export function aggregate(runs: readonly Record<string, unknown>[]): Record<stri
   for (const k of keys) {
     const s = spread(runs.map((r) => r[k]).filter(isNum));
     if (!s) continue;
-    out[k] = FIGURES.find((f) => f.key === k)?.all ? { ...s, median: s.min } : s;
+    out[k] = [...FIGURES, ...FLOOR_FIGURES].find((f) => f.key === k)?.all ? { ...s, median: s.min } : s;
   }
   return out;
 }

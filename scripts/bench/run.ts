@@ -356,8 +356,11 @@ async function probeFleetPolling(url: string, token: string, durationMs: number)
 }
 
 // ---------- ingest ----------
-/** The position writer's cumulative counters, from the last `position-writes` line on the server's stderr. */
-function writeStats(server: ServerProcess): { transactions: number; rows: number } | undefined {
+/** What the ingest scenario needs of a server: its URL, its process (for its CPU) and its output (its `position-writes` lines). */
+type IngestTarget = Pick<ServerProcess, 'base' | 'pid' | 'output'>;
+
+/** The position writer's cumulative counters, from the last `position-writes` line on the server's stderr (none: rows per transaction n/a). */
+function writeStats(server: IngestTarget): { transactions: number; rows: number } | undefined {
   const lines = server.output.filter((l) => l.startsWith('position-writes '));
   const last = lines.at(-1);
   return last ? JSON.parse(last.slice('position-writes '.length)) as { transactions: number; rows: number } : undefined;
@@ -371,13 +374,14 @@ interface IngestStep {
 }
 type IngestResult = Awaited<ReturnType<typeof ingestScenario>>;
 
-async function ingestScenario(server: ServerProcess, fx: Fixtures) {
+/** `kind: 'sio'`: the drivers name their ambulance in the handshake (the ingest floor) rather than by their link's token. */
+async function ingestScenario(server: IngestTarget, fx: Fixtures, kind: 'lifeline' | 'sio' = 'lifeline') {
   const results: Record<'socket' | 'rest', IngestStep[]> = { socket: [], rest: [] };
   const procs = spawnLoad(smoke ? 1 : 2);
   // Drivers split over the processes; the REST load posts as the drivers' devices do (`?t=` driver link): staff
   // positions are refused for an ambulance whose crew reports itself, as the fleet's drivers just did.
   const halves = procs.map((_, i) => fx.fleet.filter((_a, j) => j % procs.length === i));
-  await Promise.all(procs.map((p, i) => p.call({ cmd: 'connect', url: server.base, width: 50, viewers: [], staff: { count: 0, token: '' }, drivers: halves[i].map((a) => ({ ambId: a.id, token: a.driverToken })) })));
+  await Promise.all(procs.map((p, i) => p.call({ cmd: 'connect', url: server.base, kind, width: 50, viewers: [], staff: { count: 0, token: '' }, drivers: halves[i].map((a) => ({ ambId: a.id, token: a.driverToken })) })));
   for (const pathKind of ['socket', 'rest'] as const) {
     let misses = 0;
     for (const rate of pathKind === 'socket' ? P.socketRates : P.restRates) {
@@ -436,6 +440,32 @@ async function floorRun(mode: 'ws' | 'sio', fx: Fixtures) {
     return r;
   } finally {
     await Promise.all(procs.map((p) => p.close()));
+    child.kill('SIGTERM');
+  }
+}
+
+/**
+ * Lifeline's ingest ladder against scripts/bench/ingestFloor.ts: the same load and the same fixtures
+ * (the floor takes the ambulance from the URL or the socket's handshake and ignores the tokens),
+ * on the server's CPU.
+ */
+async function ingestFloorRun(fx: Fixtures) {
+  const child = spawnNode(path.join(ROOT, 'scripts/bench/ingestFloor.ts'), [], { cpus: SERVER_CPU });
+  const output: string[] = [];
+  child.stderr!.on('data', (d: Buffer) => {
+    const lines = d.toString('utf8').split('\n').filter(Boolean);
+    output.push(...lines);
+    for (const l of lines) if (!l.startsWith('position-writes ')) log(`[ingest floor] ${l}`);
+    if (output.length > 2000) output.splice(0, output.length - 2000);
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => { buf += d.toString(); const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
+    child.once('exit', (c) => reject(new Error(`ingest floor exited ${c}`)));
+  });
+  try {
+    return await ingestScenario({ base: `http://127.0.0.1:${port}`, pid: child.pid, output }, fx, 'sio');
+  } finally {
     child.kill('SIGTERM');
   }
 }
@@ -561,7 +591,7 @@ interface BenchResult {
   profile: string; machine: Record<string, string | number | null | undefined>; placement: string; params: typeof P; server_start_rss_mb: undefined; nodes: number;
   engine: { database: string; redis?: string; redis_prefix?: string; skipped?: string[] };
   connect_seconds?: number; fleet?: FleetResult; dispatch?: FleetResult; polling?: FleetResult;
-  ingest?: IngestResult; ingest_before?: IngestResult & { root: string }; server_stderr_tail?: string[];
+  ingest?: IngestResult; ingest_before?: IngestResult & { root: string }; ingest_floor?: IngestResult; server_stderr_tail?: string[];
   db_write?: Awaited<ReturnType<typeof dbWriteBaseline>>; ws_floor?: FleetResult; sio_floor?: FleetResult;
   reports?: ReportsResult; history?: HistoryResult; reportStorm?: ReportStormResult;
 }
@@ -655,6 +685,11 @@ async function main() {
   if (scenarios.has('baselines') && fx) {
     result.db_write = await dbWriteBaseline();
     log('db write path:', result.db_write.map((r) => `${r.label} ${r.usPerPosition.toFixed(0)} µs`).join('; '));
+    if (scenarios.has('ingest')) {
+      result.ingest_floor = await ingestFloorRun(fx);
+      const sus = (x?: IngestStep) => (x ? `${round(x.stored_per_s, 0)}/s` : 'none');
+      log(`ingest floor: sustained socket ${sus(result.ingest_floor.socket_sustained)}, REST ${sus(result.ingest_floor.rest_sustained)}`);
+    }
     result.ws_floor = await floorRun('ws', fx);
     log(`ws floor: p99 ${result.ws_floor.viewer_fanout.p99} ms, ${result.ws_floor.server_cpu_ms_per_delivery.toFixed(4)} ms CPU/delivery`);
     result.sio_floor = await floorRun('sio', fx);
@@ -671,6 +706,7 @@ function headline(r: FinishedRun) {
   const f = r.fleet ?? r.dispatch;
   const pollP50 = r.polling?.polling?.staleness.p50;
   const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 && Number.isFinite(a) ? round(a / b, 2) : null);
+  const cpuRef = (ing: IngestResult | undefined, k: 'rest' | 'socket') => (ing ? cpuAtReference(ing.steps[k], P.referenceRates[k]) ?? undefined : undefined);
   return {
     profile: r.profile,
     placement: r.placement,
@@ -710,6 +746,13 @@ function headline(r: FinishedRun) {
     ingest_socket_cpu_us_per_position: r.ingest ? cpuAtReference(r.ingest.steps.socket, P.referenceRates.socket) : null,
     ingest_rest_sustained_per_s: r.ingest ? sustainedRate(r.ingest.steps.rest) : null,
     ingest_socket_sustained_per_s: r.ingest ? sustainedRate(r.ingest.steps.socket) : null,
+    // The same ladder against the ingest floor (ingestFloor.ts): what storing a position durably costs at the least.
+    ingest_floor_rest_sustained_per_s: r.ingest_floor ? sustainedRate(r.ingest_floor.steps.rest) : null,
+    ingest_floor_socket_sustained_per_s: r.ingest_floor ? sustainedRate(r.ingest_floor.steps.socket) : null,
+    ingest_floor_rest_cpu_us_per_position: cpuRef(r.ingest_floor, 'rest') ?? null,
+    ingest_floor_socket_cpu_us_per_position: cpuRef(r.ingest_floor, 'socket') ?? null,
+    ingest_rest_cpu_vs_floor: ratio(cpuRef(r.ingest, 'rest'), cpuRef(r.ingest_floor, 'rest')),
+    ingest_socket_cpu_vs_floor: ratio(cpuRef(r.ingest, 'socket'), cpuRef(r.ingest_floor, 'socket')),
     fleet_load_cpu_pct: r.fleet ? round(r.fleet.load_cpu_pct) : null,
     dispatch_load_cpu_pct: r.dispatch ? round(r.dispatch.load_cpu_pct) : null,
     polling_load_cpu_pct: r.polling ? round(r.polling.load_cpu_pct) : null,
@@ -774,8 +817,10 @@ function generatorBound(r: FinishedRun): string[] {
   for (const [name, f] of [['fleet', r.fleet], ['dispatch', r.dispatch], ['polling', r.polling], ['ws floor', r.ws_floor], ['socket.io floor', r.sio_floor]] as const) {
     if (f && f.load_cpu_pct > GENERATOR_BOUND_PCT) out.push(`${name} (load ${round(f.load_cpu_pct, 0)} %)`);
   }
-  for (const k of ['socket', 'rest'] as const) {
-    for (const st of r.ingest?.steps[k] ?? []) if (st.load_cpu_pct > GENERATOR_BOUND_PCT) out.push(`ingest ${k} ${st.offered_per_s}/s (load ${round(st.load_cpu_pct, 0)} %)`);
+  for (const [name, ing] of [['ingest', r.ingest], ['ingest floor', r.ingest_floor]] as const) {
+    for (const k of ['socket', 'rest'] as const) {
+      for (const st of ing?.steps[k] ?? []) if (st.load_cpu_pct > GENERATOR_BOUND_PCT) out.push(`${name} ${k} ${st.offered_per_s}/s (load ${round(st.load_cpu_pct, 0)} %)`);
+    }
   }
   return out;
 }
@@ -804,13 +849,18 @@ function printTable(s: ReturnType<typeof headline>, r: FinishedRun) {
     add('polling 5 s: staleness p50/p99 ms', `${p.staleness.p50} / ${p.staleness.p99} (push p50 ${r.polling.viewer_fanout.p50} in the same phase: ${s.push_vs_poll}× lower)`);
     add('polling fleet 60 s / cases 30 s: derived staleness p50 ms', `${round(p.fleet.derived_staleness_p50_ms.ambulances_60s, 0)} / ${round(p.fleet.derived_staleness_p50_ms.cases_30s, 0)}`);
   }
-  for (const [name, ing] of [['ingest', r.ingest], ['before: ingest', r.ingest_before]] as const) {
+  for (const [name, ing] of [['ingest', r.ingest], ['before: ingest', r.ingest_before], ['ingest floor', r.ingest_floor]] as const) {
     if (!ing) continue;
     for (const k of ['socket', 'rest'] as const) {
       for (const st of ing.steps[k]) add(`${name} ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}% (${st.server_cpu_us_per_position === null ? null : round(st.server_cpu_us_per_position, 0)} µs/position), load CPU ${round(st.load_cpu_pct, 0)}%${st.load_cpu_pct > GENERATOR_BOUND_PCT ? ' GENERATOR-BOUND' : ''}${st.sustained ? ' ✓' : ''}`);
     }
-    const sus = (x: IngestStep | undefined) => (x ? `${round(x.stored_per_s, 0)}/s (p99 ${x.ack.p99} ms)` : 'none');
-    add(`${name} sustained (p99 ≤ 50 ms at this and every lower step): socket, REST`, `${sus(ing.socket_sustained)}, ${sus(ing.rest_sustained)}`);
+    // A ladder held to its last step says only that the rate sustained is at least that.
+    const sus = (x: IngestStep | undefined, steps: IngestStep[]) => (x ? `${round(x.stored_per_s, 0)}/s (p99 ${x.ack.p99} ms)${x === steps.at(-1) && x.offered_per_s === Math.max(...(steps === ing.steps.socket ? P.socketRates : P.restRates)) ? ' (the ladder\'s top: at least)' : ''}` : 'none');
+    add(`${name} sustained (p99 ≤ 50 ms at this and every lower step): socket, REST`, `${sus(ing.socket_sustained, ing.steps.socket)}, ${sus(ing.rest_sustained, ing.steps.rest)}`);
+  }
+  if (s.ingest_floor_rest_cpu_us_per_position !== null || s.ingest_floor_socket_cpu_us_per_position !== null) {
+    const cpu = (k: 'rest' | 'socket') => `${s[`ingest_${k}_cpu_us_per_position`] ?? 'n/a'} / ${s[`ingest_floor_${k}_cpu_us_per_position`] ?? 'n/a'} (${s[`ingest_${k}_cpu_vs_floor`] ?? 'n/a'}×)`;
+    add(`ingest CPU µs per stored position, Lifeline / floor: REST at ${P.referenceRates.rest}/s, socket at ${P.referenceRates.socket}/s`, `${cpu('rest')}, ${cpu('socket')}`);
   }
   if (r.db_write) for (const d of r.db_write) add(`db write: ${d.label}`, `${round(d.usPerPosition)} µs/position (${round(d.perSecond, 0)}/s)`);
   if (r.reports) {
