@@ -13,10 +13,11 @@ import type { ReportGate } from './reportGate';
 import type { StorageHealth } from './storageHealth';
 
 /**
- * What every service needs: the database, the bus, config and a logger; Redis when several
- * nodes run; and the node's long-lived parts, each built once (services/serviceContext.ts).
+ * The node's long-lived parts, each built once per server (services/serviceContext.ts): the
+ * database, the bus, config and a logger; Redis when several nodes run; the position writer,
+ * the limits and the caches. Nothing in it belongs to one request.
  */
-export interface ServiceContext {
+export interface NodeContext {
   db: Knex;
   bus: EventBus;
   config: Config;
@@ -40,7 +41,15 @@ export interface ServiceContext {
   rateLimits: RateLimits;
   /** This node's report slots (REPORT_CONCURRENCY, REPORT_QUEUE, REPORT_PER_USER). */
   reports: ReportGate;
-  /** The caller's hook on the service's transaction (a keyed request's stored answer, see http/middleware/idempotency.ts). */
+}
+
+/**
+ * What a service is called with: the node's parts, and for one keyed request the hook on its
+ * write (http/middleware/idempotency.ts `keyedWrite` adds it to a copy; the node's own context
+ * never holds one).
+ */
+export interface ServiceContext extends NodeContext {
+  /** The caller's hook on the service's transaction: the keyed request's answer, stored with the write. */
   writeHook?: WriteHook;
 }
 

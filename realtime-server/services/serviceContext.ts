@@ -7,7 +7,7 @@ import { createRateLimits } from '../edge/rateLimits';
 import type { Metrics } from '../metrics';
 import type { Principal } from './authService';
 import type { Clock } from './clock';
-import type { ServiceContext } from './context';
+import type { NodeContext } from './context';
 import { EventBus } from './events';
 import { PositionWriter } from './positionWriter';
 import { createPrincipalCache } from './principalCache';
@@ -33,7 +33,7 @@ export const newNodeId = (): string => randomUUID();
  * The one place a server's long-lived parts are made (startServer, and tests that build a
  * node by hand): each exists once per context, and a copy of the context shares them.
  */
-export function createServiceContext(parts: ServiceContextParts): ServiceContext {
+export function createServiceContext(parts: ServiceContextParts): NodeContext {
   const { config, log } = parts;
   const nodeId = parts.nodeId ?? newNodeId();
   const base = {

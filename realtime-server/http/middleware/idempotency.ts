@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { RouterContext } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { isSqlite } from '../../../db/connection';
 import { type IdempotencyRow, idempotencyRepository } from '../../../db/repositories/idempotencyRepository';
@@ -12,10 +13,10 @@ import type { AppState } from './auth';
  * and replayed to every retry with the same body:
  *
  * - the claim is an insert under a unique (user_id, key) constraint: exactly one request runs;
- * - a successful write stores its answer in the write's own transaction (`writeContext` hands the
+ * - a successful write stores its answer in the write's own transaction (`keyedWrite` hands the
  *   service a `writeHook` whose `alsoWrite` `inTransaction` runs before the commit), so a crash after the
- *   commit can never let a retry write twice; a keyed route whose write skipped the hook is logged
- *   as an error (idempotencyRoutes.test.ts sends every keyed route through it);
+ *   commit can never let a retry write twice; the route declares its answer once (`toAnswer`), and
+ *   the same function makes the answer stored and the answer sent;
  * - a 4xx answer is stored after the refusal (nothing was written) and replayed;
  * - a 5xx releases the key, and a claim left running by a crashed process is taken over.
  */
@@ -92,10 +93,22 @@ async function acquire(svc: ServiceContext, userId: number, key: string, hash: s
 export const KEYED = Symbol('idempotency-keyed');
 
 /**
- * The middleware, placed on a creating route after its gate (GatedRouter puts the gate first). `toAnswer` turns the
- * service's result into the route's answer (status and body) so that it can be stored in
- * the write's transaction; the handler must call its service with `writeContext(ctx, svc)`.
+ * A keyed creating route's two middlewares, placed after its gate (GatedRouter puts the gate first):
+ * the key's claim and replay, then the handler. `write` calls the service with the context it is
+ * given (the keyed request's write hook is in it); `toAnswer` turns the service's result into the
+ * route's answer (status and body), once: the hook stores it in the write's transaction and the
+ * handler sends it.
  */
+export function keyedWrite<R>(svc: ServiceContext, toAnswer: (result: R) => Answer, write: (ctx: RouterContext, writeSvc: ServiceContext) => Promise<R>) {
+  const handler = async (ctx: RouterContext) => {
+    const answer = toAnswer(await write(ctx, writeContext(ctx, svc)));
+    ctx.status = answer.status;
+    ctx.body = answer.body;
+  };
+  return [idempotency(svc, toAnswer), handler] as const;
+}
+
+/** The key's middleware (keyedWrite places it; exported for the tests that drive it alone). */
 export function idempotency<R>(svc: ServiceContext, toAnswer: (result: R) => Answer) {
   const middleware = async (ctx: Context, next: Next) => {
     const raw = ctx.headers[IDEMPOTENCY_HEADER];
@@ -133,7 +146,8 @@ export function idempotency<R>(svc: ServiceContext, toAnswer: (result: R) => Ans
     const actual: Answer = { status: ctx.status, body: ctx.body };
     if (!state.stored) {
       if (actual.status < 300) {
-        svc.log.error({ path: ctx.path }, 'idempotency: a keyed write committed without its key (the route must call its service with writeContext); its answer is stored now');
+        // keyedWrite hands its service the hook; a service that writes outside inTransaction would skip it.
+        svc.log.error({ path: ctx.path }, 'idempotency: a keyed write committed without its key (its service wrote outside inTransaction); its answer is stored now');
       }
       await idempotencyRepository.complete(svc.db, state.id, svc.nodeId, actual.status, actual.body);
     } else if (canonicalJson(state.stored) !== canonicalJson(actual)) {
@@ -149,7 +163,7 @@ export function idempotency<R>(svc: ServiceContext, toAnswer: (result: R) => Ans
  * the route's answer inside the service's transaction, so the write and its stored answer
  * commit or roll back together. Without a key it is `svc` itself.
  */
-export function writeContext(ctx: Context, svc: ServiceContext): ServiceContext {
+function writeContext(ctx: Context, svc: ServiceContext): ServiceContext {
   const state = (ctx.state as { idempotency?: IdempotencyState }).idempotency;
   if (!state) return svc;
   let answer: Answer | undefined;

@@ -6,9 +6,9 @@ import { useTestServer } from '../../testing/testServer';
 import { KEYED } from './idempotency';
 
 /**
- * Every keyed route must hand its service `writeContext(ctx, svc)`: only then does its
- * idempotency record commit with the write. The keyed routes are read off the router, so a
- * new one without a case below fails here, and each is sent once with a key.
+ * Every keyed route's write must run through `inTransaction` with the hook `keyedWrite` hands its
+ * service: only then does its idempotency record commit with the write. The keyed routes are read
+ * off the router, so a new one without a case below fails here, and each is sent once with a key.
  */
 
 const mem = memoryLog();

@@ -7,7 +7,7 @@ import { linkPolicy } from '../../policies/links';
 import { type AppState, actorOf, sessionRequired } from '../middleware/auth';
 import { linkRateLimit } from '../middleware/rateLimit';
 import { noStore } from '../middleware/security';
-import { idempotency, writeContext } from '../middleware/idempotency';
+import { keyedWrite } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount, RouteDeps } from './types';
 import { requestGrant, requestTokenIssued } from '../linkGrant';
@@ -31,11 +31,8 @@ export const mountAmbulances: Mount = (router, deps) => {
   router.get('/api/ambulances', { summary: 'Every ambulance with its latest position', ok: { shape: '{ ambulances: AmbulanceDto[] }' } }, async (ctx) => {
     ctx.body = { ambulances: await ambulanceService.list(svc) };
   });
-  router.post('/api/ambulances', { summary: 'Adds an ambulance', body: ambulanceCreateSchema, ok: { status: 201, shape: '{ ambulance: AmbulanceDto }' } }, idempotency(svc, (a: AmbulanceDto) => ({ status: 201, body: { ambulance: a } })), async (ctx) => {
-    const input = validate(ambulanceCreateSchema, ctx.request.body);
-    ctx.status = 201;
-    ctx.body = { ambulance: await ambulanceService.create(writeContext(ctx, svc), input) };
-  });
+  router.post('/api/ambulances', { summary: 'Adds an ambulance', body: ambulanceCreateSchema, ok: { status: 201, shape: '{ ambulance: AmbulanceDto }' } }, ...keyedWrite(svc, (a: AmbulanceDto) => ({ status: 201, body: { ambulance: a } }), (ctx, writeSvc) =>
+    ambulanceService.create(writeSvc, validate(ambulanceCreateSchema, ctx.request.body))));
   router.put('/api/ambulances/:id', { summary: 'Updates an ambulance (operators: its status only)', body: ambulanceUpdateSchema, ok: { shape: '{ ambulance: AmbulanceDto }' } }, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     const input = validate(ambulanceUpdateSchema, ctx.request.body);

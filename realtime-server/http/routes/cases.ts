@@ -7,7 +7,7 @@ import { assignmentService } from '../../services/assignmentService';
 import { caseService } from '../../services/caseService';
 import { queueDispatchService } from '../../services/queueDispatchService';
 import { actorOf } from '../middleware/auth';
-import { idempotency, writeContext } from '../middleware/idempotency';
+import { keyedWrite } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
 
@@ -40,16 +40,11 @@ export const mountCases: Mount = (router, { svc }) => {
   router.get('/api/cases/:id/timeline', { summary: "The case's timeline, oldest first", ok: { shape: '{ timeline: TimelineEntryDto[] }' } }, async (ctx) => {
     ctx.body = { timeline: await caseService.timeline(svc, ctx.params.id) };
   });
-  router.post('/api/cases', { summary: 'Takes a call', body: caseCreateSchema, ok: { status: 201, shape: 'CaseCreated' } }, idempotency(svc, (c: CaseCreated) => ({ status: 201, body: c })), async (ctx) => {
-    const input = validate(caseCreateSchema, ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: false });
-  });
+  router.post('/api/cases', { summary: 'Takes a call', body: caseCreateSchema, ok: { status: 201, shape: 'CaseCreated' } }, ...keyedWrite(svc, (c: CaseCreated) => ({ status: 201, body: c }), (ctx, writeSvc) =>
+    caseService.create(writeSvc, actorOf(ctx), validate(caseCreateSchema, ctx.request.body), { notifyPatient: false })));
   // A waiting call takes a unit: a free one, or one diverted from a less urgent call (contract/queue.ts).
-  router.post('/api/cases/:id/dispatch', { summary: 'A waiting call takes a free unit, or one diverted from a less urgent call', body: caseDispatchSchema, ok: { shape: 'CaseDispatchResponse' } }, idempotency(svc, (r: CaseDispatchResponse) => ({ status: 200, body: r })), async (ctx) => {
-    const input = validate(caseDispatchSchema, ctx.request.body);
-    ctx.body = await queueDispatchService.dispatch(writeContext(ctx, svc), actorOf(ctx), ctx.params.id, input);
-  });
+  router.post('/api/cases/:id/dispatch', { summary: 'A waiting call takes a free unit, or one diverted from a less urgent call', body: caseDispatchSchema, ok: { shape: 'CaseDispatchResponse' } }, ...keyedWrite(svc, (r: CaseDispatchResponse) => ({ status: 200, body: r }), (ctx, writeSvc) =>
+    queueDispatchService.dispatch(writeSvc, actorOf(ctx), ctx.params.id, validate(caseDispatchSchema, ctx.request.body))));
   router.put('/api/cases/:id', { summary: 'Updates a case', body: caseUpdateSchema, ok: { shape: '{ case: CaseDto }' } }, async (ctx) => {
     const input = validate(caseUpdateSchema, ctx.request.body);
     ctx.body = { case: await caseService.update(svc, actorOf(ctx), ctx.params.id, input) };

@@ -2,7 +2,7 @@ import { type CaseCreated, type LiveLocationResponse, type TrackingInitiateRespo
 import { caseService } from '../../services/caseService';
 import { trackingService } from '../../services/trackingService';
 import { actorOf } from '../middleware/auth';
-import { idempotency, writeContext } from '../middleware/idempotency';
+import { keyedWrite } from '../middleware/idempotency';
 import { validate } from '../validate';
 import type { Mount } from './types';
 
@@ -10,13 +10,8 @@ const liveLocationAnswer = (c: CaseCreated) => ({ status: 201, body: { caseId: c
 
 /** The spec's e-mail/location service and tracking service, served here with staff auth. */
 export const mountDispatch: Mount = (router, { svc }) => {
-  router.post('/live-location', { summary: "Takes a call and mails the patient a link to share their location", body: caseCreateSchema, ok: { status: 201, shape: 'LiveLocationResponse' } }, idempotency(svc, liveLocationAnswer), async (ctx) => {
-    const input = validate(caseCreateSchema, ctx.request.body);
-    const answer = liveLocationAnswer(await caseService.create(writeContext(ctx, svc), actorOf(ctx), input, { notifyPatient: true }));
-    ctx.status = answer.status;
-    ctx.body = answer.body;
-  });
-  router.post('/api/tracking/initiate', { summary: 'Assigns an ambulance to a case and sends the patient and driver their tracking links', body: trackingInitiateSchema, ok: { shape: 'TrackingInitiateResponse' } }, idempotency(svc, (r: TrackingInitiateResponse) => ({ status: 200, body: r })), async (ctx) => {
-    ctx.body = await trackingService.initiate(writeContext(ctx, svc), actorOf(ctx), validate(trackingInitiateSchema, ctx.request.body));
-  });
+  router.post('/live-location', { summary: "Takes a call and mails the patient a link to share their location", body: caseCreateSchema, ok: { status: 201, shape: 'LiveLocationResponse' } }, ...keyedWrite(svc, liveLocationAnswer, (ctx, writeSvc) =>
+    caseService.create(writeSvc, actorOf(ctx), validate(caseCreateSchema, ctx.request.body), { notifyPatient: true })));
+  router.post('/api/tracking/initiate', { summary: 'Assigns an ambulance to a case and sends the patient and driver their tracking links', body: trackingInitiateSchema, ok: { shape: 'TrackingInitiateResponse' } }, ...keyedWrite(svc, (r: TrackingInitiateResponse) => ({ status: 200, body: r }), (ctx, writeSvc) =>
+    trackingService.initiate(writeSvc, actorOf(ctx), validate(trackingInitiateSchema, ctx.request.body))));
 };

@@ -4,7 +4,7 @@ import { signinLimitService } from '../../services/signinLimitService';
 import { userService } from '../../services/userService';
 import type { AppState } from '../middleware/auth';
 import { noStore } from '../middleware/security';
-import { idempotency, writeContext } from '../middleware/idempotency';
+import { keyedWrite } from '../middleware/idempotency';
 import { routeId, validate } from '../validate';
 import type { Mount } from './types';
 
@@ -19,11 +19,8 @@ export const mountUsers: Mount = (router, { svc }) => {
     const { email: address } = validate(byEmailQuery, ctx.query);
     ctx.body = { id: await userService.idByEmail(svc, address) };
   });
-  router.post('/api/users', { summary: 'Adds an operator', body: userWriteSchema, ok: { status: 201, shape: '{ user: UserDto }' } }, idempotency(svc, (u: UserDto) => ({ status: 201, body: { user: u } })), async (ctx) => {
-    const input = validate(userWriteSchema, ctx.request.body);
-    ctx.status = 201;
-    ctx.body = { user: await userService.create(writeContext(ctx, svc), input) };
-  });
+  router.post('/api/users', { summary: 'Adds an operator', body: userWriteSchema, ok: { status: 201, shape: '{ user: UserDto }' } }, ...keyedWrite(svc, (u: UserDto) => ({ status: 201, body: { user: u } }), (ctx, writeSvc) =>
+    userService.create(writeSvc, validate(userWriteSchema, ctx.request.body))));
   router.put('/api/users/:id', { summary: 'Edits an operator', body: userWriteSchema, ok: { shape: '{ user: UserDto }' } }, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
     ctx.body = { user: await userService.update(svc, id, validate(userWriteSchema, ctx.request.body)) };
