@@ -48,6 +48,9 @@ export const FLOOR_FIGURES: readonly FigureSpec[] = [
   { key: 'ingest_socket_cpu_vs_floor', label: 'ingest socket CPU per stored position: Lifeline / floor', better: 'lower', kind: 'guard' },
 ];
 
+/** Every named figure, compared or not. */
+export const NAMED_FIGURES: readonly FigureSpec[] = [...FIGURES, ...FLOOR_FIGURES];
+
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 export function spread(values: readonly number[]): Spread | undefined {
@@ -68,7 +71,7 @@ export function aggregate(runs: readonly Record<string, unknown>[]): Record<stri
   for (const k of keys) {
     const s = spread(runs.map((r) => r[k]).filter(isNum));
     if (!s) continue;
-    out[k] = [...FIGURES, ...FLOOR_FIGURES].find((f) => f.key === k)?.all ? { ...s, median: s.min } : s;
+    out[k] = NAMED_FIGURES.find((f) => f.key === k)?.all ? { ...s, median: s.min } : s;
   }
   return out;
 }

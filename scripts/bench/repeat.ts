@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../realtime-server/testing/spawnNode';
-import { type Spread, FIGURES, FLOOR_FIGURES, aggregate, compare, comparisonTable, interleave, showSpread } from './aggregate';
+import { type Spread, FIGURES, FLOOR_FIGURES, NAMED_FIGURES, aggregate, compare, comparisonTable, interleave, showSpread } from './aggregate';
 
 type Headline = Record<string, unknown>;
 type Side = 'base' | 'head';
@@ -143,7 +143,7 @@ function spreadTable(s: Record<string, Spread>): string {
     ...FIGURES.filter((f) => s[f.key]).map((f) => [`${f.kind === 'guard' ? '[guard] ' : ''}${f.label}`, showSpread(s[f.key])]),
     ...FLOOR_FIGURES.filter((f) => s[f.key]).map((f) => [f.label, showSpread(s[f.key])]),
   ];
-  const rest = Object.keys(s).filter((k) => ![...FIGURES, ...FLOOR_FIGURES].some((f) => f.key === k)).sort().map((k) => [k, showSpread(s[k])]);
+  const rest = Object.keys(s).filter((k) => !NAMED_FIGURES.some((f) => f.key === k)).sort().map((k) => [k, showSpread(s[k])]);
   const rows = [...named, ...rest];
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');

@@ -426,13 +426,18 @@ async function ingestScenario(server: IngestTarget, fx: Fixtures, kind: 'lifelin
 }
 
 // ---------- baselines ----------
-async function floorRun(mode: 'ws' | 'sio', fx: Fixtures) {
-  const child = spawnNode(path.join(ROOT, 'scripts/bench/floor.ts'), ['--mode', mode], { cpus: SERVER_CPU });
-  const port = await new Promise<number>((resolve, reject) => {
+/** The port a floor prints as `{"port":N}` on its stdout once it listens. */
+function listeningPort(child: ReturnType<typeof spawnNode>, name: string) {
+  return new Promise<number>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => { buf += d.toString(); const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
-    child.once('exit', (c) => reject(new Error(`floor exited ${c}`)));
+    child.once('exit', (c) => reject(new Error(`${name} exited ${c}`)));
   });
+}
+
+async function floorRun(mode: 'ws' | 'sio', fx: Fixtures) {
+  const child = spawnNode(path.join(ROOT, 'scripts/bench/floor.ts'), ['--mode', mode], { cpus: SERVER_CPU });
+  const port = await listeningPort(child, 'floor');
   const url = `http://127.0.0.1:${port}`;
   const procs = spawnLoad(P.loadProcs);
   try {
@@ -459,11 +464,7 @@ async function ingestFloorRun(fx: Fixtures) {
     for (const l of lines) if (!l.startsWith('position-writes ')) log(`[ingest floor] ${l}`);
     if (output.length > 2000) output.splice(0, output.length - 2000);
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => { buf += d.toString(); const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
-    child.once('exit', (c) => reject(new Error(`ingest floor exited ${c}`)));
-  });
+  const port = await listeningPort(child, 'ingest floor');
   try {
     return await ingestScenario({ base: `http://127.0.0.1:${port}`, pid: child.pid, output }, fx, 'sio');
   } finally {
@@ -743,8 +744,8 @@ function headline(r: FinishedRun) {
     // The guard figures: steady costs per unit of work, which a noisy latency hides.
     fleet_cpu_us_per_delivery: r.fleet ? round(r.fleet.server_cpu_ms_per_delivery * 1000, 2) : null,
     dispatch_cpu_us_per_delivery: r.dispatch ? round(r.dispatch.server_cpu_ms_per_delivery * 1000, 2) : null,
-    ingest_rest_cpu_us_per_position: r.ingest ? cpuAtReference(r.ingest.steps.rest, P.referenceRates.rest) : null,
-    ingest_socket_cpu_us_per_position: r.ingest ? cpuAtReference(r.ingest.steps.socket, P.referenceRates.socket) : null,
+    ingest_rest_cpu_us_per_position: cpuRef(r.ingest, 'rest') ?? null,
+    ingest_socket_cpu_us_per_position: cpuRef(r.ingest, 'socket') ?? null,
     ingest_rest_sustained_per_s: r.ingest ? sustainedRate(r.ingest.steps.rest) : null,
     ingest_socket_sustained_per_s: r.ingest ? sustainedRate(r.ingest.steps.socket) : null,
     // The same ladder against the ingest floor (ingestFloor.ts): what storing a position durably costs at the least.
@@ -856,8 +857,9 @@ function printTable(s: ReturnType<typeof headline>, r: FinishedRun) {
       for (const st of ing.steps[k]) add(`${name} ${k} offered ${st.offered_per_s}/s`, `stored ${round(st.stored_per_s, 0)}/s, ack p50/p99 ${st.ack.p50}/${st.ack.p99} ms, rows/tx ${st.rows_per_transaction === null ? 'n/a' : round(st.rows_per_transaction)}, CPU ${round(st.server_cpu_pct, 0)}% (${st.server_cpu_us_per_position === null ? null : round(st.server_cpu_us_per_position, 0)} µs/position), load CPU ${round(st.load_cpu_pct, 0)}%${st.load_cpu_pct > GENERATOR_BOUND_PCT ? ' GENERATOR-BOUND' : ''}${st.sustained ? ' ✓' : ''}`);
     }
     // A ladder held to its last step says only that the rate sustained is at least that.
-    const sus = (x: IngestStep | undefined, steps: IngestStep[]) => (x ? `${round(x.stored_per_s, 0)}/s (p99 ${x.ack.p99} ms)${x === steps.at(-1) && x.offered_per_s === Math.max(...(steps === ing.steps.socket ? P.socketRates : P.restRates)) ? ' (the ladder\'s top: at least)' : ''}` : 'none');
-    add(`${name} sustained (p99 ≤ 50 ms at this and every lower step): socket, REST`, `${sus(ing.socket_sustained, ing.steps.socket)}, ${sus(ing.rest_sustained, ing.steps.rest)}`);
+    const top = { socket: P.socketRates.at(-1), rest: P.restRates.at(-1) };
+    const sus = (x: IngestStep | undefined, k: 'socket' | 'rest') => (x ? `${round(x.stored_per_s, 0)}/s (p99 ${x.ack.p99} ms)${x.offered_per_s === top[k] ? ' (the ladder\'s top: at least)' : ''}` : 'none');
+    add(`${name} sustained (p99 ≤ 50 ms at this and every lower step): socket, REST`, `${sus(ing.socket_sustained, 'socket')}, ${sus(ing.rest_sustained, 'rest')}`);
   }
   if (s.ingest_floor_rest_cpu_us_per_position !== null || s.ingest_floor_socket_cpu_us_per_position !== null) {
     const cpu = (k: 'rest' | 'socket') => `${s[`ingest_${k}_cpu_us_per_position`] ?? 'n/a'} / ${s[`ingest_floor_${k}_cpu_us_per_position`] ?? 'n/a'} (${s[`ingest_${k}_cpu_vs_floor`] ?? 'n/a'}×)`;
