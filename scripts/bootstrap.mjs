@@ -115,10 +115,10 @@ if (mode === 'start') {
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  process.exit(await runTests());
+  process.exit(runTests());
 }
 
-async function runTests() {
+function runTests() {
   const pg = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
   const skipped = [];
   if (!pg) {
@@ -134,17 +134,19 @@ async function runTests() {
   const passes = [];
   const failures = [];
 
-  // The linter (type-aware rules and the import boundaries between layers, eslint.config.js) and the
-  // type check (each side against its own runtime's globals, tsconfig.json names the projects) side
-  // by side: neither writes anything the other reads, and each keeps one core busy.
-  say('lint (eslint) and typecheck (tsc -b), side by side ...');
-  const checksStarted = Date.now();
-  const timed = async (cmd, args) => { const status = await runAsync(cmd, args); return { status, s: Math.round((Date.now() - checksStarted) / 1000) }; };
-  const [lint, typecheck] = await Promise.all([timed(bin('eslint'), ['--max-warnings=0', '.']), timed(bin('tsc'), ['-b'])]);
-  if (lint.status !== 0) failures.push('lint');
-  passes.push(`lint: ${lint.status === 0 ? 'clean' : 'problems found (above)'} in ${lint.s} s`);
-  if (typecheck.status !== 0) failures.push('typecheck');
-  passes.push(`typecheck: ${typecheck.status === 0 ? 'clean' : 'errors found (above)'} in ${typecheck.s} s (beside lint)`);
+  // The linter first: type-aware rules and the import boundaries between layers (eslint.config.js).
+  say('lint (eslint) ...');
+  const lintStarted = Date.now();
+  const lintStatus = run(bin('eslint'), ['--max-warnings=0', '.']);
+  if (lintStatus !== 0) failures.push('lint');
+  passes.push(`lint: ${lintStatus === 0 ? 'clean' : 'problems found (above)'} in ${Math.round((Date.now() - lintStarted) / 1000)} s`);
+
+  // The type check: each side against its own runtime's globals (tsconfig.json names the projects).
+  say('typecheck (tsc -b) ...');
+  const typecheckStarted = Date.now();
+  const typecheckStatus = run(bin('tsc'), ['-b']);
+  if (typecheckStatus !== 0) failures.push('typecheck');
+  passes.push(`typecheck: ${typecheckStatus === 0 ? 'clean' : 'errors found (above)'} in ${Math.round((Date.now() - typecheckStarted) / 1000)} s`);
 
   // Pass 1: every test server on a fresh SQLite file. With DATABASE_URL=postgres://… a second
   // pass follows (TEST_ENGINE=sqlite leaves the Postgres-only suites to it).
