@@ -14,7 +14,8 @@ export type NewPosition = Omit<PositionRow, 'id'>;
 export interface PositionStore {
   /** Locks the ambulances' rows in id order (PostgreSQL; SQLite serialises writers anyway). */
   lockAmbulances(ids: number[]): Promise<void> | void;
-  ambulanceExists(id: number): Promise<boolean> | boolean;
+  /** The ambulance's latest fix time (undefined: no such ambulance). */
+  latestFixOf(id: number): Promise<{ position_at: string | null } | undefined> | { position_at: string | null } | undefined;
   /** The case's status and ambulance, for a driver link's check. */
   caseOf(caseId: string): Promise<{ status: string; ambulance_id: number | null } | undefined> | { status: string; ambulance_id: number | null } | undefined;
   /** Whether the ambulance itself (its driver link or a device, anything but staff) sent a fix taken at or after `sinceIso`. */
@@ -41,7 +42,7 @@ function prepare(conn: BetterSqlite3.Database): Prepared {
   let p = preparedBy.get(conn);
   if (!p) {
     p = {
-      ambulance: conn.prepare('select id from ambulances where id = ?'),
+      ambulance: conn.prepare('select position_at from ambulances where id = ?'),
       caseOf: conn.prepare('select status, ambulance_id from cases where id = ?'),
       reporting: conn.prepare(`select 1 from ambulance_positions where ambulance_id = ? and recorded_at >= ? and source <> 'staff' limit 1`),
       hasFix: conn.prepare('select 1 from ambulance_positions where ambulance_id = ? and recorded_at = ? limit 1'),
@@ -71,7 +72,7 @@ export const positionRepository = {
     const p = prepare(conn);
     return {
       lockAmbulances: () => {},
-      ambulanceExists: (id) => p.ambulance.get(id) !== undefined,
+      latestFixOf: (id) => p.ambulance.get(id) as { position_at: string | null } | undefined,
       caseOf: (caseId) => p.caseOf.get(caseId) as { status: string; ambulance_id: number | null } | undefined,
       reportingSince: (id, sinceIso) => p.reporting.get(id, sinceIso) !== undefined,
       hasFix: (id, recordedAt) => p.hasFix.get(id, recordedAt) !== undefined,
@@ -85,7 +86,7 @@ export const positionRepository = {
       lockAmbulances: async (ids) => {
         if (ids.length && rowLocks(trx)) await trx('ambulances').whereIn('id', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
       },
-      ambulanceExists: async (id) => (await trx('ambulances').where({ id }).first('id')) !== undefined,
+      latestFixOf: (id) => trx('ambulances').where({ id }).first('position_at'),
       caseOf: (caseId) => trx('cases').where({ id: caseId }).first('status', 'ambulance_id'),
       reportingSince: async (id, sinceIso) =>
         (await trx('ambulance_positions').where({ ambulance_id: id }).where('recorded_at', '>=', sinceIso).whereNot('source', 'staff').first('id')) !== undefined,

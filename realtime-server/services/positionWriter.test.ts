@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { dispatchCase, updateCase } from '../testing/dispatchHelpers';
 import { useTestServer } from '../testing/testServer';
 import type { DomainEvent } from './events';
@@ -120,6 +120,31 @@ describe('group commit of positions', () => {
     const row = await s.ctx.db('ambulances').where({ id: 3 }).first();
     expect([Number(row.latitude), row.position_at]).toEqual([17.32, at(41_000)]);
     expect(heard.map((e) => e.type === 'ambulance.position' && e.position.recorded_at)).toEqual([at(40_000), at(41_000)]);
+  });
+
+  it('looks the history up for a replay only when the fix is not newer than the latest: a moving unit\'s next fix costs no look-up', async () => {
+    const real = positionRepository.store.bind(positionRepository);
+    const lookedUp: string[] = [];
+    const spy = vi.spyOn(positionRepository, 'store').mockImplementation(async (trx) => {
+      const store = await real(trx);
+      return { ...store, hasFix: (id, recordedAt) => { lookedUp.push(recordedAt); return store.hasFix(id, recordedAt); } };
+    });
+    const device = { type: 'device', protocol: 'osmand' } as const;
+    const send = (ms: number) => ambulanceService.recordPosition(s.ctx, 1, { latitude: 17.34, longitude: 78.34, timestamp: at(ms) }, device);
+    try {
+      const before = await count(1);
+      expect(await send(50_000)).toEqual({ ok: true, latest: true });
+      expect(await send(51_000)).toEqual({ ok: true, latest: true });
+      expect(lookedUp).toEqual([]);
+      expect(await send(51_000)).toEqual({ ok: true, latest: false });
+      // Older than the latest but never stored: looked up, then kept in the history.
+      expect(await send(49_000)).toEqual({ ok: true, latest: false });
+      expect(await send(50_000)).toEqual({ ok: true, latest: false });
+      expect(lookedUp).toEqual([at(51_000), at(49_000), at(50_000)]);
+      expect(await count(1)).toBe(before + 3);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('finds a replay with both position stores (prepared SQLite statements and Knex)', async () => {

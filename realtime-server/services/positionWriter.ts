@@ -46,7 +46,8 @@ interface Job {
  */
 async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent) => void): Promise<PositionAck> {
   const { id, input, from } = job;
-  if (!(Number.isSafeInteger(id) && id > 0) || !(await store.ambulanceExists(id))) throw notFound('Ambulance details not found');
+  const ambulance = Number.isSafeInteger(id) && id > 0 ? await store.latestFixOf(id) : undefined;
+  if (!ambulance) throw notFound('Ambulance details not found');
   if (from.type === 'driver') {
     // Checked in the write's own transaction: once the case closes, not one more position.
     if (!linkPolicy.stillDrives(await store.caseOf(from.caseId), id)) throw forbidden('This driver link is no longer valid: its case is closed');
@@ -63,7 +64,10 @@ async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent)
   const recordedAt = new Date(at).toISOString();
   // A replay (a GPS app resending a fix it was not sure was delivered) is acknowledged and changes nothing: no second
   // history row, no event. Only a fix dated by its device can be told to be the same one; an undated one is stamped on arrival.
-  if (input.timestamp !== undefined && (await store.hasFix(id, recordedAt))) return { ok: true, latest: false };
+  // The history is looked up only for a fix not newer than the ambulance's latest: this writer alone stores fixes and moves
+  // the latest forward (row-locked on PostgreSQL), so no stored fix is newer than it, and a driver's next fix costs no look-up.
+  const mayBeStored = ambulance.position_at !== null && recordedAt <= ambulance.position_at;
+  if (input.timestamp !== undefined && mayBeStored && (await store.hasFix(id, recordedAt))) return { ok: true, latest: false };
   const row: NewPosition = {
     ambulance_id: id,
     latitude: input.latitude,

@@ -27,7 +27,7 @@ const latest = (r: NewPosition) => ({ latitude: r.latitude, longitude: r.longitu
 
 /** The statements recordPosition runs for one fix. */
 async function writeOne(store: PositionStore, r: NewPosition) {
-  await store.ambulanceExists(ambId);
+  await store.latestFixOf(ambId);
   await store.hasFix(ambId, r.recorded_at);
   await store.insert(r);
   await store.setLatest(ambId, latest(r));
@@ -57,7 +57,7 @@ db.pragma('synchronous = FULL');
 db.pragma('foreign_keys = ON');
 const prepared = positionRepository.preparedStore(db);
 // The prepared store answers synchronously, so the statements run inside better-sqlite3's own transactions.
-const one = (r: NewPosition) => { void prepared.ambulanceExists(ambId); void prepared.insert(r); void prepared.setLatest(ambId, latest(r)); };
+const one = (r: NewPosition) => { void prepared.latestFixOf(ambId); void prepared.insert(r); void prepared.setLatest(ambId, latest(r)); };
 const single = db.transaction(one);
 const many = db.transaction((rows: NewPosition[]) => { for (const r of rows) one(r); });
 results.push(await time('prepared, 1 per transaction', () => { for (let i = 0; i < n; i++) single(row()); }));
