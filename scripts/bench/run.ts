@@ -147,7 +147,8 @@ class LoadProc {
   private seq = 0;
   private waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   constructor(cpus?: string) {
-    this.child = spawnNode(path.join(ROOT, 'scripts/bench/load.ts'), [], { cpus, ipc: true });
+    // BENCH_LOAD_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the generators as BENCH_SERVER_NODE_ARGS does the server.
+    this.child = spawnNode(path.join(ROOT, 'scripts/bench/load.ts'), [], { cpus, ipc: true, nodeArgs: process.env.BENCH_LOAD_NODE_ARGS?.split(' ').filter(Boolean) });
     this.child.stderr!.on('data', (d) => process.stderr.write(`[load ${this.child.pid}] ${d}`));
     this.child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
       const w = this.waiting.get(m.id);
