@@ -34,18 +34,21 @@ export const newNodeId = (): string => randomUUID();
  * node by hand): each exists once per context, and a copy of the context shares them.
  */
 export function createServiceContext(parts: ServiceContextParts): NodeContext {
-  const { config, log } = parts;
+  const { db, config, log } = parts;
   const nodeId = parts.nodeId ?? newNodeId();
-  const base = {
+  const bus = new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed'));
+  // Storage health first: every storage failure from here on counts for /api/health. Each part is
+  // given only what it uses, so none waits for a finished context.
+  const storageHealth = createStorageHealth({ db, bus, log }, nodeId, parts.clock && { now: parts.clock.now });
+  return {
     ...parts,
     nodeId,
-    bus: new EventBus((err, e) => log.error({ err, event: e.type }, 'event listener failed')),
+    bus,
     lifecycle: { draining: false },
     rateLimits: createRateLimits(config, parts.redis),
     reports: new ReportGate(config.reports),
+    storageHealth,
+    positions: new PositionWriter({ db, bus, config, storageHealth }),
+    principals: createPrincipalCache<Principal>({ bus }),
   };
-  // One object, completed in place: the parts made from it see the finished context.
-  // Storage health first: every storage failure from here on counts for /api/health.
-  const withHealth = Object.assign(base, { storageHealth: createStorageHealth(base, nodeId, parts.clock && { now: parts.clock.now }) });
-  return Object.assign(withHealth, { positions: new PositionWriter(withHealth), principals: createPrincipalCache<Principal>(withHealth) });
 }
