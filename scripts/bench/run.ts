@@ -22,7 +22,10 @@
  *   figures. reports and history are left out (their year is built with this checkout's schema).
  *   Any phase whose load generators use more than 70 % of their core is marked GENERATOR-BOUND.
  * --client socketio: viewers and staff boards on socket.io-client; by default they listen through
- *   liteSocket.ts (ws speaking the Socket.IO wire protocol, so the generator costs less per socket).
+ *   liteSocket.ts (ws speaking the Socket.IO wire protocol, parsing only the events listened to, so
+ *   the generator costs less per socket).
+ * Profiles: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" for the server(s),
+ *   BENCH_LOAD_NODE_ARGS the same for the load generators; read them with scripts/bench/profileTop.ts.
  *
  * --nodes N (N >= 1): N server processes on PostgreSQL + Redis, as docs/operations.md ("Several nodes") runs them: a fresh
  *   schema `lifeline_bench_<pid>_<ms>` of --database-url (default DATABASE_URL when postgres://,
