@@ -15,6 +15,8 @@ import WebSocket from 'ws';
 
 export interface LiteSocket {
   on(ev: string, fn: (payload: never) => void): LiteSocket;
+  /** The event's packet as text, unparsed (`42["event",payload]`): for a listener that only counts or scans. */
+  onText(ev: string, fn: (packet: string) => void): LiteSocket;
   readonly connected: boolean;
   close(): void;
 }
@@ -22,7 +24,7 @@ export interface LiteSocket {
 export function connectLite(url: string, auth: Record<string, string>, opts: { onDisconnect?: () => void; timeoutMs?: number } = {}): Promise<LiteSocket | undefined> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, { perMessageDeflate: false });
-    const handlers = new Map<string, (d: unknown) => void>();
+    const handlers = new Map<string, { fn: (d: unknown) => void; text?: true }>();
     let connected = false;
     let settled = false;
     const settle = (ok: boolean) => {
@@ -34,7 +36,8 @@ export function connectLite(url: string, auth: Record<string, string>, opts: { o
     };
     const timer = setTimeout(() => settle(false), opts.timeoutMs ?? 60_000);
     const socket: LiteSocket = {
-      on: (ev, fn) => { handlers.set(ev, fn as (d: unknown) => void); return socket; },
+      on: (ev, fn) => { handlers.set(ev, { fn: fn as (d: unknown) => void }); return socket; },
+      onText: (ev, fn) => { handlers.set(ev, { fn: fn as (d: unknown) => void, text: true }); return socket; },
       get connected() { return connected; },
       close: () => { connected = false; ws.close(); },
     };
@@ -53,7 +56,7 @@ export function connectLite(url: string, auth: Record<string, string>, opts: { o
             // case.updated, ambulance.updated, alerts…) is never parsed, so the generator's cost
             // follows what the bench measures, not everything the server sends.
             const handler = handlers.get(text.slice(4, text.indexOf('"', 4)));
-            if (handler) handler((JSON.parse(text.slice(2)) as [string, unknown])[1]);
+            if (handler) handler.fn(handler.text ? text : (JSON.parse(text.slice(2)) as [string, unknown])[1]);
           } else if (text.startsWith('40')) {
             connected = true;
             settle(true);
