@@ -5,7 +5,8 @@
  * timers, event emitters, packet decoder objects) cost the generator most of its core at 10,000
  * viewers, so the generator, not the server, set the figures. This client does what a viewer
  * does on the wire and nothing else: connect with its auth, answer pings, hand each listened-to
- * event's payload to its listener.
+ * event's payload to its listener. It trusts the server's frames to be UTF-8 (the server under test
+ * is ours; checking is the server's job for what it receives, not the generator's).
  *
  * Packets (https://socket.io/docs/v4/socket-io-protocol/): the server opens with `0{…}`
  * (Engine.IO open), the client connects with `40{auth}`, the server answers `40{"sid":…}` or
@@ -23,7 +24,7 @@ export interface LiteSocket {
 
 export function connectLite(url: string, auth: Record<string, string>, opts: { onDisconnect?: () => void; timeoutMs?: number } = {}): Promise<LiteSocket | undefined> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, { perMessageDeflate: false });
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, { perMessageDeflate: false, skipUTF8Validation: true });
     const handlers = new Map<string, { fn: (d: unknown) => void; text?: true }>();
     let connected = false;
     let settled = false;
