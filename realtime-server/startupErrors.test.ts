@@ -78,10 +78,13 @@ function unsearchableAncestor(target: string, uid: number): string | undefined {
   });
 }
 
-/** `tsx realtime-server/main.ts` with `env`, as `uid` when given; answers its exit code and output. */
+/**
+ * `node --import tsx realtime-server/main.ts` with `env`, as `uid` when given; answers its exit
+ * code and output. One process, where the tsx command would start node twice (its own and the script's).
+ */
 function runMain(env: Record<string, string>, uid?: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['realtime-server/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'realtime-server/main.ts'], {
       cwd: root,
       env: { ...process.env, REDIS_URL: '', PORT: '0', SEED: 'none', GEOCODER_URL: 'off', STATIC_DIR: path.join(dir, 'web'), ...env, ...(uid === undefined ? {} : { HOME: os.tmpdir() }) },
       stdio: ['ignore', 'pipe', 'pipe'],

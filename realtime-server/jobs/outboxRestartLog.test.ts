@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dispatchCase } from '../testing/dispatchHelpers';
 import { memoryLog } from '../testing/memoryLog';
+import { lastOutboxPass } from '../testing/outboxPass';
 import { startTestServer } from '../testing/testServer';
-import { sleep, waitFor } from '../testing/wait';
+import { waitFor } from '../testing/wait';
 
 const queuedLines = (mem: ReturnType<typeof memoryLog>) =>
   mem.entries().filter((e) => typeof e.outboxId === 'number' && String(e.msg).startsWith('mail queued'));
@@ -28,8 +29,7 @@ describe('without SMTP_URL, a restart does not log the waiting mail again', () =
     const second = memoryLog();
     const b = await startTestServer({ env, log: second.log });
     try {
-      await b.outbox.ready;
-      await sleep(1500); // more than a worker pass
+      await b.outbox.ready; // the first worker pass is done
       expect(queuedLines(second)).toEqual([]);
       const summary = second.entries().filter((e) => String(e.msg).includes('queued before this start'));
       expect(summary).toHaveLength(1);
@@ -37,7 +37,7 @@ describe('without SMTP_URL, a restart does not log the waiting mail again', () =
 
       const caseId = await dispatchCase(b, await b.signIn('operator'), 3, { to: 'arun@example.com' });
       await waitFor(() => queuedLines(second).length >= 2, 'the new mails are logged');
-      await sleep(1200);
+      await lastOutboxPass(b);
       expect(queuedLines(second).map((e) => e.to)).toEqual(['driver3@lifeline.test', 'arun@example.com']);
       expect(caseId).toMatch(/^[0-9a-f-]{36}$/);
     } finally {

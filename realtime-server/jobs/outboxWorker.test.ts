@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ISO_TIME, PUBLIC_URL, dispatch, dispatchCase, driverOf, expectStatus, initiateTracking, outboxFor, plateOf, sha256Hex, tokenInLink } from '../testing/dispatchHelpers';
 import { freePort } from '../testing/serverProcess';
 import { startSilentServer, startSmtpListener, type SmtpListener } from '../testing/smtpListener';
+import { lastOutboxPass } from '../testing/outboxPass';
 import { startTestServer, type TestServer, useTestServer } from '../testing/testServer';
 import { DEMO } from '../testing/demoAccounts';
 import { sleep, waitFor } from '../testing/wait';
@@ -313,7 +314,7 @@ describe('without SMTP_URL', () => {
   it('keeps every message queued and lists it in GET /api/outbox with its links', async () => {
     const caseId = await dispatchCase(s, operator, 4, { to: 'queued@example.com' });
     expect((await initiateTracking(s, operator, caseId, 4)).status).toBe(200);
-    await sleep(1500); // longer than the worker's poll interval
+    await lastOutboxPass(s);
 
     const messages = await outbox(s, admin);
     expect(messages).toHaveLength(4);

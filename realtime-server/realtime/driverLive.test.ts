@@ -2,7 +2,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVER_STANDBY_MS } from '../policies/links';
 import { dispatchCase, expectStatus, trackingTokens, updateCase } from '../testing/dispatchHelpers';
-import { nextEvent, useTestServer } from '../testing/testServer';
+import { nextEvent, roundTrip, useTestServer } from '../testing/testServer';
 import { sleep } from '../testing/wait';
 
 /**
@@ -94,7 +94,7 @@ describe('board → phone: a step set by staff reaches the driver link at the co
     expect(seen).not.toHaveProperty('assignment');
     expect(seen).not.toHaveProperty('priority');
     expect(seen.destination?.address ?? null).toBeNull();
-    await sleep(150);
+    await roundTrip(bystander.sock);
     expect(heardOf(bystander.heard, 'track.case')).toEqual([]);
 
     // The same for every later step and for a staff edit of the case (its priority).
@@ -135,7 +135,7 @@ describe('a driver link whose call ended waits for its ambulance\'s next call', 
     // Other ambulances' calls and positions: nothing.
     const elsewhere = await dispatchCase(s, operator, 4);
     expectStatus(await s.api('POST', '/api/ambulances/3/position', { token: operator, body: { latitude: 17.41, longitude: 78.41 } }), 200, 'position');
-    await sleep(200);
+    await sleep(200); // an offer leaves after a query of its own (realtime/standby.ts): a round trip could overtake it
     expect(waiting.heard.map((h) => h.event)).toEqual(['driver.standby']);
 
     // Its own ambulance's next call: at once, with a driver link of its own.
@@ -153,7 +153,7 @@ describe('a driver link whose call ended waits for its ambulance\'s next call', 
 
     // Later changes of that call do not offer it again.
     expectStatus(await updateCase(s, operator, next, { description: 'Fall, conscious' }), 200, 'edit');
-    await sleep(200);
+    await sleep(200); // as above: an offer would leave after a query
     expect(heardOf(waiting.heard, 'driver.dispatched')).toHaveLength(1);
     expect(elsewhere).not.toBe(next);
     expectStatus(await updateCase(s, operator, next, { status: 'closed' }), 200, 'close');

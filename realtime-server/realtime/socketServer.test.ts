@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../db/connection';
 import { inTransaction } from '../services/context';
-import { collect, nextEvent, useTestServer } from '../testing/testServer';
+import { collect, nextEvent, roundTrip, useTestServer } from '../testing/testServer';
 import { shareLocation } from '../testing/dispatchHelpers';
 import { sleep } from '../testing/wait';
 
@@ -223,7 +223,7 @@ describe('events after a write', () => {
     expect(res.status).toBe(201);
     expect(await adminGot).toEqual(res.body.user);
     expect(res.body.user).toMatchObject({ name: 'Nadia Rao', email: 'nadia@lifeline.test', role: 'operator', shift: 2, gender: 1, version: 1 });
-    await sleep(500);
+    await roundTrip(op);
     expect(opSaw).toEqual([]);
   });
 
@@ -237,7 +237,7 @@ describe('events after a write', () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.error).toContain('TS09 EA 1001');
-    await sleep(500);
+    await roundTrip(op);
     expect(saw).toEqual([]);
     expect((await s.ctx.db('cases').count({ n: '*' }).first())!.n).toBe(cases);
   });
@@ -254,7 +254,7 @@ describe('events after a write', () => {
       throw new Error('boom');
     })).rejects.toThrow('boom');
     off();
-    await sleep(500);
+    await roundTrip(op);
     expect(published).toEqual([]);
     expect(saw).toEqual([]);
     expect((await s.ctx.db('cases').where({ id: caseId }).first()).description).toBe('Chest pain, conscious');
@@ -353,9 +353,11 @@ describe('tracking viewers and drivers', () => {
     const own = nextEvent(viewer, 'track.position', 1000);
     await postPosition(2, { latitude: 17.401, longitude: 78.451, timestamp: ts });
     expect(await own).toEqual({ positions: [{ ambulanceId: 2, latitude: 17.401, longitude: 78.451, recorded_at: new Date(ts).toISOString() }] });
-    // Another ambulance's position: not for this viewer.
+    // Another ambulance's position: not for this viewer; nor is the staff batch that carries it.
+    const staffBatch = nextEvent(op, 'ambulance.position', 2500, (b: { positions: any[] }) => b.positions.some((p) => p.ambulanceId === 3));
     await postPosition(3, { latitude: 17.5, longitude: 78.5, timestamp: Date.now() });
-    await sleep(1200); // past a staff flush too: the staff batch must not reach the viewer either
+    await staffBatch;
+    await roundTrip(viewer);
 
     expect(saw.map((e) => e.event)).toEqual(['track.case', 'track.case', 'track.position']);
     expect(saw[0].payload).toEqual({
@@ -528,7 +530,7 @@ describe('revocation disconnects sockets', () => {
     const gone = nextEvent(sock, 'disconnect', 1000);
     expect((await s.api('POST', '/api/auth/signout', { token })).status).toBe(200);
     expect(await gone).toBe('io server disconnect');
-    await sleep(200);
+    await roundTrip(keep);
     expect(sock.connected).toBe(false);
     expect(keep.connected).toBe(true);
     expect((await refused({ token })).message).toBe('unauthorized');
@@ -550,7 +552,7 @@ describe('revocation disconnects sockets', () => {
     expect((await s.api('DELETE', `/api/users/${id}`, { token: admin })).status).toBe(200);
     expect(await gone).toBe('io server disconnect');
     expect(await told).toEqual({ id });
-    await sleep(200);
+    await roundTrip(bystander);
     expect(bystander.connected).toBe(true);
     expect((await refused({ token })).message).toBe('unauthorized');
   });
@@ -573,7 +575,7 @@ describe('revocation disconnects sockets', () => {
     expect(res.body.case).toMatchObject({ id: caseId, status: 'closed' });
     expect(await viewerGone).toBe('io server disconnect');
     expect(await driverGone).toBe('io server disconnect');
-    await sleep(200);
+    await roundTrip(keep);
     expect(keep.connected).toBe(true);
 
     expect((await refused({ trackToken: viewerToken })).message).toBe('unauthorized');

@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectNoWrite } from '../testing/assertions';
-import { nextEvent, useTestServer } from '../testing/testServer';
+import { nextEvent, roundTrip, useTestServer } from '../testing/testServer';
 
 /**
  * Deactivating an operator (PUT /api/users/{id} {active:false}) or deleting one ends their
@@ -90,7 +90,7 @@ describe('deactivating an operator', () => {
     const res = await s.api('PUT', `/api/users/${op.id}`, { token: admin, body: { ...op.body, address: '1 Lake Road' } });
     expect(res.body.user.active).toBe(true);
     expect((await s.api('GET', '/api/auth/profile', { token })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 200));
+    await roundTrip(sock);
     expect(sock.connected).toBe(true);
     sock.disconnect();
   });

@@ -166,3 +166,27 @@ export function collect<T = any>(s: Socket<any, any>, event: string) {
   s.on(event, on);
   return { seen, stop: () => s.off(event, on) };
 }
+
+/**
+ * A round trip on the socket's own connection: every event (or disconnection) the server sent
+ * it before this call arrives first, so a test can look at what it heard, or did not hear,
+ * without waiting for time to pass. Any socket may send a position: a staff, viewer or invalid
+ * one is refused at once and changes nothing (realtime/driverEvents.ts). Resolves too when the
+ * server closes the connection instead; the caller's own assertions say whether it should have.
+ */
+export function roundTrip(s: Socket<any, any>): Promise<void> {
+  if (!s.connected) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const closed = () => resolve();
+    s.once('disconnect', closed);
+    s.timeout(5000).emitWithAck('ambulance.position', null).then((ack: any) => {
+      s.off('disconnect', closed);
+      if (ack?.ok === false) resolve();
+      else reject(new Error(`roundTrip: the server took a null position: ${JSON.stringify(ack)}`));
+    }, (err: Error) => {
+      s.off('disconnect', closed);
+      if (s.connected) reject(err);
+      else resolve();
+    });
+  });
+}

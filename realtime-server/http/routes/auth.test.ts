@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PRINCIPAL_TTL_MS } from '../../services/principalCache';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { expectError, expectNoWrite } from '../../testing/assertions';
 import { useTestServer } from '../../testing/testServer';
 import { DEMO } from '../../testing/demoAccounts';
@@ -119,8 +119,13 @@ describe('tokens and sessions', () => {
     expect((await profile(token)).status).toBe(200);
     await s.ctx.db('sessions').where({ token_hash: sha256(token) }).update({ expires_at: new Date(Date.now() - 1000).toISOString() });
     // Changed behind the server's back (as another node would): seen once its remembered principal lapses.
-    await new Promise((r) => setTimeout(r, PRINCIPAL_TTL_MS + 50));
-    expectError(await profile(token), 401, EXPIRED);
+    // The server runs in this process: its clock is moved past the TTL rather than waited out.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + PRINCIPAL_TTL_MS + 50 });
+    try {
+      expectError(await profile(token), 401, EXPIRED);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
 import { dispatchCase, trackingTokens } from '../../testing/dispatchHelpers';
 import { useTestServer } from '../../testing/testServer';
-import { sleep } from '../../testing/wait';
+import { waitFor } from '../../testing/wait';
 
 /** GET /api/metrics: Prometheus text an operations engineer can scrape (docs/operations.md, "What to watch"). */
 const METRICS_TOKEN = 'scrape-me-0123456789abcdef';
@@ -25,9 +25,11 @@ describe('GET /api/metrics', () => {
     await s.socket({ trackToken: viewer });
     const sender = await s.socket({ driverToken: driver });
     expect(await sender.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.4, longitude: 78.5 })).toMatchObject({ ok: true });
-    await sleep(1200); // one staff tick
+    const scrape = () => fetch(`${s.url}/api/metrics`, { headers: { authorization: `Bearer ${admin}` } });
+    // The staff batch leaves on the next tick (at most a second); its delivery is counted once every shard has it.
+    await waitFor(async () => sample(await (await scrape()).text(), 'lifeline_fanout_seconds_count{room="staff"}'), 'the staff tick', 5000, 50);
 
-    const res = await fetch(`${s.url}/api/metrics`, { headers: { authorization: `Bearer ${admin}` } });
+    const res = await scrape();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loadConfig } from '../../../realtime-server/config';
 import { type RunningServer, startServer } from '../../../realtime-server/server';
 import { DEMO } from '../../../realtime-server/testing/demoAccounts';
+import { roundTrip } from '../../../realtime-server/testing/testServer';
 import { sleep, waitFor } from '../../../realtime-server/testing/wait';
 import type { AmbulanceDto, CaseDto } from '../api/contract';
 import { CASE_COUNTS_KEY, queries } from '../api/queries';
@@ -461,7 +462,7 @@ describe('a staff client with the live cache against a real server', () => {
     server.io.to('staff').emit('case.created', victim);
     server.io.to('staff').emit('case.updated', { ...victim, version: victim.version + 10 });
     server.io.to('staff').emit('ambulance.updated', { ...ambulance, version: ambulance.version - 1, status: 'maintenance' });
-    await sleep(500);
+    await roundTrip(socket); // the late events have reached the cache (its handlers patch it as each arrives)
     const c = cacheLists();
     expect(c.cases!.find((x) => x.id === old.id)).toMatchObject({ version: changed.body.case.version, description: 'newer than the late event' });
     expect(c.cases!.some((x) => x.id === victim.id)).toBe(false);
