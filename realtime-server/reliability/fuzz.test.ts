@@ -23,12 +23,15 @@ import { type TestServer, useTestServer } from '../testing/testServer';
  *
  * FUZZ_RUNS (default 40) is the number of inputs per route and caller; the whole file is
  * also bounded in time (FUZZ_SECONDS, default 45) so that `npm test` stays within a minute
- * on a loaded machine. What the budget cut short is no secret: the file's last test names how
- * many inputs were tried and how many routes the time left out (printed, and as an annotation).
+ * on a loaded machine, but every route gets FLOOR_RUNS inputs as each caller first, whatever
+ * the time. What the budget cut short is no secret: the file's last test names how many
+ * inputs were tried and how many routes × callers got only their floor (printed, and as an annotation).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const BUDGET_MS = Number(process.env.FUZZ_SECONDS ?? 45) * 1000;
 const SOCKET_RUNS = Math.max(50, RUNS * 12);
+/** Inputs every route gets as each caller whatever the machine's speed, before the time budget buys more. */
+const FLOOR_RUNS = 2;
 const PG_URL = postgresSuitesUrl();
 
 // ---------------------------------------------------------------- what is sent
@@ -264,11 +267,11 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
     } });
     let started = 0;
     /** What was tried, and what the time budget left out: properties stopped early, routes × callers never reached. */
-    const tried = { http: 0, socket: 0, byStatus: {} as Record<number, number>, cutShort: 0, routesLeftOut: 0 };
+    const tried = { http: 0, socket: 0, byStatus: {} as Record<number, number>, cutShort: 0, routesLeftOut: 0, floor: 0 };
     const report = () => {
       const byStatus = Object.entries(tried.byStatus).map(([k, v]) => `${k}:${v}`).join(' ');
       const budget = tried.cutShort || tried.routesLeftOut
-        ? `; the ${Math.round(opts.budgetMs / 1000)} s budget stopped ${tried.cutShort} properties early and left out ${tried.routesLeftOut} routes × callers`
+        ? `; the ${Math.round(opts.budgetMs / 1000)} s budget stopped ${tried.cutShort} properties early and left ${tried.routesLeftOut} routes × callers at their ${FLOOR_RUNS} floor inputs`
         : '';
       return `fuzz (${name}): ${tried.http} HTTP requests (${byStatus}), ${tried.socket} socket payloads in ${Math.round((Date.now() - started) / 1000)} s${budget}`;
     };
@@ -475,7 +478,6 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
             // What is left of the budget, shared by the routes and callers still to go.
             const share = as === 'operator' ? 3 : as === 'admin' ? 2 : 1;
             const budget = (timeLeft() - 1000) / (routes.length - i + (share - 1) * routes.length) ;
-            if (budget < 200) { tried.routesLeftOut += routes.length - i; break; }
             // Fresh sessions per route: sign-out ends them.
             const token = as === 'anonymous' ? undefined : await s.signIn(as);
             const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -491,7 +493,7 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
                 fc.constantFrom('', ' ', 'a'.repeat(201), 'key-1', '\tkey'),
               ), { freq: 6 }),
             });
-            count(await assertProperty(fc.asyncProperty(request, oneAtATime(async (r) => {
+            const property = fc.asyncProperty(request, oneAtATime(async (r) => {
               let p = route.path;
               // The demo operator signs in for the next routes: its account is not edited or deleted here.
               const params = r.params.map((v) => (route.path.startsWith('/api/users/') && v === String(f.demoOperatorId) ? String(f.operatorId) : v));
@@ -503,7 +505,12 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
               const bearer = route.path === '/api/auth/signout' && token ? await s.signIn(as as 'operator' | 'admin') : token;
               await settle();
               await check(req, await send(req, bearer));
-            })), { numRuns: opts.runs, interruptAfterTimeLimit: budget, markInterruptAsFailure: false }));
+            }));
+            // The floor first, never cut short: what the fuzzer covers does not depend on the machine's speed.
+            await assertProperty(property, { numRuns: FLOOR_RUNS });
+            tried.floor += FLOOR_RUNS;
+            if (budget < 200) { tried.routesLeftOut += 1; continue; }
+            count(await assertProperty(property, { numRuns: opts.runs, interruptAfterTimeLimit: budget, markInterruptAsFailure: false }));
           }
         }, 150_000);
       }
@@ -516,7 +523,9 @@ function fuzzSuite(name: string, opts: { env: Record<string, string>; budgetMs: 
         expect(await s.api('GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
         const token = await s.signIn('operator');
         expect((await s.api('GET', '/api/cases', { token })).status).toBe(200);
-        expect(tried.http).toBeGreaterThan(Math.min(500, opts.runs * 30));
+        // Every route, as each caller, had its floor inputs sent (3 callers × the served routes × FLOOR_RUNS).
+        expect(tried.floor).toBe(3 * servedRoutes(s).length * FLOOR_RUNS);
+        expect(tried.http).toBeGreaterThanOrEqual(tried.floor);
       });
     });
   });
