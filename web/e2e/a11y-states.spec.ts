@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Route } from './fixtures';
-import { ACCOUNTS, openAs, settled, trackRequests } from './helpers';
+import { ACCOUNTS, openAs, settled, skipRetries, trackRequests } from './helpers';
 
 // Issue 25: axe finds no violation on every staff screen in its loading and error states too (the loaded
 // states are a11y.spec's). Each screen's own list is held (loading) or answered 500 (error); the rest of the
@@ -57,9 +57,12 @@ for (const s of SCREENS) {
   test(`${s.name} when its list failed`, async ({ page }) => {
     const mine = listOf(s.api);
     await page.route((url) => mine(url.href), (route) => route.fulfill({ status: 500, json: { error: 'Internal server error' } }));
+    // The page's clock jumps over the retries' back-off (1 s, then 2 s) instead of waiting it out.
+    await page.clock.install();
     await openAs(page, s.who, s.path);
     // Failed for good: the query's own retries are over (a button waits disabled with a spinner while
     // they run, and one enabled during axe's check is caught half way through its fade).
+    await skipRetries(page, () => settled(page, { timeout: 25_000 }));
     await settled(page, { timeout: 25_000 });
     await expect(page.locator('button:disabled .MuiCircularProgress-root')).toHaveCount(0, { timeout: 20_000 });
     await expectNoViolations(page, `${s.name} failed`);

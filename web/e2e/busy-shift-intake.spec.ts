@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request, type Route } from './fixtures';
-import { apiToken, closeOpenCalls, freeAmbulance, settled, signIn, trackRequests } from './helpers';
+import { apiToken, closeOpenCalls, freeAmbulance, settled, signIn, skipTimeUntil, trackRequests } from './helpers';
 
 // Issue 25, a busy shift at intake: New Case when the fleet cannot be loaded (items 4, 13), the
 // operator's Dashboard showing what is urgent (item 5), the previous call's share link (item 6),
@@ -79,9 +79,11 @@ test.describe('New Case while the fleet is unknown', () => {
   test('a failed ambulance list: SPEC\'s toast, the error with Retry in the select\'s place, never "none free"; Retry brings the list', async ({ page }) => {
     await signIn(page, 'operator');
     await fail(page, '/api/ambulances');
+    // The page's clock jumps over the list's retry back-off (1 s, then 2 s) instead of waiting it out.
+    await page.clock.install();
     await page.goto('/dashboard/new-case');
 
-    await expect(toasts(page, 'Failed to fetch ambulances')).toBeVisible({ timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(toasts(page, 'Failed to fetch ambulances')).toBeVisible({ timeout: 250 }));
     const failure = page.getByTestId('ambulance-load-failure');
     await expect(failure).toContainText('Failed to fetch ambulances');
     await expect(failure).toContainText('which ambulances are free is unknown');
@@ -176,8 +178,9 @@ test.describe('the operator Dashboard shows what is urgent', () => {
     await held.release();
 
     await fail(page, '/api/cases');
+    await page.clock.install(); // to jump over the retry back-off, as above
     await page.reload();
-    await expect(page.getByTestId('load-failure')).toContainText('Failed to load dashboard data', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(page.getByTestId('load-failure')).toContainText('Failed to load dashboard data', { timeout: 250 }));
     await expect(page.getByTestId('tile-waiting-calls')).toHaveText('–');
     await expect(page.getByTestId('tile-past-target')).toHaveText('–');
     await expect(page.getByTestId('load-failure').getByRole('button', { name: 'Retry' })).toBeEnabled({ timeout: 15_000 });

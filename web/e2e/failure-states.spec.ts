@@ -1,10 +1,17 @@
 import { expect, test, type Page } from './fixtures';
-import { ambulanceByPlate, apiToken, closeCase, dispatchCase, settled, signIn, trackRequests } from './helpers';
+import { ambulanceByPlate, apiToken, closeCase, dispatchCase, settled, signIn, skipTimeUntil, storeSession, trackRequests } from './helpers';
 
 // Issue 13, "Failure must look like failure": unknown is never shown as zero. Every list is
 // made to fail with page.route (a 500, or the request aborted), and each screen must show the
 // spec's error text in a persistent panel with Retry, and no count or empty state.
 // Only ambulance TS09 EA 1002 is dispatched here (and freed at the end).
+//
+// The screens' own pages have the page's clock installed before they load: a failing query retries
+// after 1 s and 2 s, and skipTimeUntil jumps over those waits instead of sitting them out.
+
+// Each test makes its own failures on a fresh page, on its worker's own server: the file's tests may
+// share out over the workers.
+test.describe.configure({ mode: 'parallel' });
 
 type Failure = '500' | 'abort';
 
@@ -39,11 +46,14 @@ async function fiveSecondsLater(page: Page) {
 }
 
 const panel = (page: Page) => page.getByTestId('load-failure');
+/** An expect that fails fast, for skipTimeUntil: each miss moves the page's clock on. */
+const quick = { timeout: 250 };
 const shot = (page: Page, name: string) => page.screenshot({ path: `.tmp/failure-states/${name}.png`, fullPage: true });
 
 test.describe('operator screens', () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page, 'operator');
+    await storeSession(page, 'operator');
+    await page.clock.install();
   });
 
   test('while the live connection is down, the board keeps its data and says updates are paused', async ({ page }) => {
@@ -53,7 +63,8 @@ test.describe('operator screens', () => {
     await page.goto('/dashboard/cases');
     await expect(page.getByTestId('count-total-cases')).toHaveText(/^\d+$/, { timeout: 15_000 });
     const notice = page.getByTestId('stale-notice');
-    await expect(notice).toContainText(/Live updates are paused\. Showing data from .* may be out of date/, { timeout: 15_000 });
+    // The header waits five seconds for a first connection before it calls the socket down.
+    await skipTimeUntil(page, () => expect(notice).toContainText(/Live updates are paused\. Showing data from .* may be out of date/, quick));
     await expect(panel(page)).toHaveCount(0);
     await shot(page, 'cases-offline');
   });
@@ -61,7 +72,7 @@ test.describe('operator screens', () => {
   test('cases board, 500: no counts, no "All clear!", a panel with Retry that stays until a load succeeds', async ({ page }) => {
     await failRoute(page, '/api/cases', '500');
     await page.goto('/dashboard/cases');
-    await expect(panel(page)).toContainText('Failed to fetch cases from database', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page)).toContainText('Failed to fetch cases from database', quick));
     await expect(panel(page).getByRole('button', { name: 'Retry' })).toBeVisible();
     await expect(page.getByText('All clear!')).toHaveCount(0);
     await expect(page.getByTestId('count-active-cases')).toHaveText('–');
@@ -71,7 +82,7 @@ test.describe('operator screens', () => {
     await expect(page.getByText('No cases found')).toHaveCount(0);
     await shot(page, 'cases-500');
     // Still there after the toast has gone (it hides itself after a few seconds).
-    await expect(page.locator('#notistack-snackbar')).toHaveCount(0, { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(page.locator('#notistack-snackbar')).toHaveCount(0, quick));
     await expect(panel(page)).toBeVisible();
     await expect(panel(page).getByRole('button', { name: 'Retry' })).toBeEnabled();
 
@@ -84,7 +95,7 @@ test.describe('operator screens', () => {
   test('cases board, aborted request: the exception text', async ({ page }) => {
     await failRoute(page, '/api/cases', 'abort');
     await page.goto('/dashboard/cases');
-    await expect(panel(page).getByText('Failed to fetch cases', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page).getByText('Failed to fetch cases', { exact: true })).toBeVisible(quick));
     await expect(page.getByText('All clear!')).toHaveCount(0);
   });
 
@@ -95,10 +106,10 @@ test.describe('operator screens', () => {
     await failRoute(page, '/api/cases', '500');
     await page.getByRole('button', { name: 'Refresh' }).click();
     const notice = page.getByTestId('stale-notice');
-    await expect(notice).toContainText(/Showing data from .* may be out of date/, { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(notice).toContainText(/Showing data from .* may be out of date/, quick));
     await expect(notice).toHaveAttribute('role', 'status');
     // Disabled while the query's own retries run, then offered.
-    await expect(notice.getByRole('button', { name: 'Retry' })).toBeEnabled({ timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(notice.getByRole('button', { name: 'Retry' })).toBeEnabled(quick));
     await expect(page.getByTestId('count-total-cases')).toHaveText(total!);
     await expect(panel(page)).toHaveCount(0);
     await shot(page, 'cases-stale');
@@ -111,7 +122,7 @@ test.describe('operator screens', () => {
   test('summary: tiles and fleet overview are unknown, not zero', async ({ page }) => {
     await failRoute(page, '/api/ambulances', '500');
     await page.goto('/dashboard');
-    await expect(panel(page)).toContainText('Failed to load dashboard data', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page)).toContainText('Failed to load dashboard data', quick));
     for (const tile of ['active-cases', 'available-ambulances', 'busy-ambulances', 'total-fleet']) {
       await expect(page.getByTestId(`tile-${tile}`)).toHaveText('–');
     }
@@ -124,7 +135,7 @@ test.describe('operator screens', () => {
   test('fleet status: no counters, no filter counts, no "No ambulances found"', async ({ page }) => {
     await failRoute(page, '/api/ambulances', '500');
     await page.goto('/dashboard/ambulance-tracking');
-    await expect(panel(page)).toContainText('Error loading ambulance data.', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page)).toContainText('Error loading ambulance data.', quick));
     for (const c of ['on-emergency', 'available', 'busy']) await expect(page.getByTestId(`fleet-counter-${c}`)).toHaveText('–');
     await expect(page.getByRole('button', { name: 'Busy', exact: true })).toBeVisible();
     await expect(page.getByText('No ambulances found')).toHaveCount(0);
@@ -134,7 +145,7 @@ test.describe('operator screens', () => {
   test('fleet status with the cases failing: the classes are unknown', async ({ page }) => {
     await failRoute(page, '/api/cases', 'abort');
     await page.goto('/dashboard/ambulance-tracking');
-    await expect(panel(page)).toContainText('Error loading cases data.', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page)).toContainText('Error loading cases data.', quick));
     await expect(page.getByTestId('fleet-counter-busy')).toHaveText('–');
     await expect(page.getByTestId('fleet-class-badge')).toHaveCount(0);
   });
@@ -142,7 +153,7 @@ test.describe('operator screens', () => {
   test('ambulance map, 500 and abort: the spec texts, no legend counts, no empty message', async ({ page }) => {
     await failRoute(page, '/api/ambulances', '500');
     await page.goto('/dashboard/ambulance-map');
-    await expect(panel(page)).toContainText('Failed to fetch ambulances', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page)).toContainText('Failed to fetch ambulances', quick));
     await expect(page.getByTestId('legend-available')).toContainText('–');
     await expect(page.getByTestId('legend-busy')).toContainText('–');
     await expect(page.getByText('No ambulances with location data found')).toHaveCount(0);
@@ -152,15 +163,14 @@ test.describe('operator screens', () => {
     await page.unroute(pathIs('/api/ambulances'));
     await failRoute(page, '/api/ambulances', 'abort');
     await page.reload();
-    await expect(panel(page)).toContainText('Error fetching ambulances', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page)).toContainText('Error fetching ambulances', quick));
   });
 
   test('profile, 500: the spec texts, bounded retries, no request loop', async ({ page }) => {
     const seen = await failRoute(page, '/api/auth/profile', '500');
-    await page.clock.install();
     trackRequests(page);
     await page.goto('/dashboard/profile');
-    await expect(page.getByText('Failed to fetch user profile')).toBeVisible({ timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(page.getByText('Failed to fetch user profile')).toBeVisible(quick));
     await expect(page.getByText('No profile data available')).toBeVisible();
     const after = seen.count;
     await fiveSecondsLater(page);
@@ -173,13 +183,14 @@ test.describe('operator screens', () => {
 
 test.describe('admin screens', () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page, 'admin');
+    await storeSession(page, 'admin');
+    await page.clock.install();
   });
 
   test('overview: a failed list is named, its tiles unknown, the others shown', async ({ page }) => {
     await failRoute(page, '/api/users/operators', '500');
     await page.goto('/admin-dashboard');
-    await expect(panel(page)).toContainText('Could not load operators data', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page)).toContainText('Could not load operators data', quick));
     await expect(page.getByTestId('tile-Total Operators')).toContainText('–');
     await expect(page.getByTestId('tile-Total Cases')).toContainText(/\d/);
     await shot(page, 'admin-overview-500');
@@ -188,7 +199,7 @@ test.describe('admin screens', () => {
   test('overview with the cases aborted: dashboard text, no "No recent cases", no zeroed counts', async ({ page }) => {
     await failRoute(page, '/api/cases', 'abort');
     await page.goto('/admin-dashboard');
-    await expect(panel(page)).toContainText('Failed to load dashboard data', { timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(panel(page)).toContainText('Failed to load dashboard data', quick));
     await expect(page.getByText('No recent cases')).toHaveCount(0);
     for (const t of ['Active Cases', 'Total Cases', 'Busy Ambulances', 'Fleet Utilization']) await expect(page.getByTestId(`tile-${t}`)).toContainText('–');
   });
@@ -202,13 +213,14 @@ test.describe('admin screens', () => {
   for (const t of tables) {
     test(`table ${t.path}: "${t.text}" with Retry, never "${t.empty}"`, async ({ page }) => {
       await failRoute(page, t.api, '500');
+      trackRequests(page);
       await page.goto(t.path);
-      await expect(panel(page)).toContainText(t.text, { timeout: 15_000 });
+      await skipTimeUntil(page, () => expect(panel(page)).toContainText(t.text, quick));
       await expect(page.getByText(t.empty)).toHaveCount(0);
       if (t.api === '/api/ambulances') await expect(page.getByTestId('ambulance-total')).toHaveText('Total: –');
       // The query's own retries are over: the panel stays, and its Retry is offered.
-      await expect(panel(page).getByRole('button', { name: 'Retry' })).toBeEnabled({ timeout: 15_000 });
-      await page.waitForTimeout(1_000);
+      await skipTimeUntil(page, () => expect(panel(page).getByRole('button', { name: 'Retry' })).toBeEnabled(quick));
+      await fiveSecondsLater(page);
       await expect(panel(page)).toContainText(t.text);
       await page.unroute(pathIs(t.api));
       await panel(page).getByRole('button', { name: 'Retry' }).click();
@@ -218,10 +230,9 @@ test.describe('admin screens', () => {
 
   test('admin profile, aborted: "Failed to load user data", no request loop', async ({ page }) => {
     const seen = await failRoute(page, '/api/auth/profile', 'abort');
-    await page.clock.install();
     trackRequests(page);
     await page.goto('/admin-dashboard/profile');
-    await expect(page.getByText('Failed to load user data')).toBeVisible({ timeout: 15_000 });
+    await skipTimeUntil(page, () => expect(page.getByText('Failed to load user data')).toBeVisible(quick));
     await expect(page.getByText('No profile data available')).toBeVisible();
     const after = seen.count;
     await fiveSecondsLater(page);

@@ -36,14 +36,49 @@ function writeSession({ token, user }: { token: string; user: { email: string; r
 }
 
 export async function signIn(page: Page, who: keyof typeof ACCOUNTS, path?: string) {
+  await storeSession(page, who);
+  if (path !== undefined) return void await page.goto(path);
+  await page.goto(who === 'admin' ? '/admin-dashboard' : '/dashboard');
+  await expect(page).toHaveURL(who === 'admin' ? /\/admin-dashboard$/ : /\/dashboard$/);
+}
+
+/**
+ * Stores `who`'s session as the sign-in page leaves it, without opening a screen: a test that routes
+ * requests before its first screen opens pays for one boot of the app, not two.
+ */
+export async function storeSession(page: Page, who: keyof typeof ACCOUNTS): Promise<void> {
   const res = await page.request.post('/api/auth/signin', { data: ACCOUNTS[who] });
   expect(res.ok(), await res.text()).toBeTruthy();
   const { token, user } = await res.json();
   await page.goto('/favicon.svg'); // a small document of the app's origin, to write its storage
   await page.evaluate(writeSession, { token, user });
-  if (path !== undefined) return void await page.goto(path);
-  await page.goto(who === 'admin' ? '/admin-dashboard' : '/dashboard');
-  await expect(page).toHaveURL(who === 'admin' ? /\/admin-dashboard$/ : /\/dashboard$/);
+}
+
+/**
+ * Waits for `check` while the page's clock (page.clock.install() before the page loaded) jumps a
+ * second at a time: what the page waits out by its timers (a failing query's retries after 1 s and
+ * 2 s, a toast's five seconds) comes at once instead of in real time. `check` should fail fast (a
+ * short expect timeout): each miss moves the clock on.
+ */
+export async function skipTimeUntil(page: Page, check: () => Promise<void>, timeout = 30_000): Promise<void> {
+  await expect(async () => {
+    await page.clock.fastForward(1_000);
+    await check();
+  }).toPass({ intervals: [50], timeout });
+}
+
+/**
+ * Lets every failing query of a settled page run out its retries without waiting out the back-off:
+ * once no request is in flight, the clock (installed before the page loaded) jumps over the next
+ * retry's delay. Four rounds cover the two retries and a query that starts after another's answer;
+ * the caller still checks the final state, so a round too few costs real time, not a wrong result.
+ * Needs trackRequests(page).
+ */
+export async function skipRetries(page: Page, settle: () => Promise<void> = () => settled(page)): Promise<void> {
+  for (let round = 0; round < 4; round++) {
+    await settle();
+    await page.clock.fastForward(2_000);
+  }
 }
 
 /** A bearer token for API set-up steps (not what the test is about). */

@@ -42,18 +42,23 @@ export function ProfileScreen() {
   const error = profileError(Boolean(token), profile.error);
   const user = profile.data?.user;
 
+  const title = <ScreenTitle title="My Profile" subtitle="Your account and employment details" />;
   if (!user) {
+    // The screen's heading stays when its data failed: the page still needs its one level-one heading.
     return (
-      <Stack spacing={2} sx={{ maxWidth: 640 }}>
-        {error && <Alert severity="error">{error}</Alert>}
-        <Typography color="text.secondary">No profile data available</Typography>
-      </Stack>
+      <Box sx={{ maxWidth: 640 }}>
+        {title}
+        <Stack spacing={2}>
+          {error && <Alert severity="error">{error}</Alert>}
+          <Typography color="text.secondary">No profile data available</Typography>
+        </Stack>
+      </Box>
     );
   }
 
   return (
     <Box sx={{ maxWidth: 1040 }}>
-      <ScreenTitle title="My Profile" subtitle="Your account and employment details" />
+      {title}
       <Card sx={{ p: 3, mb: 3, display: 'flex', alignItems: 'center', gap: 2.5, flexWrap: 'wrap' }}>
         <Avatar sx={{ width: 64, height: 64, bgcolor: 'primary.main', fontSize: 26 }}>
           {user.name.trim().charAt(0).toUpperCase() || '?'}
