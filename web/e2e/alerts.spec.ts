@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
-import { apiToken, dispatchCase, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
+import { apiToken, dispatchCase, signIn, closeOpenCalls, settled, skipTimeUntil, storeSession, trackRequests } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
 test.beforeEach(async ({ page }) => {
@@ -248,7 +248,24 @@ test('on a phone-sized window the header keeps the alert switches in view withou
   await page.setViewportSize({ width: 360, height: 700 });
   await signIn(page, 'operator');
   const banner = page.getByRole('banner');
+  await expect(page.getByTestId('connection-indicator')).toHaveText('Live');
   for (const name of ['Mute alerts', 'Enable desktop alerts', 'Toggle dark mode']) await expect(banner.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: '.tmp/alerts-narrow-header.png' });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});
+
+test('on a phone-sized window the header fits while the live connection is down too ("Reconnecting" is the wider chip)', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 700 });
+  await storeSession(page, 'operator');
+  await page.clock.install();
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
+  await page.route('**/socket.io/**', (route) => route.abort('failed'));
+  await page.goto('/dashboard');
+  // The header waits five seconds for a first connection before it calls the socket down.
+  await skipTimeUntil(page, () => expect(page.getByTestId('connection-indicator')).toHaveText('Reconnecting', { timeout: 250 }));
+  const banner = page.getByRole('banner');
+  for (const name of ['Mute alerts', 'Enable desktop alerts', 'Toggle dark mode']) await expect(banner.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+  await expect(banner.getByTestId('connection-indicator')).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: '.tmp/alerts-narrow-header-offline.png' });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });

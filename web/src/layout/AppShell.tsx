@@ -122,7 +122,8 @@ export function AppShell({ sidebarTitle, sidebarSubtitle, headerTitle, nav, bott
 
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <AppBar position="sticky" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
-          <Toolbar sx={{ gap: 1.5 }}>
+          {/* Narrower gaps on a phone: at 360 px the title, the "Reconnecting" chip and the header's buttons must fit in one row. */}
+          <Toolbar sx={{ gap: { xs: 0.5, sm: 1.5 } }}>
             <IconButton
               edge="start"
               aria-label="Toggle sidebar"
