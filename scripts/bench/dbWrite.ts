@@ -25,10 +25,9 @@ const row = (): NewPosition => {
 
 const latest = (r: NewPosition) => ({ latitude: r.latitude, longitude: r.longitude, accuracy: r.accuracy, heading: null, speed: null, position_at: r.recorded_at, place_name: null, position_source: r.source, battery: null });
 
-/** The statements recordPosition runs for one fix. */
+/** The statements recordPosition runs for a fix newer than the latest (no replay look-up then: positionWriter.ts). */
 async function writeOne(store: PositionStore, r: NewPosition) {
   await store.latestFixOf(ambId);
-  await store.hasFix(ambId, r.recorded_at);
   await store.insert(r);
   await store.setLatest(ambId, latest(r));
 }

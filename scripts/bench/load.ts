@@ -128,6 +128,11 @@ function viewer(s: Listening & { connected: boolean }, node = 0) {
 const STAFF_TIMED = 10;
 const BENCH_CASE = /"patientName":"Bench Case (\d+)"/;
 
+/** A bench case heard by a board: the dispatcher wrote its send time into the name ("Bench Case <ms>"). */
+function caseHeard(match: RegExpExecArray | null) {
+  if (match && Number(match[1]) >= since) caseLat.push(Date.now() - Number(match[1]));
+}
+
 /** How many times `needle` stands in `text`. */
 function occurrences(text: string, needle: string) {
   let n = 0;
@@ -138,16 +143,13 @@ function occurrences(text: string, needle: string) {
 /**
  * A staff board. Each hears every position of the fleet once a second (a 200-position batch in
  * the full profile): parsing every batch on 500 boards was the largest part of the generator's
- * core, so with the lite client one board in STAFF_TIMED parses and times its positions (still
+ * own work in its profile, so with the lite client one board in STAFF_TIMED parses and times its positions (still
  * tens of thousands of samples a phase) and the others count them in the text. Every board times
  * each bench case, read from the text.
  */
 function staffBoard(s: Listening, index: number) {
   if (isLite(s)) {
-    s.onText('case.created', (text) => {
-      const m = BENCH_CASE.exec(text);
-      if (m && Number(m[1]) >= since) caseLat.push(Date.now() - Number(m[1]));
-    });
+    s.onText('case.created', (text) => caseHeard(BENCH_CASE.exec(text)));
     if (index % STAFF_TIMED !== 0) {
       s.onText('ambulance.position', (text) => {
         staffMessages++;
@@ -156,11 +158,7 @@ function staffBoard(s: Listening, index: number) {
       return;
     }
   } else {
-    s.on('case.created', (c: { patientName: string }) => {
-      // The dispatcher wrote its send time into the name: "Bench Case <ms>".
-      const m = /^Bench Case (\d+)$/.exec(c.patientName);
-      if (m && Number(m[1]) >= since) caseLat.push(Date.now() - Number(m[1]));
-    });
+    s.on('case.created', (c: { patientName: string }) => caseHeard(/^Bench Case (\d+)$/.exec(c.patientName)));
   }
   s.on('ambulance.position', (msg: { positions: { recorded_at: string }[] }) => {
     const now = Date.now();
