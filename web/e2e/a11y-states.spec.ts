@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Route } from './fixtures';
-import { ACCOUNTS, openAs, settled, skipRetries, trackRequests } from './helpers';
+import { expect, test, type Route } from './fixtures';
+import { expectNoViolations } from './axe';
+import { ACCOUNTS, apiPath, openAs, settled, skipRetries, trackRequests } from './helpers';
 
 // Issue 25: axe finds no violation on every staff screen in its loading and error states too (the loaded
 // states are a11y.spec's). Each screen's own list is held (loading) or answered 500 (error); the rest of the
@@ -24,20 +24,12 @@ const SCREENS: Screen[] = [
   { who: 'admin', path: '/admin-dashboard/profile', api: '/api/auth/profile', name: 'the admin profile' },
 ];
 
-/** The screen's own list: its path, or everything under it. */
-const listOf = (api: string) => (url: string) => {
-  const path = new URL(url).pathname;
-  return path === api.replace(/\/$/, '') || path.startsWith(api.endsWith('/') ? api : `${api}/`);
-};
-
-
-async function expectNoViolations(page: Page, what: string, except?: (url: string) => boolean) {
-  await page.mouse.move(1, 1);
-  await settled(page, { timeout: 25_000, ignore: except && ((r) => except(r.url())) });
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const report = violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}\n    ${n.failureSummary?.replace(/\n/g, '\n    ')}`));
-  expect(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
-}
+/** The screen's own list: its path and everything under it. */
+const listOf = (api: string) => apiPath(api, { under: true });
+/** Held requests of the screen's own list, left out of "settled". */
+const except = (list: RegExp) => ({ ignore: (r: { url(): string }) => list.test(r.url()) });
+/** The pointer off whatever it hovers, the page settled over 25 s at most. */
+const CHECK = { pointerAt: { x: 1, y: 1 }, settleTimeout: 25_000 };
 
 // Independent screens, no data of their own: the file's tests may share out over the workers.
 test.describe.configure({ mode: 'parallel' });
@@ -48,15 +40,15 @@ for (const s of SCREENS) {
   test(`${s.name} while its list loads`, async ({ page }) => {
     const held: Route[] = [];
     const mine = listOf(s.api);
-    await page.route((url) => mine(url.href), (route) => { held.push(route); });
+    await page.route(mine, (route) => { held.push(route); });
     await openAs(page, s.who, s.path);
     await expect.poll(() => held.length, { message: `${s.api} asked` }).toBeGreaterThan(0);
-    await expectNoViolations(page, `${s.name} loading`, mine);
+    await expectNoViolations(page, `${s.name} loading`, { ...CHECK, ...except(mine) });
   });
 
   test(`${s.name} when its list failed`, async ({ page }) => {
     const mine = listOf(s.api);
-    await page.route((url) => mine(url.href), (route) => route.fulfill({ status: 500, json: { error: 'Internal server error' } }));
+    await page.route(mine, (route) => route.fulfill({ status: 500, json: { error: 'Internal server error' } }));
     // The page's clock jumps over the retries' back-off (1 s, then 2 s) instead of waiting it out.
     await page.clock.install();
     await openAs(page, s.who, s.path);
@@ -65,7 +57,7 @@ for (const s of SCREENS) {
     await skipRetries(page, () => settled(page, { timeout: 25_000 }));
     await settled(page, { timeout: 25_000 });
     await expect(page.locator('button:disabled .MuiCircularProgress-root')).toHaveCount(0, { timeout: 20_000 });
-    await expectNoViolations(page, `${s.name} failed`);
+    await expectNoViolations(page, `${s.name} failed`, CHECK);
   });
 }
 
@@ -81,11 +73,11 @@ for (const p of PUBLIC) {
   test(`${p.name} while its link is checked`, async ({ page }) => {
     const held: Route[] = [];
     const mine = listOf(p.api);
-    await page.route((url) => mine(url.href), (route) => { held.push(route); });
+    await page.route(mine, (route) => { held.push(route); });
     // SPEC's progress bar on the tracking page moves for ever: with reduced motion it steps, and the page can settle.
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(p.path);
     await expect.poll(() => held.length, { message: `${p.api} asked` }).toBeGreaterThan(0);
-    await expectNoViolations(page, `${p.name} loading`, mine);
+    await expectNoViolations(page, `${p.name} loading`, { ...CHECK, ...except(mine) });
   });
 }

@@ -1,27 +1,17 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
-import { ACCOUNTS, apiToken, closeCase, closeOpenCalls, dispatchCase, freeAmbulance, locationPath, outboxLinks, settled, signIn, skipTimeUntil, trackRequests } from './helpers';
+import { expectNoViolations } from './axe';
+import { ACCOUNTS, apiToken, closeCase, closeOpenCalls, dispatchCase, freeAmbulance, locationPath, outboxLinks, signIn, skipTimeUntil, trackRequests } from './helpers';
 
 // WCAG 2.1 A/AA plus axe's best practices: every page a dispatcher, an admin or a patient opens
 // must have none, of any impact. One screen per test, each on data the test makes itself (through
 // the API: never what the demo history or another spec left), with the page's clock pinned, and
 // axe run only once the page is settled: no request in flight, nothing fading (a colour caught
 // mid-transition is not the colour a person reads), the live connection up.
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 // One screen a test: 30 s is plenty on a quiet machine; a loaded 2-core CI box takes 20 s+ for one,
 // and over a minute for a long table beside another worker (27 Nov).
 // Each test makes its own data on its worker's server: the file's tests may share out over the workers.
 test.describe.configure({ mode: 'parallel', timeout: 120_000 });
-
-/** Runs axe on the settled page; fails listing each violation's rule, impact, targets and summary. */
-async function expectNoViolations(page: Page, what: string) {
-  await settled(page, { timeout: 20_000 }); // a loaded machine can take seconds to finish a fade or a fetch
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const report = violations.flatMap((v) =>
-    v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}\n    ${n.failureSummary?.replace(/\n/g, '\n    ')}`));
-  expect(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
-}
 
 const run = Date.now().toString(36).toUpperCase();
 const PLATE = 'TS09 EA 1007';

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Route } from './fixtures';
-import { apiToken, closeOpenCalls, dispatchCase, locationPath, openAs, settled, signIn, trackRequests } from './helpers';
+import { expect, test, type Page, type Request, type Route } from './fixtures';
+import { expectNoViolations as axeCheck } from './axe';
+import { apiPath, apiToken, closeOpenCalls, dispatchCase, locationPath, openAs, settled, signIn, trackRequests } from './helpers';
 
 // A busy shift on the board (issue 25): no waiting call stranded (Assign on its card, reassignment
 // from a less urgent call), alerts ordered, merged and gone once acted on, destructive steps focused
@@ -62,21 +62,17 @@ const card = (page: Page, id: string) => page.locator(`[data-testid="case-card"]
 const assignButton = (page: Page, id: string) => card(page, id).getByRole('button', { name: /^Assign an ambulance to the call of / });
 
 
-/** axe (WCAG 2.1 A/AA and best practices) on the settled page, or on one part of it. */
-async function expectNoViolations(page: Page, what: string, opts: { except?: (url: string) => boolean; keepPointer?: boolean } = {}) {
-  if (!opts.keepPointer) await page.mouse.move(1, 1);
-  await settled(page, { timeout: 20_000, ignore: opts.except && ((r) => opts.except!(r.url())) });
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const report = violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}\n    ${n.failureSummary?.replace(/\n/g, '\n    ')}`));
-  expect(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
+/** axe on the settled page, the pointer moved off whatever it hovers unless `keepPointer`; `except` names requests held on purpose. */
+function expectNoViolations(page: Page, what: string, opts: { except?: (url: string) => boolean; keepPointer?: boolean } = {}) {
+  return axeCheck(page, what, { pointerAt: opts.keepPointer ? undefined : { x: 1, y: 1 }, ignore: opts.except && ((r: Request) => opts.except!(r.url())) });
 }
 
-/** Holds every request to `path` (a loading state under test) until the test ends. */
+/** Holds every request to `path` (a loading state under test) until the test ends; answers whether a URL is one of them. */
 async function holdRequests(page: Page, path: string): Promise<(url: string) => boolean> {
   const held: Route[] = [];
-  const matches = (url: string) => new URL(url).pathname === path;
-  await page.route((url) => matches(url.href), (route) => { held.push(route); });
-  return matches;
+  const matcher = apiPath(path);
+  await page.route(matcher, (route) => { held.push(route); });
+  return (url) => matcher.test(url);
 }
 
 test('a waiting call is never stranded: with the "is free" alert closed and the page reloaded, Assign on its card dispatches it, and the board is not fetched again', async ({ page }) => {

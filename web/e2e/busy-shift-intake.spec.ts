@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request, type Route } from './fixtures';
-import { apiToken, closeOpenCalls, freeAmbulance, settled, signIn, skipTimeUntil, trackRequests } from './helpers';
+import { expectNoViolations } from './axe';
+import { apiPath, apiToken, closeOpenCalls, freeAmbulance, signIn, skipTimeUntil, trackRequests } from './helpers';
 
 // Issue 25, a busy shift at intake: New Case when the fleet cannot be loaded (items 4, 13), the
 // operator's Dashboard showing what is urgent (item 5), the previous call's share link (item 6),
@@ -18,27 +18,21 @@ const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOSt
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const toasts = (page: Page, text: string) => page.locator('#notistack-snackbar').filter({ hasText: text });
 
-/** Requests for exactly `path`, whatever their query (one matcher per path: page.unroute finds a route by it). */
-const matchers = new Map<string, (url: URL) => boolean>();
-function pathIs(path: string): (url: URL) => boolean {
-  if (!matchers.has(path)) matchers.set(path, (url: URL) => url.pathname === path);
-  return matchers.get(path)!;
-}
 
 async function fail(page: Page, path: string) {
-  await page.route(pathIs(path), (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+  await page.route(apiPath(path), (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
 }
 
 /** Holds every request for `path` unanswered until `release()`: the screen is caught while it loads. */
 async function hold(page: Page, path: string) {
   const held: Route[] = [];
   let released = false;
-  await page.route(pathIs(path), (route) => {
+  await page.route(apiPath(path), (route) => {
     if (released) return route.continue();
     held.push(route);
   });
   return {
-    isHeld: (r: Request) => pathIs(path)(new URL(r.url())),
+    isHeld: (r: Request) => apiPath(path).test(r.url()),
     release: async () => {
       released = true;
       for (const r of held.splice(0)) await r.continue().catch(() => undefined);
@@ -47,13 +41,6 @@ async function hold(page: Page, path: string) {
 }
 
 /** axe (WCAG 2.1 A/AA and best practices) on the settled page. */
-async function expectNoViolations(page: Page, what: string, ignore?: (r: Request) => boolean) {
-  await settled(page, { timeout: 20_000, ignore });
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const report = violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}\n    ${n.failureSummary?.replace(/\n/g, '\n    ')}`));
-  expect(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
-}
-
 async function createCase(page: Page, token: string, data: Record<string, unknown>): Promise<string> {
   const res = await page.request.post('/api/cases', {
     headers: auth(token),
@@ -98,7 +85,7 @@ test.describe('New Case while the fleet is unknown', () => {
     await page.screenshot({ path: '.tmp/busy-shift/new-case-fleet-failed.png', fullPage: true });
     await expectNoViolations(page, 'New Case with the fleet failed');
 
-    await page.unroute(pathIs('/api/ambulances'));
+    await page.unroute(apiPath('/api/ambulances'));
     await retry.click();
     await expect(failure).toHaveCount(0, { timeout: 15_000 });
     await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
@@ -113,7 +100,7 @@ test.describe('New Case while the fleet is unknown', () => {
     await expect(page.getByText('No ambulances available')).toHaveCount(0);
     await expect(page.getByText(/No ambulance is free/)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Dispatch Emergency' })).toBeDisabled();
-    await expectNoViolations(page, 'New Case while the fleet loads', held.isHeld);
+    await expectNoViolations(page, 'New Case while the fleet loads', { ignore: held.isHeld });
 
     await held.release();
     await expect(page.getByRole('combobox', { name: /Assign Ambulance/ })).toBeEnabled();
@@ -173,8 +160,8 @@ test.describe('the operator Dashboard shows what is urgent', () => {
     await page.reload();
     await expect(page.getByTestId('tile-Waiting Calls')).toContainText('Loading');
     await expect(page.getByTestId('tile-waiting-calls')).toHaveCount(0);
-    await expectNoViolations(page, 'the Dashboard while it loads', held.isHeld);
-    await page.unroute(pathIs('/api/cases'));
+    await expectNoViolations(page, 'the Dashboard while it loads', { ignore: held.isHeld });
+    await page.unroute(apiPath('/api/cases'));
     await held.release();
 
     await fail(page, '/api/cases');

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
-import { apiToken, dispatchCase, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
+import { expectNoViolations } from './axe';
+import { apiToken, dispatchCase, signIn, closeOpenCalls, trackRequests } from './helpers';
 
 // Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
 test.beforeEach(async ({ page }) => {
@@ -19,13 +19,6 @@ interface CaseDetail {
 }
 
 /** axe (WCAG 2.1 A/AA and best practices) on the page as it is now: the new chips, legends and buttons included. */
-async function expectNoViolations(page: Page, what: string) {
-  await settled(page, { timeout: 20_000 }); // measured at final colours, every fetch answered
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const report = violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`));
-  expect.soft(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
-}
-
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function caseDetail(page: Page, token: string, id: string): Promise<CaseDetail> {
@@ -135,7 +128,7 @@ test('call intake: priority from the type, call start, queue when none is free, 
   await expect(priority).toHaveText('3 — Urgent');
   await expect(page.getByText('Set by hand')).toBeVisible();
   await page.screenshot({ path: '.tmp/call-intake-queue.png', fullPage: true });
-  await expectNoViolations(page, 'the New Case form with no ambulance free');
+  await expectNoViolations(page, 'the New Case form with no ambulance free', { soft: true });
   await queue.click();
   await expect(page.getByText('Call queued — P3, waiting for an ambulance')).toBeVisible();
   const queuedId = await createdCaseId(page);
@@ -156,7 +149,7 @@ test('call intake: priority from the type, call start, queue when none is free, 
   await expect(page.getByTestId('unit-legend-dispatched')).toHaveText(`Dispatched${free.length + 1}`);
   await expect(row.getByTestId('turnout-late')).toHaveText('Turnout late');
   await page.screenshot({ path: '.tmp/call-intake-fleet.png', fullPage: true });
-  await expectNoViolations(page, 'the fleet screen with unit statuses');
+  await expectNoViolations(page, 'the fleet screen with unit statuses', { soft: true });
 
   // --- The map: pins in unit-status colours with the legend naming them, late pins badged ---
   await page.goto('/dashboard/ambulance-map');
@@ -172,7 +165,7 @@ test('call intake: priority from the type, call start, queue when none is free, 
   await expect(page.getByTestId('map-list-item').filter({ hasText: 'TS09 EA 1001' }).getByTestId('map-unit-status')).toContainText('Dispatched');
   await expect(page.locator('.ll-ambulance-pin.ll-pin-late')).toHaveCount(onMapBusy);
   await page.screenshot({ path: '.tmp/call-intake-map.png', fullPage: true });
-  await expectNoViolations(page, 'the map with its unit-status legend');
+  await expectNoViolations(page, 'the map with its unit-status legend', { soft: true });
 });
 
 test('admin: Edit Case changes a queued call\'s priority, and the ambulances table shows unit statuses', async ({ page }) => {
@@ -199,7 +192,7 @@ test('admin: Edit Case changes a queued call\'s priority, and the ambulances tab
   await page.getByRole('option', { name: 'P1 Life-threatening' }).click();
   await page.screenshot({ path: '.tmp/call-intake-edit-case.png' });
   await expect(page.getByRole('listbox')).toBeHidden();
-  await expectNoViolations(page, 'the Edit Case dialog with its Priority');
+  await expectNoViolations(page, 'the Edit Case dialog with its Priority', { soft: true });
   await dialog.getByRole('button', { name: 'Update Case' }).click();
   await expect(dialog).toBeHidden();
   const edited = await caseDetail(page, op, caseId);
@@ -213,5 +206,5 @@ test('admin: Edit Case changes a queued call\'s priority, and the ambulances tab
   await expect(chips).toHaveCount(((await listed.json()).ambulances as unknown[]).length);
   for (const text of await chips.allTextContents()) expect(['Available', 'Dispatched', 'Maintenance']).toContain(text);
   await page.screenshot({ path: '.tmp/call-intake-admin-ambulances.png', fullPage: true });
-  await expectNoViolations(page, 'the admin ambulances table');
+  await expectNoViolations(page, 'the admin ambulances table', { soft: true });
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures';
-import { ambulanceByPlate, apiToken, closeCase, dispatchCase, settled, signIn, skipTimeUntil, storeSession, trackRequests } from './helpers';
+import { ambulanceByPlate, apiPath, apiToken, closeCase, dispatchCase, settled, signIn, skipTimeUntil, storeSession, trackRequests } from './helpers';
 
 // Issue 13, "Failure must look like failure": unknown is never shown as zero. Every list is
 // made to fail with page.route (a 500, or the request aborted), and each screen must show the
@@ -16,19 +16,10 @@ test.describe.configure({ mode: 'parallel' });
 type Failure = '500' | 'abort';
 
 /** Makes every request to `path` (exactly, no sub-paths) fail; answers a counter of the requests seen. */
-/**
- * Requests for `path` whatever their query (the board is bare /api/cases, a history page
- * /api/cases?scope=all&…). One matcher per path: page.unroute finds a route by its matcher.
- */
-const matchers = new Map<string, (url: URL) => boolean>();
-function pathIs(path: string): (url: URL) => boolean {
-  if (!matchers.has(path)) matchers.set(path, (url: URL) => url.pathname === path);
-  return matchers.get(path)!;
-}
 
 async function failRoute(page: Page, path: string, how: Failure) {
   const seen = { count: 0 };
-  await page.route(pathIs(path), (route) => {
+  await page.route(apiPath(path), (route) => {
     seen.count += 1;
     return how === 'abort' ? route.abort('failed') : route.fulfill({ status: 500, contentType: 'application/json', body: '{}' });
   });
@@ -86,7 +77,7 @@ test.describe('operator screens', () => {
     await expect(panel(page)).toBeVisible();
     await expect(panel(page).getByRole('button', { name: 'Retry' })).toBeEnabled();
 
-    await page.unroute(pathIs('/api/cases'));
+    await page.unroute(apiPath('/api/cases'));
     await panel(page).getByRole('button', { name: 'Retry' }).click();
     await expect(panel(page)).toHaveCount(0, { timeout: 15_000 });
     await expect(page.getByTestId('count-total-cases')).toHaveText(/^\d+$/);
@@ -114,7 +105,7 @@ test.describe('operator screens', () => {
     await expect(panel(page)).toHaveCount(0);
     await shot(page, 'cases-stale');
 
-    await page.unroute(pathIs('/api/cases'));
+    await page.unroute(apiPath('/api/cases'));
     await notice.getByRole('button', { name: 'Retry' }).click();
     await expect(notice).toHaveCount(0, { timeout: 15_000 });
   });
@@ -160,7 +151,7 @@ test.describe('operator screens', () => {
     await expect(page.getByTestId('map-subtitle')).not.toContainText('moving live');
     await shot(page, 'map-500');
 
-    await page.unroute(pathIs('/api/ambulances'));
+    await page.unroute(apiPath('/api/ambulances'));
     await failRoute(page, '/api/ambulances', 'abort');
     await page.reload();
     await skipTimeUntil(page, () => expect(panel(page)).toContainText('Error fetching ambulances', quick));
@@ -222,7 +213,7 @@ test.describe('admin screens', () => {
       await skipTimeUntil(page, () => expect(panel(page).getByRole('button', { name: 'Retry' })).toBeEnabled(quick));
       await fiveSecondsLater(page);
       await expect(panel(page)).toContainText(t.text);
-      await page.unroute(pathIs(t.api));
+      await page.unroute(apiPath(t.api));
       await panel(page).getByRole('button', { name: 'Retry' }).click();
       await expect(panel(page)).toHaveCount(0, { timeout: 15_000 });
     });

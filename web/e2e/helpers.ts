@@ -255,3 +255,16 @@ export async function animationsDone(page: Page): Promise<void> {
   await page.waitForFunction(() => document.getAnimations().every((a) =>
     !(a.pending || a.playState === 'running') || !Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity)));
 }
+
+/**
+ * Requests for exactly `path` whatever their query (the board is bare /api/cases, a history page
+ * /api/cases?scope=all&…), or with `under` also every path below it: a RegExp for page.route, because
+ * Chromium then hands Playwright only the matching requests. A function matcher makes the browser stop
+ * every request of the page (each script, style and image) and ask the test runner about it, which
+ * cost each page load about a second of both processes' CPU. page.unroute finds the route by an equal
+ * RegExp, so calling this again gives the same matcher.
+ */
+export function apiPath(path: string, { under = false }: { under?: boolean } = {}): RegExp {
+  const escaped = path.replace(/\/$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^https?://[^/]+${escaped}${under ? '(?:/[^?#]*)?' : ''}(?:[?#].*)?$`);
+}

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
+import { expectNoViolations } from './axe';
 import { ASSIGNMENT_CSV_COLUMNS, type PriorityReport, type ResponseTimesReport, localDate } from '../src/api/contract';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, settled, signIn, trackRequests } from './helpers';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, signIn, trackRequests } from './helpers';
 import { demandFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';
 
 // Every page's requests are counted from its first load, so axe runs on a settled page (settled()).
 test.beforeEach(({ page }) => trackRequests(page));
-
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 /** "13:20", "1:02:09": as the screen writes a duration. */
 function clock(seconds: number): string {
@@ -135,9 +133,7 @@ test('the Reports screen draws the demo history: tiles, tables and the CSV agree
   expect(lines.length, 'a row per assignment after the header').toBeGreaterThan(1);
   expect(lines[1]).toMatch(/^[^,]+,\d+,[1-4],/);
 
-  await settled(page, { timeout: 20_000 });
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  expect(violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`))).toEqual([]);
+  await expectNoViolations(page, 'the reports with the CSV downloaded');
 });
 
 test('the admin has the Reports screen too', async ({ page }) => {
@@ -224,9 +220,7 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^TS09 EA 1003/ }).getByRole('cell')).toHaveText(['0.0 h', '0.0 h', '–']);
     await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^All ambulances/ }).getByRole('cell')).toHaveText(['10.0 h', '40.0 h', '25 %']);
     await page.screenshot({ path: '.tmp/reports-fixture.png', fullPage: true });
-    await settled(page, { timeout: 20_000 });
-    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-    expect(violations.flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${n.target.join(' ')}`)), 'axe, light theme, every table open').toEqual([]);
+    await expectNoViolations(page, 'the reports, light theme, every table open');
 
     // Presets ask for their own days; Custom starts from the days shown and says what is wrong.
     await page.getByRole('combobox', { name: 'Period' }).click();
@@ -259,9 +253,7 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     release();
     const failure = page.getByTestId('load-failure');
     await expect(failure).toContainText('Could not load reports', { timeout: 15_000 });
-    await settled(page, { timeout: 20_000 });
-    const failed = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-    expect(failed.violations.map((v) => v.id)).toEqual([]);
+    await expectNoViolations(page, 'the reports when their load failed');
     // Retry is offered once the automatic retries have given up too.
     const retry = failure.getByRole('button', { name: 'Retry' });
     await expect(retry).toBeEnabled({ timeout: 15_000 });
