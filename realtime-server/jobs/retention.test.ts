@@ -11,7 +11,7 @@ import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, locationToken
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import type { DomainEvent } from '../services/events';
 import { mailTemplates } from '../services/mailTemplates';
-import { startTestServer, type TestServer, useTestServer } from '../testing/testServer';
+import { signedInStaff, startTestServer, type TestServer, useTestServer } from '../testing/testServer';
 import { REDACTED, SCAN_PAGE, runRetention, startRetentionJob } from './retention';
 import { waitFor } from '../testing/wait';
 
@@ -24,27 +24,22 @@ const DAY = 24 * 3600_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 const s = useTestServer({ env: { RETENTION_DAYS: '30', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
-let operator: string;
-let admin: string;
-beforeAll(async () => {
-  operator = await s.signIn('operator');
-  admin = await s.signIn('admin');
-});
+const staff = signedInStaff(s);
 
 const share = async (caseId: string, latitude: number, longitude: number) =>
   expectStatus(await shareLocation(s, caseId, { latitude, longitude, accuracy: 7 }), 200, 'share');
 
 /** A case on `ambulance` with two shared positions, then (optionally) ended and backdated: created `createdDaysAgo`, ended `endedDaysAgo`. */
 async function located(ambulance: number, end: 'closed' | 'resolved' | 'pending' | 'active' | 'deleted', createdDaysAgo: number, endedDaysAgo?: number) {
-  const id = await dispatchCase(s, operator, ambulance);
+  const id = await dispatchCase(s, staff.operator, ambulance);
   await share(id, 17.401, 78.401);
   await share(id, 17.402, 78.402);
   if (end === 'deleted') {
-    expectStatus(await s.api('DELETE', `/api/cases/${id}`, { token: admin }), 200, 'delete');
+    expectStatus(await s.api('DELETE', `/api/cases/${id}`, { token: staff.admin }), 200, 'delete');
     await s.ctx.db('case_events').where({ case_id: id, action: 'deleted' }).update({ created_at: ago(endedDaysAgo!) });
     return id;
   }
-  if (end !== 'active') expectStatus(await updateCase(s, operator, id, { status: end }), 200, end);
+  if (end !== 'active') expectStatus(await updateCase(s, staff.operator, id, { status: end }), 200, end);
   // As if it had happened then: the row and its timeline agree on the times.
   const ended = endedDaysAgo === undefined ? undefined : ago(endedDaysAgo);
   await s.ctx.db('cases').where({ id }).update({ created_at: ago(createdDaysAgo), ...(ended === undefined ? {} : { closed_at: ended }) });

@@ -3,7 +3,7 @@ import { CASE_DTO_LOCATION_KEYS, CASE_LOCATION_COLUMN_NAMES } from '../contract'
 import { presentCase } from '../presenters/presentCase';
 import { dbSnapshot } from '../testing/assertions';
 import { caseEvents, caseRow, dispatchCase, expectStatus, shareLocation, updateCase } from '../testing/dispatchHelpers';
-import { useTestServer } from '../testing/testServer';
+import { signedInStaff, useTestServer } from '../testing/testServer';
 import { runRetention } from './retention';
 
 /**
@@ -16,12 +16,7 @@ const DAY = 24 * 3600_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 const s = useTestServer({ env: { RETENTION_DAYS: '30', LINK_LIMIT_PER_MIN: '100000' } });
-let operator: string;
-let admin: string;
-beforeAll(async () => {
-  operator = await s.signIn('operator');
-  admin = await s.signIn('admin');
-});
+const staff = signedInStaff(s);
 
 const CHARMINAR = { latitude: 17.3615636, longitude: 78.4746645, address: 'Charminar, Hyderabad', source: 'address' };
 const MOVED = { latitude: 17.4, longitude: 78.45, address: 'Abids Road 4, Hyderabad', source: 'address' };
@@ -30,15 +25,15 @@ const intakeColumns = (l: typeof CHARMINAR) => ({ intake_latitude: l.latitude, i
 
 /** A case with an intake location that was then corrected; ended (closed or deleted) `endedDaysAgo`. */
 async function withIntake(ambulance: number, end: 'closed' | 'deleted', endedDaysAgo: number, opts: { share?: boolean } = {}) {
-  const id = await dispatchCase(s, operator, ambulance, { intake_location: CHARMINAR });
-  expectStatus(await updateCase(s, operator, id, { intake_location: MOVED }), 200, 'correct');
+  const id = await dispatchCase(s, staff.operator, ambulance, { intake_location: CHARMINAR });
+  expectStatus(await updateCase(s, staff.operator, id, { intake_location: MOVED }), 200, 'correct');
   if (opts.share) expectStatus(await shareLocation(s, id, { latitude: 17.401, longitude: 78.401, accuracy: 9 }), 200, 'share');
   if (end === 'deleted') {
-    expectStatus(await s.api('DELETE', `/api/cases/${id}`, { token: admin }), 200, 'delete');
+    expectStatus(await s.api('DELETE', `/api/cases/${id}`, { token: staff.admin }), 200, 'delete');
     await s.ctx.db('case_events').where({ case_id: id, action: 'deleted' }).update({ created_at: ago(endedDaysAgo) });
     return id;
   }
-  expectStatus(await updateCase(s, operator, id, { status: 'closed' }), 200, 'close');
+  expectStatus(await updateCase(s, staff.operator, id, { status: 'closed' }), 200, 'close');
   await s.ctx.db('cases').where({ id }).update({ created_at: ago(endedDaysAgo + 1), closed_at: ago(endedDaysAgo) });
   return id;
 }

@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatchCase, locationToken, trackingTokens } from '../testing/dispatchHelpers';
-import { useTestServer } from '../testing/testServer';
+import { signedInStaff, useTestServer } from '../testing/testServer';
 
 /**
  * Issue 26 item 5: a patient behind a carrier's NAT shares a public address with strangers. A
@@ -13,12 +13,7 @@ const PER_CLIENT = 50;
 const s = useTestServer({
   env: { LINK_LIMIT_PER_MIN: String(PER_LINK), LINK_LIMIT_PER_CLIENT: String(PER_CLIENT), TRUSTED_PROXY: '127.0.0.1,::1', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000' },
 });
-let operator: string;
-let admin: string;
-beforeAll(async () => {
-  operator = await s.signIn('operator');
-  admin = await s.signIn('admin');
-});
+const staff = signedInStaff(s);
 
 const from = (client: string) => ({ 'x-forwarded-for': client });
 const WRONG = 130;
@@ -35,7 +30,7 @@ const wrongToken = (i: number) => `wrong-${i % 2 ? 'same' : i}-${'x'.repeat(30)}
 
 describe('a wrong link counts apart from the right one on the same address', () => {
   it('the patient\'s location link: 130 wrong tokens from the address, then the right token from it answers 200; the wrong ones were limited', async () => {
-    const caseId = await dispatchCase(s, operator, 1);
+    const caseId = await dispatchCase(s, staff.operator, 1);
     const token = await locationToken(s, caseId);
     const client = '198.51.100.11';
     const refused = await wrongFlood(client, (i) => s.api('GET', `/api/location/${caseId}?t=${wrongToken(i)}`, { headers: from(client) }), 404);
@@ -47,8 +42,8 @@ describe('a wrong link counts apart from the right one on the same address', () 
   });
 
   it('the tracking link: wrong tokens do not spend the client\'s count of the right one', async () => {
-    const caseId = await dispatchCase(s, operator, 2);
-    const { viewer } = await trackingTokens(s, operator, caseId, 2);
+    const caseId = await dispatchCase(s, staff.operator, 2);
+    const { viewer } = await trackingTokens(s, staff.operator, caseId, 2);
     const client = '198.51.100.12';
     const refused = await wrongFlood(client, (i) => s.api('GET', `/api/track/2?t=${wrongToken(i)}`, { headers: from(client) }), 404);
     expect(refused).toBeGreaterThan(0);
@@ -56,8 +51,8 @@ describe('a wrong link counts apart from the right one on the same address', () 
   });
 
   it('the driver link: wrong tokens do not spend the client\'s count of the right one', async () => {
-    const caseId = await dispatchCase(s, operator, 3);
-    const { driver } = await trackingTokens(s, operator, caseId, 3);
+    const caseId = await dispatchCase(s, staff.operator, 3);
+    const { driver } = await trackingTokens(s, staff.operator, caseId, 3);
     const client = '198.51.100.13';
     const refused = await wrongFlood(client, (i) => s.api('POST', `/api/ambulances/3/position?t=${wrongToken(i)}`, { headers: from(client), body: { latitude: 17.4, longitude: 78.4 } }), 403);
     expect(refused).toBeGreaterThan(0);
@@ -65,7 +60,7 @@ describe('a wrong link counts apart from the right one on the same address', () 
   });
 
   it('a device id: wrong ids do not spend the client\'s count of the right one', async () => {
-    const device = (await s.api('POST', '/api/ambulances/4/device', { token: admin })).body.device_id as string;
+    const device = (await s.api('POST', '/api/ambulances/4/device', { token: staff.admin })).body.device_id as string;
     const client = '198.51.100.14';
     const osmand = (id: string) => s.api('GET', `/api/devices/osmand?id=${id}&lat=17.4&lon=78.4`, { headers: from(client) });
     const refused = await wrongFlood(client, (i) => osmand(`wrongdevice${i % 2 ? 'same' : i}`), 400);
@@ -74,7 +69,7 @@ describe('a wrong link counts apart from the right one on the same address', () 
   });
 
   it('the right link keeps its own limits: over LINK_LIMIT_PER_MIN a minute it is refused', async () => {
-    const caseId = await dispatchCase(s, operator, 5);
+    const caseId = await dispatchCase(s, staff.operator, 5);
     const token = await locationToken(s, caseId);
     const client = '198.51.100.15';
     const statuses: number[] = [];

@@ -150,6 +150,19 @@ export function useTestServer(opts: TestServerOptions | (() => TestServerOptions
   });
 }
 
+/**
+ * The demo operator's and admin's session tokens on `s`, signed in before the block's tests (after its
+ * server has started: declare it after `useTestServer`); read them inside tests and hooks.
+ */
+export function signedInStaff(s: TestServer): { operator: string; admin: string } {
+  const staff = { operator: '', admin: '' };
+  beforeAll(async () => {
+    staff.operator = await s.signIn('operator');
+    staff.admin = await s.signIn('admin');
+  });
+  return staff;
+}
+
 /** Resolves with the next `event` on a socket, or rejects after `ms`. */
 export function nextEvent<T = any>(s: Socket<any, any>, event: string, ms = 1000, match: (p: T) => boolean = () => true): Promise<T> {
   return new Promise((resolve, reject) => {

@@ -1,13 +1,8 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiToken, dispatchCase, signIn, closeOpenCalls, settled, skipTimeUntil, storeSession, trackRequests } from './helpers';
+import { apiToken, dispatchCase, signIn, settled, skipTimeUntil, storeSession } from './helpers';
 
-// Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => {
-  trackRequests(page);
-  await closeOpenCalls(page);
-});
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 const run = Date.now().toString(36).slice(-5).toUpperCase();
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,6 +1,6 @@
-import { expect, test, type Page, type Request, type Route } from './fixtures';
+import { expect, test, type Page, type Request, type Route, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations as axeCheck } from './axe';
-import { apiPath, apiToken, closeOpenCalls, dispatchCase, locationPath, openAs, settled, signIn, trackRequests } from './helpers';
+import { apiPath, apiToken, dispatchCase, locationPath, openAs, settled, signIn } from './helpers';
 
 // A busy shift on the board (issue 25): no waiting call stranded (Assign on its card, reassignment
 // from a less urgent call), alerts ordered, merged and gone once acted on, destructive steps focused
@@ -10,11 +10,7 @@ import { apiPath, apiToken, closeOpenCalls, dispatchCase, locationPath, openAs, 
 // with no open call.
 
 test.describe.configure({ timeout: 90_000 });
-test.beforeEach(async ({ page }) => {
-  trackRequests(page);
-  await closeOpenCalls(page);
-});
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 const run = Date.now().toString(36).slice(-5).toUpperCase();
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });

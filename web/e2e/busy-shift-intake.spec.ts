@@ -1,17 +1,13 @@
-import { expect, test, type Page, type Request, type Route } from './fixtures';
+import { expect, test, type Page, type Request, type Route, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiPath, apiToken, closeOpenCalls, freeAmbulance, signIn, skipTimeUntil, trackRequests } from './helpers';
+import { apiPath, apiToken, freeAmbulance, signIn, skipTimeUntil } from './helpers';
 
 // Issue 25, a busy shift at intake: New Case when the fleet cannot be loaded (items 4, 13), the
 // operator's Dashboard showing what is urgent (item 5), the previous call's share link (item 6),
 // keyboard-only intake (item 12) and the new types with notes (item 11). Every call is made here
 // through the API (never the demo history), each test starting and leaving with no open call.
 
-test.beforeEach(async ({ page }) => {
-  trackRequests(page);
-  await closeOpenCalls(page);
-});
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 const TAG = `Shift${Date.now() % 1_000_000}`;
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();

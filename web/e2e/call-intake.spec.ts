@@ -1,13 +1,8 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiToken, dispatchCase, signIn, closeOpenCalls, trackRequests } from './helpers';
+import { apiToken, dispatchCase, signIn } from './helpers';
 
-// Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => {
-  trackRequests(page);
-  await closeOpenCalls(page);
-});
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 // Issue 15, call intake: the New Case form's priority and call start, the queue when no
 // ambulance is free, and the unit statuses on the fleet screen and the map. This spec takes

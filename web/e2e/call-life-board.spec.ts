@@ -1,13 +1,8 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiToken, closeCase, freeAmbulance, signIn, closeOpenCalls, settled, trackRequests } from './helpers';
+import { apiToken, closeCase, freeAmbulance, signIn, settled } from './helpers';
 
-// Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => {
-  trackRequests(page);
-  await closeOpenCalls(page);
-});
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 // The dispatcher's board (issue 15): open calls by priority then age, waiting calls on top of their
 // priority, live response clocks against the priority's target, and a unit moved with the keyboard only.

@@ -1,10 +1,8 @@
-import { expect, test, type BrowserContext, type Page } from './fixtures';
+import { expect, test, type BrowserContext, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiToken, closeOpenCalls, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
+import { apiToken, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
 
-// Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => { await closeOpenCalls(page); });
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 // Issue 25, items 7 and 3: the crew's phone is as live as the board (a step pressed on the board shows
 // on the driver page within a second), and a driver page left open after its call hears the

@@ -1,10 +1,8 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks, closeOpenCalls } from './helpers';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, outboxLinks } from './helpers';
 
-// Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => { await closeOpenCalls(page); });
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 // Only ambulance TS09 EA 1005 is dispatched here; the test frees it first if another run left it
 // busy, and closes its case when it fails before Clear.

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test as base } from '@playwright/test';
+import { closeOpenCalls, trackRequests } from './helpers';
 
 // Every spec imports `test` and `expect` from here: the same as @playwright/test's, except that each
 // worker runs its own server on its own fresh SQLite file (scripts/e2eServer.ts) and its pages talk to
@@ -52,3 +53,16 @@ export const test = base.extend<object, { server: { port: number; url: string } 
   }, { scope: 'worker', auto: true, timeout: 180_000 }],
   baseURL: async ({ server }, use) => { await use(server.url); },
 });
+
+/**
+ * For a spec whose tests make calls on the worker's shared server: each test starts and leaves with no
+ * open call, so no ambulance stays busy for the next test or spec; each page's requests are counted for
+ * settled() from its first load.
+ */
+export function noOpenCallsAroundEachTest(): void {
+  test.beforeEach(async ({ page }) => {
+    trackRequests(page);
+    await closeOpenCalls(page);
+  });
+  test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+}

@@ -1,13 +1,11 @@
-import { expect, test, type Page } from './fixtures';
-import { animationsDone, apiToken, closeOpenCalls, signIn } from './helpers';
+import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
+import { animationsDone, apiToken, signIn } from './helpers';
 
 // Issue 16, location at intake: the New Case form's one location box (coordinates, a plus code,
 // a pin on the map; addresses need the geocoder, which is off here) and the quickest free
 // ambulance preselected as soon as the location is known.
 
-// Specs share one server: each test starts and leaves with no open call, so the whole fleet is free.
-test.beforeEach(async ({ page }) => { await closeOpenCalls(page); });
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 interface Suggestion { ambulance_id: number; license_plate: string; distance_m: number; eta_s: number; stale: boolean }
 interface SearchResult { displayName: string; latitude: number; longitude: number; source: string }

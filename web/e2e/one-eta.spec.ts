@@ -1,10 +1,8 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { arrivalEstimate } from '../../realtime-server/contract/eta';
-import { apiToken, closeOpenCalls, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
+import { apiToken, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
 
-// Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => { await closeOpenCalls(page); });
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 // Issue 25, item 8: one arrival estimate, from the server's model, everywhere. The free-unit alert
 // said "about 9 min" and the card "about 7 min" for one unit 3.4 km away (the card left out the road

@@ -1,14 +1,12 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import type { ResponseTimesReport } from '../src/api/contract';
 import { callsText, measuredLine, priorityLine } from '../src/features/reports/today/todayText';
-import { apiToken, closeOpenCalls, freeAmbulance, signIn } from './helpers';
+import { apiToken, freeAmbulance, signIn } from './helpers';
 
 // Issue 17, "Today, live": the operator summary's figures since local midnight follow the calls
 // without a reload; the admin overview says what was measured over the last 30 days.
 
-// Specs share one server: each test starts and leaves with no open call, so no ambulance stays busy.
-test.beforeEach(async ({ page }) => { await closeOpenCalls(page); });
-test.afterEach(async ({ page }) => { await closeOpenCalls(page); });
+noOpenCallsAroundEachTest();
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 /** The live cache refetches reports at most every 5 s: a change may wait that long. */

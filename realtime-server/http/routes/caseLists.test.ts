@@ -4,7 +4,7 @@ import { searchTextOf } from '../../../db/repositories/caseSearchText';
 import { BOARD_ENDED_MAX, CASE_PAGE_DEFAULT } from '../../contract/caseLists';
 import { expectStatus, plateOf, rememberLocationLink, rowCount, shareLocation, trackingTokens, updateCase } from '../../testing/dispatchHelpers';
 import { manualClock } from '../../testing/manualClock';
-import { type TestServer, useTestServer } from '../../testing/testServer';
+import { signedInStaff, type TestServer, useTestServer } from '../../testing/testServer';
 
 /**
  * The case lists of issue 24: the live board (bare GET /api/cases) and history (scope=all),
@@ -254,12 +254,7 @@ describe('history search: q', () => {
 
 describe('audit and roles of the lists', () => {
   const s = useTestServer();
-  let operator: string;
-  let admin: string;
-  beforeAll(async () => {
-    operator = await s.signIn('operator');
-    admin = await s.signIn('admin');
-  });
+  const staff = signedInStaff(s);
   const viewedBy = async (userEmail: string) => {
     const user = await s.ctx.db('users').where({ email: userEmail }).first();
     return s.ctx.db('case_events').where({ action: 'location.viewed' }).where('actor_id', user.id).pluck('case_id');
@@ -268,31 +263,31 @@ describe('audit and roles of the lists', () => {
   it('records location.viewed only for the located rows answered', async () => {
     const located: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const id = await createCase(s, operator, { ambulance: i + 1 });
+      const id = await createCase(s, staff.operator, { ambulance: i + 1 });
       expect((await shareLocation(s, id, { latitude: 17.4 + i / 100, longitude: 78.45 })).status).toBe(200);
       await setCreated(s, id, `2026-02-0${i + 1}T10:00:00.000Z`);
       located.push(id);
     }
     // The oldest one ends long ago: off the board.
-    await close(s, operator, located[0]);
+    await close(s, staff.operator, located[0]);
     await s.ctx.db('cases').where({ id: located[0] }).update({ closed_at: '2026-02-01T11:00:00.000Z' });
     const before = await rowCount(s, 'case_events', { action: 'location.viewed' });
-    expect((await s.api('GET', '/api/cases', { token: operator })).status).toBe(200);
+    expect((await s.api('GET', '/api/cases', { token: staff.operator })).status).toBe(200);
     expect(new Set(await viewedBy('operator@lifeline.test'))).toEqual(new Set([located[1], located[2]]));
 
-    const page = await s.api('GET', '/api/cases?scope=all&limit=1&order=asc', { token: admin });
+    const page = await s.api('GET', '/api/cases?scope=all&limit=1&order=asc', { token: staff.admin });
     expect(ids(page.body)).toEqual([located[0]]);
     expect(await viewedBy('admin@lifeline.test')).toEqual([located[0]]);
     expect(await rowCount(s, 'case_events', { action: 'location.viewed' })).toBe(before + 3);
   });
 
   it('lets staff only list cases', async () => {
-    const id = await createCase(s, admin, { ambulance: 5 });
-    const { viewer, driver } = await trackingTokens(s, admin, id, 5);
+    const id = await createCase(s, staff.admin, { ambulance: 5 });
+    const { viewer, driver } = await trackingTokens(s, staff.admin, id, 5);
     for (const path of ['/api/cases', '/api/cases?scope=all']) {
       expect((await s.api('GET', path)).status).toBe(401);
       for (const token of [viewer, driver]) expect([401, 403]).toContain((await s.api('GET', path, { token })).status);
-      expect((await s.api('GET', path, { token: operator })).status).toBe(200);
+      expect((await s.api('GET', path, { token: staff.operator })).status).toBe(200);
     }
   });
 });

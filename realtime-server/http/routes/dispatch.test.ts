@@ -1,22 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   PUBLIC_URL, UUID_V4, ambulanceRow, caseEvents, caseRow, dispatch, dispatchCase, driverOf, initiateTracking, outboxFor, plateOf, rowCount, sha256Hex, tokenInLink, updateCase, userId, writeCounts, locationToken,
 } from '../../testing/dispatchHelpers';
-import { useTestServer } from '../../testing/testServer';
+import { signedInStaff, useTestServer } from '../../testing/testServer';
 import { DEMO } from '../../testing/demoAccounts';
 
 describe('POST /live-location (the e-mail/location service)', () => {
   const s = useTestServer();
-  let operator: string;
-  let admin: string;
-  beforeAll(async () => {
-    operator = await s.signIn('operator');
-    admin = await s.signIn('admin');
-  });
+  const staff = signedInStaff(s);
 
   it("creates an active case with a UUIDv4 id, takes the ambulance, records the timeline and queues the patient's and the crew's e-mails", async () => {
     const before = await writeCounts(s);
-    const res = await dispatch(s, operator, 1, { to: 'Jane.Roe@Example.com', patientName: 'Jane Roe', description: 'Stroke', caseType: 'Fire' });
+    const res = await dispatch(s, staff.operator, 1, { to: 'Jane.Roe@Example.com', patientName: 'Jane Roe', description: 'Stroke', caseType: 'Fire' });
     expect(res.status).toBe(201);
     const { caseId } = res.body;
     expect(caseId).toMatch(UUID_V4);
@@ -58,14 +53,14 @@ describe('POST /live-location (the e-mail/location service)', () => {
   });
 
   it('answers with the created case as well as its id', async () => {
-    const res = await dispatch(s, operator, 7);
+    const res = await dispatch(s, staff.operator, 7);
     expect(res.status).toBe(201);
     expect(res.body.case).toMatchObject({ id: res.body.caseId, status: 'active', ambulance_id: 7, license_plate: plateOf(7) });
     expect(res.body.locationLink).toMatch(new RegExp(`^${PUBLIC_URL}/location/${res.body.caseId}\\?t=[\\w-]{43}$`));
   });
 
   it('POST /api/cases answers the patient\'s location link too (no e-mail is sent), and it shares', async () => {
-    const res = await s.api('POST', '/api/cases', { token: operator, body: { to: 'p@example.com', patientName: 'Walk In', description: 'Fall' } });
+    const res = await s.api('POST', '/api/cases', { token: staff.operator, body: { to: 'p@example.com', patientName: 'Walk In', description: 'Fall' } });
     expect(res.status).toBe(201);
     expect(res.body.locationLink).toMatch(new RegExp(`^${PUBLIC_URL}/location/${res.body.case.id}\\?t=[\\w-]{43}$`));
     const { pathname, search } = new URL(res.body.locationLink);
@@ -83,17 +78,17 @@ describe('POST /live-location (the e-mail/location service)', () => {
     ['an ambulance id that is not a number', { license_plate: 'TS09 EA 1002' }, 'license_plate: must be a whole number'],
   ])('refuses %s with 400 and writes nothing', async (_what, extra, error) => {
     const before = await writeCounts(s);
-    const res = await dispatch(s, operator, 2, extra);
+    const res = await dispatch(s, staff.operator, 2, extra);
     expect(res).toMatchObject({ status: 400, body: { error } });
     expect(await writeCounts(s)).toEqual(before);
     expect((await ambulanceRow(s, 2)).status).toBe('available');
   });
 
   it('refuses a busy ambulance with 409 naming its plate, and then writes no case and no mail', async () => {
-    await dispatchCase(s, operator, 2);
+    await dispatchCase(s, staff.operator, 2);
     const versionBefore = (await ambulanceRow(s, 2)).version;
     const before = await writeCounts(s);
-    const res = await dispatch(s, operator, 2, { to: 'second@example.com' });
+    const res = await dispatch(s, staff.operator, 2, { to: 'second@example.com' });
     expect(res).toMatchObject({ status: 409, body: { error: `Ambulance ${plateOf(2)} is not available; choose another ambulance` } });
     expect(await writeCounts(s)).toEqual(before);
     expect(await rowCount(s, 'outbox', { to_address: 'second@example.com' })).toBe(0);
@@ -103,9 +98,9 @@ describe('POST /live-location (the e-mail/location service)', () => {
   });
 
   it('refuses an ambulance in maintenance with 409', async () => {
-    expect((await s.api('PUT', '/api/ambulances/8', { token: admin, body: { status: 'maintenance' } })).status).toBe(200);
+    expect((await s.api('PUT', '/api/ambulances/8', { token: staff.admin, body: { status: 'maintenance' } })).status).toBe(200);
     const before = await writeCounts(s);
-    const res = await dispatch(s, operator, 8);
+    const res = await dispatch(s, staff.operator, 8);
     expect(res).toMatchObject({ status: 409, body: { error: `Ambulance ${plateOf(8)} is not available; choose another ambulance` } });
     expect(await writeCounts(s)).toEqual(before);
     expect((await ambulanceRow(s, 8)).status).toBe('maintenance');
@@ -113,7 +108,7 @@ describe('POST /live-location (the e-mail/location service)', () => {
 
   it('refuses an ambulance id that does not exist with 422 and writes nothing', async () => {
     const before = await writeCounts(s);
-    const res = await dispatch(s, operator, 99);
+    const res = await dispatch(s, staff.operator, 99);
     expect(res).toMatchObject({ status: 422, body: { error: 'Ambulance 99 does not exist' } });
     expect(await writeCounts(s)).toEqual(before);
   });
@@ -122,12 +117,12 @@ describe('POST /live-location (the e-mail/location service)', () => {
     const adminId = await userId(s, DEMO.admin.email);
     const operatorId = await userId(s, DEMO.operator.email);
     const before = await writeCounts(s);
-    const res = await dispatch(s, operator, 3, { operator_id: adminId });
+    const res = await dispatch(s, staff.operator, 3, { operator_id: adminId });
     expect(res).toMatchObject({ status: 403, body: { error: 'operator_id must be your own id' } });
     expect(await writeCounts(s)).toEqual(before);
     expect((await ambulanceRow(s, 3)).status).toBe('available');
 
-    const own = await dispatch(s, operator, 3, { operator_id: String(operatorId) });
+    const own = await dispatch(s, staff.operator, 3, { operator_id: String(operatorId) });
     expect(own.status).toBe(201);
     expect((await caseRow(s, own.body.caseId)).operator_id).toBe(operatorId);
   });
@@ -169,21 +164,16 @@ describe('the double-dispatch race', () => {
 
 describe('POST /api/tracking/initiate (the tracking service)', () => {
   const s = useTestServer();
-  let operator: string;
-  let admin: string;
-  beforeAll(async () => {
-    operator = await s.signIn('operator');
-    admin = await s.signIn('admin');
-  });
+  const staff = signedInStaff(s);
 
   it("queues the patient's tracking e-mail and the driver's e-mail, with tokens stored only as hashes", async () => {
-    const caseId = await dispatchCase(s, operator, 1, { to: 'pat@example.com', patientName: 'Pat Kay', description: 'Chest pain' });
+    const caseId = await dispatchCase(s, staff.operator, 1, { to: 'pat@example.com', patientName: 'Pat Kay', description: 'Chest pain' });
     // The dispatch mailed the crew their links already; Send Tracker re-sends new ones, the first still working.
     const dispatchMails = (await outboxFor(s, caseId)).map((m) => m.id as number);
     const dispatchTokens = await s.ctx.db('track_tokens').where({ case_id: caseId }).orderBy('id');
     expect(dispatchTokens.map((t) => t.kind)).toEqual(['viewer', 'driver']);
     const before = await writeCounts(s);
-    const res = await initiateTracking(s, operator, caseId, 1);
+    const res = await initiateTracking(s, staff.operator, caseId, 1);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true, message: 'Tracking emails sent successfully!', caseId, ambulanceId: 1,
@@ -229,48 +219,48 @@ describe('POST /api/tracking/initiate (the tracking service)', () => {
   });
 
   it('refuses a case that is no longer active with 409 and writes nothing', async () => {
-    const caseId = await dispatchCase(s, operator, 2);
-    expect((await updateCase(s, operator, caseId, { status: 'closed' })).status).toBe(200);
+    const caseId = await dispatchCase(s, staff.operator, 2);
+    expect((await updateCase(s, staff.operator, caseId, { status: 'closed' })).status).toBe(200);
     const before = await writeCounts(s);
-    const res = await initiateTracking(s, operator, caseId, 2);
+    const res = await initiateTracking(s, staff.operator, caseId, 2);
     expect(res).toMatchObject({ status: 409, body: { error: 'This case is no longer active' } });
     expect(await writeCounts(s)).toEqual(before);
   });
 
   it('refuses an ambulance that is not on that case with 409 and writes nothing', async () => {
-    const caseId = await dispatchCase(s, operator, 3);
-    await dispatchCase(s, operator, 4);
+    const caseId = await dispatchCase(s, staff.operator, 3);
+    await dispatchCase(s, staff.operator, 4);
     const before = await writeCounts(s);
-    const res = await initiateTracking(s, operator, caseId, 4);
+    const res = await initiateTracking(s, staff.operator, caseId, 4);
     expect(res).toMatchObject({ status: 409, body: { error: 'No active case assigned to this ambulance.' } });
     expect(await writeCounts(s)).toEqual(before);
   });
 
   it('refuses an ambulance without a driver e-mail with 422 (no fallback address) and writes nothing', async () => {
-    const put = await s.api('PUT', '/api/ambulances/6', { token: admin, body: { email: '' } });
+    const put = await s.api('PUT', '/api/ambulances/6', { token: staff.admin, body: { email: '' } });
     expect(put.status).toBe(200);
     expect(put.body.ambulance.email).toBeNull();
     expect((await ambulanceRow(s, 6)).driver_email).toBeNull();
-    const caseId = await dispatchCase(s, operator, 6);
+    const caseId = await dispatchCase(s, staff.operator, 6);
     const before = await writeCounts(s);
-    const res = await initiateTracking(s, operator, caseId, 6);
+    const res = await initiateTracking(s, staff.operator, caseId, 6);
     expect(res).toMatchObject({ status: 422, body: { error: `Ambulance ${plateOf(6)} has no driver email; add one in Manage Ambulances first` } });
     expect(await writeCounts(s)).toEqual(before);
   });
 
   it('answers 404 for an unknown case and 400 for a malformed payload', async () => {
     const before = await writeCounts(s);
-    expect(await initiateTracking(s, operator, '6f1c2a7e-3b4d-4e5f-8a9b-0c1d2e3f4a5b', 1))
+    expect(await initiateTracking(s, staff.operator, '6f1c2a7e-3b4d-4e5f-8a9b-0c1d2e3f4a5b', 1))
       .toMatchObject({ status: 404, body: { error: 'Case not found' } });
-    expect(await initiateTracking(s, operator, 'not-a-case', 1))
+    expect(await initiateTracking(s, staff.operator, 'not-a-case', 1))
       .toMatchObject({ status: 400, body: { error: 'caseId: must be a case id' } });
-    expect(await s.api('POST', '/api/tracking/initiate', { token: operator, body: { ambulanceId: 1 } }))
+    expect(await s.api('POST', '/api/tracking/initiate', { token: staff.operator, body: { ambulanceId: 1 } }))
       .toMatchObject({ status: 400, body: { error: 'caseId: must be a case id' } });
     expect(await writeCounts(s)).toEqual(before);
   });
 
   it('requires a staff bearer token', async () => {
-    const caseId = await dispatchCase(s, operator, 7);
+    const caseId = await dispatchCase(s, staff.operator, 7);
     const before = await writeCounts(s);
     const res = await s.api('POST', '/api/tracking/initiate', { body: { caseId, ambulanceId: 7 } });
     expect(res).toMatchObject({ status: 401, body: { error: 'Authentication required' } });

@@ -4,7 +4,7 @@ import {
   PUBLIC_URL, caseEvents, casePayload, dispatch, driverOf, expectStatus, initiateTracking, locationToken, outboxFor, plateOf, rowCount,
   shareLocation, tokenInLink, updateCase, writeCounts,
 } from '../../testing/dispatchHelpers';
-import { useTestServer } from '../../testing/testServer';
+import { signedInStaff, useTestServer } from '../../testing/testServer';
 
 /**
  * Issue 25, "A busy shift": the queue is honest to the patient (a waiting call's mail says help is
@@ -13,24 +13,19 @@ import { useTestServer } from '../../testing/testServer';
  * payload gets its type's priority.
  */
 const s = useTestServer({ env: { LINK_LIMIT_PER_MIN: '100000', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000' } });
-let operator: string;
-let admin: string;
-beforeAll(async () => {
-  operator = await s.signIn('operator');
-  admin = await s.signIn('admin');
-});
+const staff = signedInStaff(s);
 
 const json = (v: string | null) => (v == null ? null : JSON.parse(v));
 /** A waiting call taken through SPEC's service (its patient mailed); answers its id. */
 async function queueCall(to: string, extra: Record<string, unknown> = {}): Promise<string> {
-  return expectStatus(await dispatch(s, operator, undefined, { status: 'pending', to, ...extra }), 201, 'queue').body.caseId;
+  return expectStatus(await dispatch(s, staff.operator, undefined, { status: 'pending', to, ...extra }), 201, 'queue').body.caseId;
 }
 const linkState = async (caseId: string) => s.api('GET', `/api/location/${caseId}?t=${await locationToken(s, caseId)}`);
 const track = (ambulanceId: number, t: string) => s.api('GET', `/api/track/${ambulanceId}?t=${t}`);
 const sendPosition = (ambulanceId: number, t: string) =>
   s.api('POST', `/api/ambulances/${ambulanceId}/position?t=${t}`, { body: { latitude: 17.39, longitude: 78.48 } });
 async function closeAll() {
-  for (const c of await s.ctx.db('cases').whereIn('status', ['active', 'pending'])) expectStatus(await updateCase(s, admin, c.id, { status: 'closed' }), 200, 'close');
+  for (const c of await s.ctx.db('cases').whereIn('status', ['active', 'pending'])) expectStatus(await updateCase(s, staff.admin, c.id, { status: 'closed' }), 200, 'close');
 }
 /** The mails of a case queued after `afterId`. */
 const mailsSince = async (caseId: string, afterId: number) => (await outboxFor(s, caseId)).filter((m) => m.id > afterId);
@@ -76,18 +71,18 @@ describe('a waiting call: the patient is told help is being arranged, and the li
     expect(await s.ctx.db('cases').where({ id: caseId }).first()).toMatchObject({ status: 'pending', latitude: 17.4012, longitude: 78.4713 });
     expect((await caseEvents(s, caseId)).at(-1)).toMatchObject({ action: 'location', actor_type: 'patient' });
 
-    expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
+    expectStatus(await updateCase(s, staff.operator, caseId, { status: 'closed' }), 200, 'close');
     expect(await linkState(caseId)).toMatchObject({ status: 410, body: { error: 'This case is no longer active' } });
     expect(await shareLocation(s, caseId, { latitude: 1, longitude: 2 })).toMatchObject({ status: 410, body: { error: 'This case is no longer active' } });
   });
 
   it('a resolved call\'s link is over too (410); a deleted one is unknown (404)', async () => {
     const resolved = await queueCall('waiting.three@example.com');
-    expectStatus(await updateCase(s, operator, resolved, { status: 'resolved' }), 200, 'resolve');
+    expectStatus(await updateCase(s, staff.operator, resolved, { status: 'resolved' }), 200, 'resolve');
     expect((await linkState(resolved)).status).toBe(410);
     const deleted = await queueCall('waiting.four@example.com');
     const token = await locationToken(s, deleted);
-    expectStatus(await s.api('DELETE', `/api/cases/${deleted}`, { token: admin }), 200, 'delete');
+    expectStatus(await s.api('DELETE', `/api/cases/${deleted}`, { token: staff.admin }), 200, 'delete');
     expect((await s.api('GET', `/api/location/${deleted}?t=${token}`)).status).toBe(404);
   });
 });
@@ -98,7 +93,7 @@ describe('the mail at dispatch names the ambulance; the crew hears at once', () 
   it('a waiting call given a unit (PUT status active + ambulance): the patient is mailed which ambulance is coming, the driver their link, in the dispatch', async () => {
     const caseId = await queueCall('queued.patient@example.com', { patientName: 'Queue Dpatch', description: 'Stroke', caseType: 'Stroke', intake_location: { latitude: 17.4, longitude: 78.47, address: 'Charminar, Hyderabad', source: 'address' } });
     const afterQueue = await lastMailId();
-    expectStatus(await updateCase(s, operator, caseId, { status: 'active', ambulance_id: 3 }), 200, 'dispatch');
+    expectStatus(await updateCase(s, staff.operator, caseId, { status: 'active', ambulance_id: 3 }), 200, 'dispatch');
 
     const mails = await mailsSince(caseId, afterQueue);
     expect(mails.map((m) => [m.kind, m.to_address, m.subject])).toEqual([
@@ -128,14 +123,14 @@ describe('the mail at dispatch names the ambulance; the crew hears at once', () 
     const caseId = await queueCall('shared.first@example.com');
     expectStatus(await shareLocation(s, caseId, { latitude: 17.41, longitude: 78.46 }), 200, 'share');
     const afterQueue = await lastMailId();
-    expectStatus(await updateCase(s, operator, caseId, { status: 'active', ambulance_id: 4 }), 200, 'dispatch');
+    expectStatus(await updateCase(s, staff.operator, caseId, { status: 'active', ambulance_id: 4 }), 200, 'dispatch');
     const [patient] = await mailsSince(caseId, afterQueue);
     expect(patient.kind).toBe('tracking-patient');
     expect(patient.body_text).not.toContain('We do not have your location yet');
   });
 
   it('a call created with an ambulance: its one patient mail names the ambulance and carries its tracking link; the crew gets the driver link; the answer says so', async () => {
-    const res = await dispatch(s, operator, 5, { to: 'at.once@example.com', patientName: 'At Once' });
+    const res = await dispatch(s, staff.operator, 5, { to: 'at.once@example.com', patientName: 'At Once' });
     expect(res.status).toBe(201);
     expect(res.body.crew).toEqual({ ambulance_id: 5, license_plate: plateOf(5), driver_email: driverOf(5), mailed: true, message: `Driver link sent to ${driverOf(5)}` });
     const caseId = res.body.caseId;
@@ -164,13 +159,13 @@ describe('the mail at dispatch names the ambulance; the crew hears at once', () 
   });
 
   it('reassigning an active call (PUT ambulance_id): the old links stop, the patient and the new crew get the new ambulance\'s', async () => {
-    const created = await dispatch(s, operator, 6, { to: 'moved@example.com' });
+    const created = await dispatch(s, staff.operator, 6, { to: 'moved@example.com' });
     const caseId = created.body.caseId;
     const [oldCrew] = await outboxFor(s, caseId);
     const oldViewer = tokenInLink(oldCrew.body_text, 'track', 6)!;
     const oldDriver = tokenInLink(oldCrew.body_text, 'driver', 6)!;
     const before = await lastMailId();
-    expectStatus(await updateCase(s, operator, caseId, { ambulance_id: 7 }), 200, 'reassign');
+    expectStatus(await updateCase(s, staff.operator, caseId, { ambulance_id: 7 }), 200, 'reassign');
     const mails = await mailsSince(caseId, before);
     expect(mails.map((m) => [m.kind, m.to_address, m.subject])).toEqual([
       ['tracking-patient', 'moved@example.com', `Your ambulance ${plateOf(7)} is on its way`],
@@ -186,11 +181,11 @@ describe('the mail at dispatch names the ambulance; the crew hears at once', () 
 describe('an ambulance without a driver e-mail', () => {
   beforeAll(async () => {
     await closeAll();
-    expectStatus(await s.api('PUT', '/api/ambulances/8', { token: admin, body: { email: '' } }), 200, 'no driver e-mail');
+    expectStatus(await s.api('PUT', '/api/ambulances/8', { token: staff.admin, body: { email: '' } }), 200, 'no driver e-mail');
   });
 
   it('a dispatch still succeeds; nothing goes to the crew, the answer and the timeline say so; the patient is still told', async () => {
-    const res = await dispatch(s, operator, 8, { to: 'no.crew@example.com' });
+    const res = await dispatch(s, staff.operator, 8, { to: 'no.crew@example.com' });
     expect(res.status).toBe(201);
     const message = `${plateOf(8)} has no driver e-mail: the crew was not sent the driver link. Tell them by radio, and add a driver e-mail in Manage Ambulances`;
     expect(res.body.crew).toEqual({ ambulance_id: 8, license_plate: plateOf(8), driver_email: null, mailed: false, message });
@@ -202,13 +197,13 @@ describe('an ambulance without a driver e-mail', () => {
     expect(events.map((e) => [e.action, e.actor_type])).toEqual([['created', 'user'], ['tracking', 'user'], ['crew.not_notified', 'system']]);
     expect(json(events[1].after)).toEqual({ ambulance_id: 8, patient_email: 'no.crew@example.com' });
     expect(json(events[2].after)).toEqual({ ambulance_id: 8, reason: message });
-    expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
+    expectStatus(await updateCase(s, staff.operator, caseId, { status: 'closed' }), 200, 'close');
   });
 
   it('the same when a waiting call is given that ambulance', async () => {
     const caseId = await queueCall('no.crew.queued@example.com');
     const before = await lastMailId();
-    expectStatus(await updateCase(s, operator, caseId, { status: 'active', ambulance_id: 8 }), 200, 'dispatch');
+    expectStatus(await updateCase(s, staff.operator, caseId, { status: 'active', ambulance_id: 8 }), 200, 'dispatch');
     expect((await mailsSince(caseId, before)).map((m) => [m.kind, m.to_address])).toEqual([['tracking-patient', 'no.crew.queued@example.com']]);
     expect((await caseEvents(s, caseId)).at(-1)).toMatchObject({ action: 'crew.not_notified', actor_type: 'system' });
   });
@@ -217,12 +212,12 @@ describe('an ambulance without a driver e-mail', () => {
 describe('no mail twice', () => {
   beforeAll(async () => {
     await closeAll();
-    expectStatus(await s.api('PUT', '/api/ambulances/8', { token: admin, body: { email: driverOf(8) } }), 200, 'driver e-mail back');
+    expectStatus(await s.api('PUT', '/api/ambulances/8', { token: staff.admin, body: { email: driverOf(8) } }), 200, 'driver e-mail back');
   });
 
   it('an idempotent replay of POST /live-location and of POST /api/cases sends nothing more', async () => {
     const before = await writeCounts(s);
-    const send = (path: string, key: string, body: Record<string, unknown>) => s.api('POST', path, { token: operator, body, headers: { 'Idempotency-Key': key } });
+    const send = (path: string, key: string, body: Record<string, unknown>) => s.api('POST', path, { token: staff.operator, body, headers: { 'Idempotency-Key': key } });
     const live = casePayload(1, { to: 'replay.live@example.com' });
     const first = await send('/live-location', 'notices-live', live);
     const again = await send('/live-location', 'notices-live', live);
@@ -240,7 +235,7 @@ describe('no mail twice', () => {
 
   it('the same dispatch PUT again takes nothing and mails nothing', async () => {
     const caseId = await queueCall('put.twice@example.com');
-    const dispatchIt = () => updateCase(s, operator, caseId, { status: 'active', ambulance_id: 3 });
+    const dispatchIt = () => updateCase(s, staff.operator, caseId, { status: 'active', ambulance_id: 3 });
     expectStatus(await dispatchIt(), 200, 'dispatch');
     const before = await writeCounts(s);
     expectStatus(await dispatchIt(), 200, 'again');
@@ -248,11 +243,11 @@ describe('no mail twice', () => {
   });
 
   it('Send Tracker re-sends new links and revokes none: the dispatch\'s keep working', async () => {
-    const caseId = expectStatus(await dispatch(s, operator, 4, { to: 'resend@example.com' }), 201, 'dispatch').body.caseId;
+    const caseId = expectStatus(await dispatch(s, staff.operator, 4, { to: 'resend@example.com' }), 201, 'dispatch').body.caseId;
     const [crew] = await outboxFor(s, caseId);
     const first = { viewer: tokenInLink(crew.body_text, 'track', 4)!, driver: tokenInLink(crew.body_text, 'driver', 4)! };
     const before = await lastMailId();
-    expectStatus(await initiateTracking(s, operator, caseId, 4), 200, 'send tracker');
+    expectStatus(await initiateTracking(s, staff.operator, caseId, 4), 200, 'send tracker');
     const resent = await mailsSince(caseId, before);
     expect(resent.map((m) => [m.kind, m.to_address])).toEqual([['tracking-patient', 'resend@example.com'], ['tracking-driver', driverOf(4)]]);
     const second = tokenInLink(resent[0].body_text, 'track', 4)!;
@@ -268,7 +263,7 @@ describe("priority from SPEC's own payload (the chosen type as the description, 
   const specPayload = (description: string) => ({ to: 'spec.payload@example.com', status: 'pending', patientName: 'Spec Payload', description });
 
   it.each(EMERGENCY_TYPES.map((t) => [t.type, t.priority] as const))('%s: P%i', async (type, priority) => {
-    const res = await s.api('POST', '/live-location', { token: operator, body: specPayload(type) });
+    const res = await s.api('POST', '/live-location', { token: staff.operator, body: specPayload(type) });
     expect(res.status).toBe(201);
     expect(res.body.case).toMatchObject({ priority, description: type, caseType: null });
   });
@@ -286,19 +281,19 @@ describe("priority from SPEC's own payload (the chosen type as the description, 
     // Other's typed text, and a description that only mentions a type, are no type: P3.
     ['Fell in the bathroom', 3], ['Stroke patient feels fine now', 3],
   ])('a description %j: P%i', async (description, priority) => {
-    const res = await s.api('POST', '/live-location', { token: operator, body: specPayload(description) });
+    const res = await s.api('POST', '/live-location', { token: staff.operator, body: specPayload(description) });
     expect(res.body.case.priority).toBe(priority);
   });
 
   it('a note goes with any type: kept as the description, the priority from the type; a PUT changes the note and keeps the type', async () => {
-    const res = await s.api('POST', '/live-location', { token: operator, body: { ...specPayload('Unconscious, not breathing, CPR in progress'), caseType: 'Cardiac arrest' } });
+    const res = await s.api('POST', '/live-location', { token: staff.operator, body: { ...specPayload('Unconscious, not breathing, CPR in progress'), caseType: 'Cardiac arrest' } });
     expect(res.status).toBe(201);
     expect(res.body.case).toMatchObject({ priority: 1, caseType: 'Cardiac arrest', description: 'Unconscious, not breathing, CPR in progress' });
     const id = res.body.case.id;
-    const put = await updateCase(s, operator, id, { description: 'Breathing again, drowsy' });
+    const put = await updateCase(s, staff.operator, id, { description: 'Breathing again, drowsy' });
     expect(put.body.case).toMatchObject({ priority: 1, caseType: 'Cardiac arrest', description: 'Breathing again, drowsy' });
     // The form's own payload: the chosen type and the note.
-    const form = await s.api('POST', '/api/cases', { token: operator, body: { patientName: 'Form Note', email: 'form.note@example.com', caseType: 'Breathing problems', description: 'Wheezing, lips blue', status: 'pending' } });
+    const form = await s.api('POST', '/api/cases', { token: staff.operator, body: { patientName: 'Form Note', email: 'form.note@example.com', caseType: 'Breathing problems', description: 'Wheezing, lips blue', status: 'pending' } });
     expect(form.body.case).toMatchObject({ priority: 1, caseType: 'Breathing problems', description: 'Wheezing, lips blue' });
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseRow, dispatchCase, expectStatus, locationSharePath, locationToken, rowCount, shareLocation, updateCase } from '../../testing/dispatchHelpers';
-import { useTestServer } from '../../testing/testServer';
+import { signedInStaff, useTestServer } from '../../testing/testServer';
 
 const CASE_NOT_FOUND = { error: 'Case not found' };
 const CASE_OVER = { error: 'This case is no longer active' };
@@ -11,18 +11,13 @@ const CASE_OVER = { error: 'This case is no longer active' };
  */
 describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)', () => {
   const s = useTestServer({ env: { LINK_LIMIT_PER_MIN: '100000' } });
-  let operator: string;
-  let admin: string;
-  beforeAll(async () => {
-    operator = await s.signIn('operator');
-    admin = await s.signIn('admin');
-  });
+  const staff = signedInStaff(s);
 
   const state = (caseId: string, t?: string) =>
     s.api('GET', `/api/location/${caseId}${t === undefined ? '' : `?t=${encodeURIComponent(t)}`}`);
 
   it("answers only that the link is usable, not cached, and changes nothing", async () => {
-    const caseId = await dispatchCase(s, operator, 1);
+    const caseId = await dispatchCase(s, staff.operator, 1);
     const before = await caseRow(s, caseId);
     const events = await rowCount(s, 'case_events');
     const res = await s.api('GET', await locationSharePath(s, caseId));
@@ -34,8 +29,8 @@ describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)
   });
 
   it("answers the POST's 404 body for a wrong, missing or other case's token, an unknown case and a non-UUID id", async () => {
-    const caseId = await dispatchCase(s, operator, 2);
-    const other = await dispatchCase(s, operator, 3);
+    const caseId = await dispatchCase(s, staff.operator, 2);
+    const other = await dispatchCase(s, staff.operator, 3);
     const token = await locationToken(s, caseId);
     const answers = [
       await state(caseId, 'x'.repeat(43)),
@@ -51,27 +46,27 @@ describe('GET /api/location/{caseId}?t= (the location link\'s state, no sign-in)
 
   it('answers 410 once the case is closed or resolved, like the share; 404 once deleted', async () => {
     for (const [ambulance, status] of [[4, 'closed'], [5, 'resolved']] as const) {
-      const caseId = await dispatchCase(s, operator, ambulance);
-      expectStatus(await updateCase(s, operator, caseId, { status }), 200, status);
+      const caseId = await dispatchCase(s, staff.operator, ambulance);
+      expectStatus(await updateCase(s, staff.operator, caseId, { status }), 200, status);
       const token = await locationToken(s, caseId);
       expect(await state(caseId, token)).toMatchObject({ status: 410, body: CASE_OVER });
       expect(await shareLocation(s, caseId, { latitude: 1, longitude: 2 })).toMatchObject({ status: 410, body: CASE_OVER });
       // A wrong token on a closed case learns nothing more than on any other case.
       expect(await state(caseId, 'x'.repeat(43))).toMatchObject({ status: 404, body: CASE_NOT_FOUND });
     }
-    const deleted = await dispatchCase(s, operator, 7);
+    const deleted = await dispatchCase(s, staff.operator, 7);
     const token = await locationToken(s, deleted);
-    expectStatus(await s.api('DELETE', `/api/cases/${deleted}`, { token: admin }), 200, 'delete');
+    expectStatus(await s.api('DELETE', `/api/cases/${deleted}`, { token: staff.admin }), 200, 'delete');
     expect(await state(deleted, token)).toMatchObject({ status: 404, body: CASE_NOT_FOUND });
   });
 
   it('a call put back in the queue (pending) still shares, and says it waits; once it ends, 410', async () => {
-    const caseId = await dispatchCase(s, operator, 6);
-    expectStatus(await updateCase(s, operator, caseId, { status: 'pending' }), 200, 'pending');
+    const caseId = await dispatchCase(s, staff.operator, 6);
+    expectStatus(await updateCase(s, staff.operator, caseId, { status: 'pending' }), 200, 'pending');
     const token = await locationToken(s, caseId);
     expect(await state(caseId, token)).toMatchObject({ status: 200, body: { active: true, waiting: true } });
     expect(await shareLocation(s, caseId, { latitude: 17.4, longitude: 78.5 })).toMatchObject({ status: 200, body: { latitude: 17.4, longitude: 78.5 } });
-    expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');
+    expectStatus(await updateCase(s, staff.operator, caseId, { status: 'closed' }), 200, 'close');
     expect(await state(caseId, token)).toMatchObject({ status: 410, body: CASE_OVER });
     expect(await shareLocation(s, caseId, { latitude: 1, longitude: 2 })).toMatchObject({ status: 410, body: CASE_OVER });
   });
