@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { asBackground, backgroundJob, markBackgroundWork } from './backgroundWork';
+import { describe, expect, it, vi } from 'vitest';
 
-// Its own test file, so its own process: no test server has turned the mark on here.
 describe('the background-work mark', () => {
   it('is off until turned on (production pays no promise hooks), then follows a pass through its awaits', async () => {
+    // A fresh copy of the module, as a server process loads it: test files share a worker's modules
+    // (vitest.config.ts, isolate: false), and a test server in an earlier file has turned the mark on.
+    vi.resetModules();
+    const { asBackground, backgroundJob, markBackgroundWork } = await import('./backgroundWork');
     const seen = async () => { await Promise.resolve(); await new Promise((r) => setImmediate(r)); return backgroundJob(); };
     expect(await asBackground('outbox', seen)).toBeUndefined();
     markBackgroundWork();
