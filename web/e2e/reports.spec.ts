@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from './fixtures';
 import { expectNoViolations } from './axe';
 import { ASSIGNMENT_CSV_COLUMNS, type PriorityReport, type ResponseTimesReport, localDate } from '../src/api/contract';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, signIn, trackRequests } from './helpers';
+import { apiToken, closeCase, dispatchCase, freeAmbulance, signIn, skipRetries, trackRequests } from './helpers';
 import { demandFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';
 
 // Every page's requests are counted from its first load, so axe runs on a settled page (settled()).
@@ -248,9 +248,12 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     let release!: () => void;
     let failing = true;
     await stubReports(page, { hold: new Promise<void>((r) => { release = r; }), fail: () => failing });
+    // The page's clock jumps over the failed query's retries (after 1 s, then 2 s) instead of waiting them out.
+    await page.clock.install();
     await page.goto('/dashboard/reports');
     await expect(page.getByRole('status').filter({ hasText: 'Loading reports…' })).toBeVisible();
     release();
+    await skipRetries(page);
     const failure = page.getByTestId('load-failure');
     await expect(failure).toContainText('Could not load reports', { timeout: 15_000 });
     await expectNoViolations(page, 'the reports when their load failed');
