@@ -18,7 +18,7 @@ export default defineConfig({
     // One worker more than cores: most files wait on sockets, child processes and timers rather than
     // compute, and with the modules shared (above) a file no longer spends its time importing. On this
     // 2-core machine the SQLite pass took 191 and 205 s on two workers, 155 and 168 s on three; the
-    // PostgreSQL pass 145 against 140 s (PostgreSQL is its limit). More would only slow files down.
+    // PostgreSQL pass 145 against 140 s (PostgreSQL is its limit). Four were not tried.
     maxWorkers: os.availableParallelism() + 1,
   },
 });
