@@ -64,7 +64,6 @@ const setHidden = (page: Page, hidden: boolean) => page.evaluate((h) => {
   document.dispatchEvent(new Event('visibilitychange'));
 }, hidden);
 
-/** The notices and the header's switches pass axe (WCAG 2.1 AA and best practices), like every screen (a11y.spec.ts). */
 /** axe with the pointer off the header (a hover tooltip lives outside the landmarks), every violation listed. */
 const AXE = { pointerAt: { x: 640, y: 600 }, soft: true };
 

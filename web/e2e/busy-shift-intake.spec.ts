@@ -23,12 +23,13 @@ async function fail(page: Page, path: string) {
 async function hold(page: Page, path: string) {
   const held: Route[] = [];
   let released = false;
-  await page.route(apiPath(path), (route) => {
+  const matcher = apiPath(path);
+  await page.route(matcher, (route) => {
     if (released) return route.continue();
     held.push(route);
   });
   return {
-    isHeld: (r: Request) => apiPath(path).test(r.url()),
+    isHeld: (r: Request) => matcher.test(r.url()),
     release: async () => {
       released = true;
       for (const r of held.splice(0)) await r.continue().catch(() => undefined);
@@ -36,7 +37,6 @@ async function hold(page: Page, path: string) {
   };
 }
 
-/** axe (WCAG 2.1 A/AA and best practices) on the settled page. */
 async function createCase(page: Page, token: string, data: Record<string, unknown>): Promise<string> {
   const res = await page.request.post('/api/cases', {
     headers: auth(token),

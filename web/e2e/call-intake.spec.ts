@@ -13,7 +13,6 @@ interface CaseDetail {
   assignments: { status: string; ambulance_id: number | null }[];
 }
 
-/** axe (WCAG 2.1 A/AA and best practices) on the page as it is now: the new chips, legends and buttons included. */
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function caseDetail(page: Page, token: string, id: string): Promise<CaseDetail> {

@@ -10,7 +10,6 @@ noOpenCallsAroundEachTest();
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const shot = (page: Page, name: string) => page.screenshot({ path: `.tmp/driver-status/${name}.png`, fullPage: true });
 
-/** WCAG 2.1 A/AA and axe's best practices, as a11y.spec.ts checks the other pages. */
 async function unitStatus(page: Page, token: string, ambulanceId: number): Promise<string> {
   const res = await page.request.get('/api/ambulances', { headers: auth(token) });
   expect(res.ok()).toBeTruthy();
