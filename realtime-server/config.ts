@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PRIORITIES, type PriorityInfo } from './contract/callLife';
 import type { ReportLimits } from './services/reportGate';
+import { CLOCK_STOPS, type PriorityClockStops, type PriorityNeeds, TRANSPORT_CAPABILITIES, parsePerPriority } from './contract/capability';
 import { DEFAULT_STALE_AFTER_S, POSITION_SOURCES, type PositionSourceName, type StaleThresholds } from './contract/location';
 
 /** Every environment variable Lifeline reads (docs/operations.md explains each; scripts/docs.test.ts holds it to that). */
@@ -49,6 +50,8 @@ const envSchema = z.object({
   PRIORITY_LABELS: z.string().default('Life-threatening,Emergency,Urgent,Less urgent'),
   PRIORITY_TARGETS: z.string().default('15m,40m,120m,180m'),
   PRIORITY_MEAN_TARGETS: z.string().default('7m,18m,-,-'),
+  PRIORITY_NEEDS: z.string().default('1=als,2=als,3=bls,4=bls'),
+  PRIORITY_CLOCK_STOP: z.string().default('1=first,2=transport,3=transport,4=transport'),
   QUEUE_ALERT_AFTER: z.string().default('1m,2m,5m,10m'),
 });
 
@@ -122,6 +125,10 @@ export type Config = {
   writeStats: boolean;
   /** Priorities 1–4: labels, response targets and queue alert thresholds (NHS categories by default, DOMAIN.md §2). */
   priorities: PriorityInfo[];
+  /** The least transport capability each priority needs (PRIORITY_NEEDS; bls < als < cct). */
+  priorityNeeds: PriorityNeeds;
+  /** Which arrival stops each priority's response clock (PRIORITY_CLOCK_STOP): the first unit, or the first able to convey. */
+  clockStops: PriorityClockStops;
 };
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
@@ -172,6 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     boardRecentHours: e.BOARD_RECENT_HOURS,
     writeStats: e.BENCH_WRITE_STATS === '1',
     priorities: priorityConfig(e),
+    priorityNeeds: parsePerPriority('PRIORITY_NEEDS', e.PRIORITY_NEEDS, TRANSPORT_CAPABILITIES),
+    clockStops: parsePerPriority('PRIORITY_CLOCK_STOP', e.PRIORITY_CLOCK_STOP, CLOCK_STOPS),
   };
 }
 

@@ -32,6 +32,7 @@ export interface AmbulanceFields {
   license_plate?: string;
   status?: string;
   driver_email?: string | null;
+  capability?: string;
   latitude?: number | null;
   longitude?: number | null;
   place_name?: string | null;

@@ -2,12 +2,12 @@ import type { Db, PositionRow } from './types';
 
 /** A free ambulance with a known position: what a dispatch suggestion ranks. */
 export interface CandidateRow {
-  id: number; license_plate: string; latitude: number; longitude: number; position_at: string; position_source: string | null;
+  id: number; license_plate: string; capability: string; latitude: number; longitude: number; position_at: string; position_source: string | null;
 }
 
 /** A free ambulance, with its position when it has one: what a call's own suggestions list. */
 export interface FreeUnitRow {
-  id: number; license_plate: string; latitude: number | null; longitude: number | null; position_at: string | null; position_source: string | null;
+  id: number; license_plate: string; capability: string; latitude: number | null; longitude: number | null; position_at: string | null; position_source: string | null;
 }
 
 /** A busy ambulance that has not reached its call yet, with that call (see divertibleBelow). */
@@ -30,29 +30,29 @@ export const arrivalRepository = {
   async freeWithPosition(db: Db): Promise<CandidateRow[]> {
     const rows = await db<CandidateRow>('ambulances')
       .where('status', 'available').whereNotNull('latitude').whereNotNull('longitude').whereNotNull('position_at')
-      .orderBy('id').select('id', 'license_plate', 'latitude', 'longitude', 'position_at', 'position_source');
+      .orderBy('id').select('id', 'license_plate', 'capability', 'latitude', 'longitude', 'position_at', 'position_source');
     return rows.map((r) => ({ ...r, latitude: num(r.latitude), longitude: num(r.longitude) }));
   },
 
   /** Every available ambulance in id order, placed or not. */
   async free(db: Db): Promise<FreeUnitRow[]> {
     const rows = await db<FreeUnitRow>('ambulances').where('status', 'available').orderBy('id')
-      .select('id', 'license_plate', 'latitude', 'longitude', 'position_at', 'position_source');
+      .select('id', 'license_plate', 'capability', 'latitude', 'longitude', 'position_at', 'position_source');
     return rows.map((r) => ({ ...r, latitude: numOrNull(r.latitude), longitude: numOrNull(r.longitude) }));
   },
 
   /**
    * The units that could be diverted to a call of `priority`: each one's open assignment still
-   * dispatched or en route, on an active call of a larger priority number that holds it, in id order.
+   * dispatched or en route, on an active call of a larger priority number, in id order.
    */
   async divertibleBelow(db: Db, priority: number): Promise<DivertibleRow[]> {
     const rows = await db('ambulances')
       .join('assignments as a', 'a.ambulance_id', 'ambulances.id')
-      .join('cases', 'cases.assignment_id', 'a.id')
+      .join('cases', 'cases.id', 'a.case_id')
       .whereIn('a.status', ['dispatched', 'en_route'])
-      .where('cases.status', 'active').whereRaw('cases.ambulance_id = ambulances.id').where('cases.priority', '>', priority)
+      .where('cases.status', 'active').where('cases.priority', '>', priority)
       .orderBy('ambulances.id')
-      .select('ambulances.id', 'ambulances.license_plate', ...POSITION, 'cases.id as case_id', 'cases.priority as case_priority', 'a.status as unit_status');
+      .select('ambulances.id', 'ambulances.license_plate', 'ambulances.capability', ...POSITION, 'cases.id as case_id', 'cases.priority as case_priority', 'a.status as unit_status');
     return (rows as DivertibleRow[]).map((r) => ({ ...r, latitude: numOrNull(r.latitude), longitude: numOrNull(r.longitude), case_priority: num(r.case_priority) }));
   },
 

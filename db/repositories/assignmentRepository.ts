@@ -1,6 +1,5 @@
 import { type AssignmentRow, type Db, insertedId, rowLocks, fetched } from './types';
 
-/** The steps that leave an assignment open (its ambulance busy). */
 /** The statuses of an assignment that is over. */
 export const ENDED: readonly string[] = ['cleared', 'cancelled'];
 
@@ -14,9 +13,12 @@ export const assignmentRepository = {
   /** The open assignment of an ambulance (at most one: a unique index holds it). */
   openForAmbulance: (db: Db, ambulanceId: number) =>
     db<AssignmentRow>('assignments').where({ ambulance_id: ambulanceId }).whereNotIn('status', ENDED).first(),
-  /** The open assignment of a case (at most one). */
+  /** The open assignments of a case (its units still on the call), the first dispatched first. */
   openForCase: (db: Db, caseId: string) =>
-    db<AssignmentRow>('assignments').where({ case_id: caseId }).whereNotIn('status', ENDED).first(),
+    db<AssignmentRow>('assignments').where({ case_id: caseId }).whereNotIn('status', ENDED).orderBy([{ column: 'dispatched_at' }, { column: 'id' }]),
+  /** The open assignment of an ambulance on one case (a driver link's own), if it is still open. */
+  openFor: (db: Db, caseId: string, ambulanceId: number) =>
+    db<AssignmentRow>('assignments').where({ case_id: caseId, ambulance_id: ambulanceId }).whereNotIn('status', ENDED).first(),
   /** The latest ended (cleared or cancelled) assignment of an ambulance to a case: a driver link's own, once over. */
   lastEnded: (db: Db, caseId: string, ambulanceId: number) =>
     db<AssignmentRow>('assignments').where({ case_id: caseId, ambulance_id: ambulanceId }).whereIn('status', ENDED).orderBy('id', 'desc').first(),
@@ -27,7 +29,7 @@ export const assignmentRepository = {
   listForCase: (db: Db, caseId: string) => db<AssignmentRow>('assignments').where({ case_id: caseId }).orderBy('id'),
   /** Locks an assignment's row until the transaction ends. */
   lock: async (db: Db, id: number) => { if (rowLocks(db)) await db('assignments').where({ id }).forUpdate().select('id'); },
-  async insert(db: Db, row: { case_id: string; ambulance_id: number; license_plate: string; dispatched_at: string }): Promise<number> {
+  async insert(db: Db, row: { case_id: string; ambulance_id: number; license_plate: string; capability: string; dispatched_at: string }): Promise<number> {
     return insertedId(await db('assignments').insert({ ...row, status: 'dispatched' }).returning('id'));
   },
   /** When the ambulance's last assignment ended (its latest clear or cancellation), or null. */

@@ -82,14 +82,19 @@ export interface CaseFields {
 
 /** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */
 
-const ASSIGNMENT_COLUMNS = ['id', 'ambulance_id', 'license_plate', 'status', 'dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at', 'cleared_at', 'cancelled_at'];
+/** The columns of each assignment a case row carries (`units`). */
+const UNIT_COLUMNS = ['id', 'ambulance_id', 'license_plate', 'status', 'capability', 'dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at', 'cleared_at', 'cancelled_at'];
+const pairs = UNIT_COLUMNS.map((c) => `'${c}', u.${c}`).join(', ');
+/** Every assignment of the case as one JSON array, by the (case_id) index: a call holds a few. */
+const unitsOf = (db: Db) => db.raw(clientName(db) === 'better-sqlite3'
+  ? `(select json_group_array(json_object(${pairs})) from assignments u where u.case_id = cases.id) as units`
+  : `(select coalesce(json_agg(json_build_object(${pairs}) order by u.id), '[]'::json) from assignments u where u.case_id = cases.id) as units`);
 
-/** Cases with their ambulance's plate and their current assignment (as `a_…` columns). */
+/** Cases with their ambulance's plate and every assignment (`units`, the primary among them by `assignment_id`). */
 const withPlate = (db: Db) =>
   db<CaseRow>('cases')
     .leftJoin('ambulances', 'ambulances.id', 'cases.ambulance_id')
-    .leftJoin('assignments as a', 'a.id', 'cases.assignment_id')
-    .select('cases.*', 'ambulances.license_plate as license_plate', ...ASSIGNMENT_COLUMNS.map((c) => `a.${c} as a_${c}`));
+    .select('cases.*', 'ambulances.license_plate as license_plate', unitsOf(db));
 
 /** Recomputes the search text of the cases `scope` selects (see caseSearchText.ts), writing only those that changed. */
 async function refreshSearchText(db: Db, scope: (q: Knex.QueryBuilder) => void) {

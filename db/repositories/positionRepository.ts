@@ -16,8 +16,8 @@ export interface PositionStore {
   lockAmbulances(ids: number[]): Promise<void> | void;
   /** The ambulance's latest fix time (undefined: no such ambulance). */
   latestFixOf(id: number): Promise<{ position_at: string | null } | undefined> | { position_at: string | null } | undefined;
-  /** The case's status and ambulance, for a driver link's check. */
-  caseOf(caseId: string): Promise<{ status: string; ambulance_id: number | null } | undefined> | { status: string; ambulance_id: number | null } | undefined;
+  /** The case's status when the ambulance is still on it (an open assignment), for a driver link's check; undefined otherwise. */
+  driveOf(caseId: string, ambulanceId: number): Promise<{ status: string } | undefined> | { status: string } | undefined;
   /** Whether the ambulance itself (its driver link or a device, anything but staff) sent a fix taken at or after `sinceIso`. */
   reportingSince(id: number, sinceIso: string): Promise<boolean> | boolean;
   /** Whether the history already holds a fix of this ambulance taken at exactly `recordedAt` (a replay). */
@@ -30,7 +30,7 @@ export interface PositionStore {
 
 interface Prepared {
   ambulance: BetterSqlite3.Statement;
-  caseOf: BetterSqlite3.Statement;
+  driveOf: BetterSqlite3.Statement;
   reporting: BetterSqlite3.Statement;
   hasFix: BetterSqlite3.Statement;
   insert: BetterSqlite3.Statement;
@@ -38,12 +38,16 @@ interface Prepared {
 }
 const preparedBy = new WeakMap<BetterSqlite3.Database, Prepared>();
 
+/** A driver link's case while its ambulance is on it: by the open-assignment index of the ambulance. */
+const DRIVE_OF = `select cases.status from assignments a join cases on cases.id = a.case_id
+  where a.case_id = ? and a.ambulance_id = ? and a.status not in ('cleared', 'cancelled') limit 1`;
+
 function prepare(conn: BetterSqlite3.Database): Prepared {
   let p = preparedBy.get(conn);
   if (!p) {
     p = {
       ambulance: conn.prepare('select position_at from ambulances where id = ?'),
-      caseOf: conn.prepare('select status, ambulance_id from cases where id = ?'),
+      driveOf: conn.prepare(DRIVE_OF),
       reporting: conn.prepare(`select 1 from ambulance_positions where ambulance_id = ? and recorded_at >= ? and source <> 'staff' limit 1`),
       hasFix: conn.prepare('select 1 from ambulance_positions where ambulance_id = ? and recorded_at = ? limit 1'),
       insert: conn.prepare(`insert into ambulance_positions (ambulance_id, latitude, longitude, accuracy, heading, speed, recorded_at, received_at, source, battery)
@@ -73,7 +77,7 @@ export const positionRepository = {
     return {
       lockAmbulances: () => {},
       latestFixOf: (id) => p.ambulance.get(id) as { position_at: string | null } | undefined,
-      caseOf: (caseId) => p.caseOf.get(caseId) as { status: string; ambulance_id: number | null } | undefined,
+      driveOf: (caseId, ambulanceId) => p.driveOf.get(caseId, ambulanceId) as { status: string } | undefined,
       reportingSince: (id, sinceIso) => p.reporting.get(id, sinceIso) !== undefined,
       hasFix: (id, recordedAt) => p.hasFix.get(id, recordedAt) !== undefined,
       insert: (row) => p.insert.run(row),
@@ -87,7 +91,7 @@ export const positionRepository = {
         if (ids.length && rowLocks(trx)) await trx('ambulances').whereIn('id', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
       },
       latestFixOf: (id) => trx('ambulances').where({ id }).first('position_at'),
-      caseOf: (caseId) => trx('cases').where({ id: caseId }).first('status', 'ambulance_id'),
+      driveOf: async (caseId, ambulanceId) => ((await trx.raw(DRIVE_OF, [caseId, ambulanceId])) as { rows: { status: string }[] }).rows[0],
       reportingSince: async (id, sinceIso) =>
         (await trx('ambulance_positions').where({ ambulance_id: id }).where('recorded_at', '>=', sinceIso).whereNot('source', 'staff').first('id')) !== undefined,
       hasFix: async (id, recordedAt) => (await trx('ambulance_positions').where({ ambulance_id: id, recorded_at: recordedAt }).first('id')) !== undefined,

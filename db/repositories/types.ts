@@ -28,6 +28,8 @@ export interface SessionRow {
 }
 export interface AmbulanceRow {
   id: number; license_plate: string; plate_key: string; status: string; driver_email: string | null;
+  /** What the unit can do (contract CAPABILITIES). */
+  capability: string;
   latitude: number | null; longitude: number | null; accuracy: number | null; heading: number | null;
   speed: number | null; position_at: string | null; place_name: string | null; version: number;
   created_at: string; updated_at: string;
@@ -61,13 +63,19 @@ export interface CaseRow {
   search_text?: string | null;
   /** Joined from ambulances. */
   license_plate?: string | null;
-  /** The current assignment's columns, joined as `a_…` (null without one). */
-  a_id?: number | null; a_ambulance_id?: number | null; a_license_plate?: string | null; a_status?: string | null;
-  a_dispatched_at?: string | null; a_en_route_at?: string | null; a_on_scene_at?: string | null; a_transporting_at?: string | null;
-  a_at_hospital_at?: string | null; a_cleared_at?: string | null; a_cancelled_at?: string | null;
+  /**
+   * Every assignment of the case, read with it as one JSON array of UNIT_COLUMNS (SQLite answers
+   * its text, PostgreSQL the parsed array); absent from a row that was not read whole.
+   */
+  units?: string | UnitJson[] | null;
 }
+/** One assignment as a case row carries it (caseRepository's `units`). */
+export type UnitJson = Pick<AssignmentRow, 'id' | 'ambulance_id' | 'license_plate' | 'status' | 'capability' | 'dispatched_at' | 'en_route_at'
+  | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'cleared_at' | 'cancelled_at'>;
 export interface AssignmentRow {
   id: number; case_id: string; ambulance_id: number | null; license_plate: string; status: string;
+  /** The unit's capability when dispatched (contract CAPABILITIES). */
+  capability: string;
   dispatched_at: string; en_route_at: string | null; on_scene_at: string | null; transporting_at: string | null;
   at_hospital_at: string | null; cleared_at: string | null; cancelled_at: string | null;
   /** Recorded at on_scene: metres driven since en_route (the fixes' path) and the straight line from the en-route fix to the scene. */

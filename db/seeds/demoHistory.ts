@@ -21,7 +21,7 @@
  * Pure and deterministic: `now` and `random` are given (mulberry32 for a seeded one).
  */
 
-export interface DemoAmbulance { id: number; license_plate: string; latitude: number; longitude: number }
+export interface DemoAmbulance { id: number; license_plate: string; latitude: number; longitude: number; capability?: string }
 
 /** A cases row (every NOT NULL column; `assignment_id` is set after the assignments are inserted). */
 export interface DemoCaseRow {
@@ -33,7 +33,7 @@ export interface DemoCaseRow {
 }
 
 export interface DemoAssignmentRow {
-  case_id: string; ambulance_id: number; license_plate: string; status: 'cleared' | 'cancelled';
+  case_id: string; ambulance_id: number; license_plate: string; capability: string; status: 'cleared' | 'cancelled';
   dispatched_at: string; en_route_at: string | null; on_scene_at: string | null; transporting_at: string | null;
   at_hospital_at: string | null; cleared_at: string | null; cancelled_at: string | null;
 }
@@ -174,7 +174,7 @@ export function generateDemoHistory(o: DemoHistoryOptions): DemoHistory {
     const enRoute = dispatched + turnout;
     const onScene = enRoute + travel;
     const a: DemoAssignmentRow = {
-      case_id: '', ambulance_id: unit.id, license_plate: unit.license_plate, status: 'cleared',
+      case_id: '', ambulance_id: unit.id, license_plate: unit.license_plate, capability: unit.capability ?? 'als', status: 'cleared',
       dispatched_at: iso(dispatched), en_route_at: s.chance(SKIP_EN_ROUTE_SHARE) ? null : iso(enRoute),
       on_scene_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: null,
     };

@@ -4,6 +4,7 @@ import { MAX_ACCURACY_M, MAX_SPEED_MPS } from './geo';
 import type { AmbulanceStatus } from './enums';
 import type { UnitStatus } from './callLife';
 import type { PositionSourceName } from './location';
+import { type Capability, DEFAULT_CAPABILITY, capabilitySchema } from './capability';
 
 // Invisible letters (a Hangul filler is a letter to Unicode) would make a plate that reads like another.
 const plate = z.string().trim().min(1, 'required').max(20)
@@ -15,6 +16,8 @@ export const ambulanceCreateSchema = z.object({
   license_plate: plate,
   status: z.enum(['available', 'maintenance'], { error: 'must be available or maintenance (busy comes from a case)' }).default('available'),
   email: driverEmail.optional(),
+  /** What the unit can do (contract/capability.ts); ALS when not given. */
+  capability: capabilitySchema.default(DEFAULT_CAPABILITY),
   latitude: latitude().optional(),
   longitude: longitude().optional(),
 }).refine((v) => (v.latitude === undefined) === (v.longitude === undefined), {
@@ -27,6 +30,7 @@ export const ambulanceUpdateSchema = z.object({
   license_plate: plate.optional(),
   status: z.enum(['available', 'busy', 'maintenance'], { error: 'must be available, busy or maintenance' }).optional(),
   email: driverEmail.optional(),
+  capability: capabilitySchema.optional(),
 }).refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'nothing to update' });
 export type AmbulanceUpdateInput = z.infer<typeof ambulanceUpdateSchema>;
 
@@ -65,6 +69,10 @@ export interface AmbulanceDto {
   /** When the open assignment reached that step; null for available and maintenance. */
   unit_status_since: string | null;
   email: string | null;
+  /** What the unit can do (NEMSIS eResponse.07): als, bls, cct or responder. */
+  capability: Capability;
+  /** False only for a responder (a car that treats but cannot convey). */
+  can_transport: boolean;
   location: AmbulanceLocationDto | null;
   created_at: string;
   updated_at: string;

@@ -1,3 +1,5 @@
+import type { Capability } from './capability';
+
 /**
  * A call's life as EMS records it (DOMAIN.md §1, NEMSIS v3.5 eTimes): the unit's status lives
  * on its assignment to the call, each step with the time it was reached.
@@ -100,11 +102,16 @@ export const NEMSIS_TIMES = {
 /** NFPA 1710's EMS turnout: an assignment still `dispatched` this long after dispatch is flagged. */
 export const TURNOUT_TARGET_S = 60;
 
+/** One unit's part in a call (NEMSIS eResponse.04's record): its own step and times. */
 export interface AssignmentDto {
   id: number;
   case_id: string;
   ambulance_id: number | null;
   license_plate: string | null;
+  /** The unit's capability when it was dispatched (NEMSIS eResponse.07). */
+  capability: Capability;
+  /** False only for a responder (a car that cannot convey). */
+  can_transport: boolean;
   status: AssignmentStatus;
   dispatched_at: string;
   en_route_at: string | null;

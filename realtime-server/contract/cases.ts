@@ -114,8 +114,14 @@ export interface CaseDto {
   priority: Priority;
   /** When the call reached the centre (NEMSIS eTimes.01). */
   call_received_at: string;
-  /** The current (or last) assignment of an ambulance to this case, null when it never had one. */
+  /**
+   * The primary unit's assignment (contract primaryAssignment: the one conveying, else the first
+   * dispatched still open, else the last), null when the call never had one. `ambulance_id` and
+   * `license_plate` name the same unit while it is on the call.
+   */
   assignment: AssignmentDto | null;
+  /** Every unit's assignment to this call, open ones first, each group in dispatch order. */
+  assignments: AssignmentDto[];
   caseType: string | null;
   patientName: string;
   patient_name: string;

@@ -1,6 +1,7 @@
 import type { AmbulanceDto, PositionDto, PositionInput } from './ambulances';
 import type { CaseDto, CaseLocationEvent } from './cases';
 import type { UnitStatusAck, UnitStatusInput } from './callLife';
+import type { BackupAck, BackupAlert, BackupRequestInput } from './capability';
 import type { DriverDispatched, DriverStandby, TrackCaseUpdate, TrackPositionBatch } from './tracking';
 import type { UserDto } from './users';
 
@@ -29,6 +30,8 @@ export interface ServerToClientEvents {
   'user.created': (u: UserDto) => void;
   'user.updated': (u: UserDto) => void;
   'user.deleted': (d: Deleted<number>) => void;
+  /** A crew on a call asked for backup: an alert every dispatcher must see. */
+  'backup.requested': (a: BackupAlert) => void;
   /**
    * A tracking or driver link's socket hears only `track.*` (and, waiting, `driver.*`) events, each
    * made by the presenter of GET /api/track for the link's role: its own case as it changes
@@ -49,6 +52,8 @@ export interface ClientToServerEvents {
   'ambulance.position': (p: PositionInput, ack?: (r: PositionAck) => void) => void;
   /** The unit's next step (en route, on scene, …), as POST /api/ambulances/{id}/unit-status. */
   'unit.status': (s: UnitStatusInput, ack?: (r: UnitStatusAck) => void) => void;
+  /** The crew asks for backup, as POST /api/ambulances/{id}/backup. */
+  'unit.backup': (b: BackupRequestInput, ack?: (r: BackupAck) => void) => void;
 }
 
 /** What the handshake accepts in `auth`. */

@@ -7,6 +7,7 @@ export * from './auth';
 export * from './users';
 export * from './ambulances';
 export * from './callLife';
+export * from './capability';
 export * from './callLifeSchemas';
 export * from './location';
 export * from './locationSchemas';

@@ -1,3 +1,5 @@
+import type { Capability, TransportCapability } from './capability';
+import type { Priority } from './callLife';
 // Where a call is and who is nearest (issue 16): zod-free, so the web may import its values.
 import { type LatLon, distanceMeters } from './geo';
 
@@ -94,11 +96,41 @@ export interface DispatchSuggestion {
   position_age_s: number;
   /** Older than its source's threshold: ranked after every fresh one. */
   stale: boolean;
+  /** What the unit can do (NEMSIS eResponse.07). */
+  capability: Capability;
+  /** False only for a responder (a car that cannot convey). */
+  can_transport: boolean;
+  /** It conveys at the level the priority needs (PRIORITY_NEEDS); without a priority, that it conveys at all. Ranked first. */
+  meets_need: boolean;
 }
+
+/**
+ * For a priority, what a dispatcher would send (DOMAIN.md §5): the quickest unit of any kind, and,
+ * when that one cannot convey or does not meet the need, also the quickest one that does.
+ */
+export interface DispatchPlan {
+  priority: Priority;
+  need: TransportCapability;
+  /** The quickest unit of any kind (fresh positions before stale ones); null when no unit is free. */
+  first: DispatchPlanUnit | null;
+  /**
+   * When `first` cannot convey or does not meet the need: the quickest unit that does (or, when none
+   * does, the quickest that conveys at all, `meets_need` false); null when `first` is enough or none conveys.
+   */
+  transport: DispatchPlanUnit | null;
+  /** The ambulances to send, quickest first: one, or both. */
+  send: number[];
+  /** In words, for the form: "Car TS09 2 min, ambulance TS07 9 min: send both". */
+  reason: string;
+}
+export type DispatchPlanUnit = Pick<DispatchSuggestion, 'ambulance_id' | 'license_plate' | 'capability' | 'can_transport' | 'meets_need' | 'stale'> & { eta_s: number | null };
+
 export interface DispatchSuggestionsResponse {
   suggestions: DispatchSuggestion[];
   /** How the estimates were made: the default road factor and speed, or calibrated from this centre's trips. */
   model: { road_factor: number; speed_kmh: number; calibrated: boolean; trips: number };
+  /** For the query's priority; null when none was given. */
+  plan: DispatchPlan | null;
 }
 
 /** POST /api/ambulances/{id}/device: the device secret, answered once. */

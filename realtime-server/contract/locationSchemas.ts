@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { priority } from './callLifeSchemas';
 import { latitude, longitude, singleLine } from './common';
 import { INTAKE_SOURCES } from './location';
 
@@ -22,4 +23,6 @@ const queryNumber = (schema: z.ZodNumber) => z.string().trim().regex(/^-?\d+(\.\
 export const suggestionsQuerySchema = z.object({
   latitude: queryNumber(latitude()),
   longitude: queryNumber(longitude()),
+  /** The call's priority: units meeting its need (PRIORITY_NEEDS) rank first, and the answer's `plan` is made for it. */
+  priority: priority().optional(),
 });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { intId } from './common';
 import type { CaseDto } from './cases';
-import type { DispatchSuggestion } from './location';
+import type { DispatchPlan, DispatchSuggestion } from './location';
 
 /**
  * POST /api/cases/{id}/dispatch (staff, Idempotency-Key): gives the waiting call `ambulance_id`.
@@ -62,4 +62,6 @@ export interface CaseSuggestionsResponse {
   /** False when the call has no place yet: both lists are in id order, without distances (null). */
   located: boolean;
   divertible: DivertibleUnit[];
+  /** For the call's priority, from the free units (contract DispatchPlan). */
+  plan: DispatchPlan;
 }

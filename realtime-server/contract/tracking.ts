@@ -1,4 +1,5 @@
 import type { AssignmentDto, AssignmentStatus, Priority, PriorityInfo } from './callLife';
+import type { PriorityClockStops, PriorityNeeds } from './capability';
 import type { EtaModelParams } from './eta';
 import type { LatLon } from './geo';
 import type { LocationSource, StaleThresholds } from './location';
@@ -71,6 +72,8 @@ export interface TrackResponse {
   priority?: Priority;
   /** This ambulance's current (or last) assignment to the case, for its next-step button: the driver's link only. */
   assignment?: AssignmentDto | null;
+  /** The other units on the call (open first) with their steps, so a crew knows who else is coming: the driver's link only. */
+  units?: TrackUnit[];
   /**
    * Where the ambulance is heading: the case's best known location (contract bestLocation), the
    * patient's fix when it is accurate, else the location taken at intake, so a crew has a
@@ -89,7 +92,10 @@ export interface TrackResponse {
  * driver also the priority and its own assignment, so a step pressed on the board shows on the
  * crew's phone at once.
  */
-export type TrackCaseUpdate = Pick<TrackResponse, 'ambulanceId' | 'case' | 'patient' | 'unit_status' | 'destination' | 'priority' | 'assignment'>;
+export type TrackCaseUpdate = Pick<TrackResponse, 'ambulanceId' | 'case' | 'patient' | 'unit_status' | 'destination' | 'priority' | 'assignment' | 'units'>;
+
+/** Another unit on a driver's call: its plate, what it can do and its step. */
+export type TrackUnit = Pick<AssignmentDto, 'license_plate' | 'capability' | 'can_transport' | 'status'>;
 
 /** One position of a link's ambulance as its socket hears it: a point of the trail GET /api/track answers. */
 export interface TrackPosition extends TrailPoint { ambulanceId: number }
@@ -140,6 +146,10 @@ export interface ConfigResponse {
   centre: LatLon;
   /** Ended calls stay on the live board this many hours after they end (BOARD_RECENT_HOURS). */
   board_recent_hours: number;
+  /** The least transport capability each priority needs (PRIORITY_NEEDS): `{1: 'als', …}`. */
+  priority_needs: PriorityNeeds;
+  /** Which arrival stops each priority's response clock (PRIORITY_CLOCK_STOP): `first` or `transport`. */
+  clock_stops: PriorityClockStops;
 }
 
 export interface GeocodeResponse { displayName: string; cached: boolean }

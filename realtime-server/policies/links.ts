@@ -43,8 +43,12 @@ export const linkPolicy = {
    * secrets out of the others (outboxRepository.redactDeadSecrets).
    */
   mailLinksLive: { byKind: { [LOCATION_LINK_MAIL]: LOCATION_LINK_STATUSES }, others: TRACKING_LINK_STATUSES } satisfies MailLinkLife,
-  /** A driver link holds only while its case is active and still holds the ambulance (judged again in each write's transaction). */
-  stillDrives: (c: Pick<CaseRow, 'status' | 'ambulance_id'> | undefined, ambulanceId: number) => c != null && TRACKING_LINK_STATUSES.includes(c.status) && c.ambulance_id === ambulanceId,
+  /**
+   * A driver link holds only while its case is active and its ambulance still on it (judged again in
+   * each write's transaction): `drive` is the case of the ambulance's open assignment on the link's
+   * case (positionRepository driveOf), undefined when it has none.
+   */
+  stillDrives: (drive: Pick<CaseRow, 'status'> | undefined) => drive != null && TRACKING_LINK_STATUSES.includes(drive.status),
   /**
    * The driver link's standby (issue 25: the crew's open page hears the next call). A driver link
    * that no longer drives (`findLive` found nothing) still opens a socket that hears one thing,

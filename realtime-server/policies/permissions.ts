@@ -25,6 +25,8 @@ export const permissions = {
   'ambulance.position': { roles: STAFF, denied: 'Only staff or the ambulance driver can send positions' },
   'ambulance.unitStatus': { roles: STAFF, denied: "Only staff or the ambulance driver can change a unit's status" },
   'case.correctTimes': { roles: STAFF, denied: "Only staff can correct an assignment's times" },
+  'case.units': { roles: STAFF, denied: "Only staff can add or stand down a call's units" },
+  'ambulance.backup': { roles: STAFF, denied: 'Only staff or the ambulance crew can ask for backup' },
   'user.list': { roles: ADMIN, denied: 'Only admins can list operators' },
   'user.lookup': { roles: STAFF, denied: 'Only staff can look up staff accounts' },
   'user.create': { roles: ADMIN, denied: 'Only admins can add operators' },
@@ -101,6 +103,9 @@ export const access = {
   'GET /api/cases/:id/timeline': { permission: 'case.timeline' },
   /** A dispatcher corrects one recorded time of an assignment, with a reason. */
   'POST /api/cases/:id/assignments/:assignmentId/corrections': { permission: 'case.correctTimes' },
+  /** Several units on one call: another unit added, or one stood down before it reaches the scene. */
+  'POST /api/cases/:id/assignments': { permission: 'case.units' },
+  'POST /api/cases/:id/assignments/:assignmentId/cancel': { permission: 'case.units' },
   'POST /live-location': { permission: 'case.create' },
   'POST /api/tracking/initiate': { permission: 'tracking.initiate' },
 
@@ -113,6 +118,8 @@ export const access = {
   'POST /api/ambulances/:id/position': { permission: 'ambulance.position', links: ['driver'] },
   /** The unit's next step: staff, or this ambulance's driver link while its case is active. */
   'POST /api/ambulances/:id/unit-status': { permission: 'ambulance.unitStatus', links: ['driver'] },
+  /** The crew asks for another unit on its call: staff, or this ambulance's driver link while it is on the call. */
+  'POST /api/ambulances/:id/backup': { permission: 'ambulance.backup', links: ['driver'] },
 
   'GET /api/users/operators': { permission: 'user.list' },
   'GET /api/users/by-email': { permission: 'user.lookup' },
@@ -159,6 +166,7 @@ export const access = {
   /** The events a client sends: a driver link's position for its own ambulance, and its unit's next step. */
   'socket:ambulance.position': { links: ['driver'] },
   'socket:unit.status': { links: ['driver'] },
+  'socket:unit.backup': { links: ['driver'] },
 } as const satisfies Record<string, AccessRule>;
 
 export type AccessKey = keyof typeof access;

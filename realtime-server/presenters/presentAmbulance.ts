@@ -1,4 +1,4 @@
-import type { AmbulanceDto, AmbulanceStatus, PositionDto, PositionSourceName, UnitStatus } from '../contract';
+import { type AmbulanceDto, type AmbulanceStatus, type Capability, type PositionDto, type PositionSourceName, type UnitStatus, canTransport } from '../contract';
 import type { AmbulanceRow, PositionRow } from '../../db/repositories/types';
 
 export const presentAmbulance = (a: AmbulanceRow): AmbulanceDto => ({
@@ -8,6 +8,8 @@ export const presentAmbulance = (a: AmbulanceRow): AmbulanceDto => ({
   unit_status: (a.unit_step ?? (a.status === 'maintenance' ? 'maintenance' : 'available')) as UnitStatus,
   unit_status_since: a.unit_step ? (a.unit_step_at ?? null) : null,
   email: a.driver_email,
+  capability: (a.capability ?? 'als') as Capability,
+  can_transport: canTransport(a.capability ?? 'als'),
   location:
     a.latitude == null || a.longitude == null
       ? null

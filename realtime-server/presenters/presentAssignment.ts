@@ -1,11 +1,13 @@
-import type { AssignmentDto, AssignmentStatus } from '../contract';
-import type { AssignmentRow, CaseRow } from '../../db/repositories/types';
+import { type AssignmentDto, type AssignmentStatus, type Capability, canTransport, primaryAssignment, unitsInOrder } from '../contract';
+import type { AssignmentRow, CaseRow, UnitJson } from '../../db/repositories/types';
 
-export const presentAssignment = (a: AssignmentRow): AssignmentDto => ({
+export const presentAssignment = (a: Omit<AssignmentRow, 'case_id'> & { case_id: string }): AssignmentDto => ({
   id: a.id,
   case_id: a.case_id,
   ambulance_id: a.ambulance_id,
   license_plate: a.license_plate,
+  capability: (a.capability ?? 'als') as Capability,
+  can_transport: canTransport(a.capability ?? 'als'),
   status: a.status as AssignmentStatus,
   dispatched_at: a.dispatched_at,
   en_route_at: a.en_route_at,
@@ -16,13 +18,12 @@ export const presentAssignment = (a: AssignmentRow): AssignmentDto => ({
   cancelled_at: a.cancelled_at,
 });
 
-/** The current assignment a case row carries joined (`a_…` columns), or null. */
-export const presentJoinedAssignment = (c: CaseRow): AssignmentDto | null =>
-  c.a_id == null
-    ? null
-    : presentAssignment({
-      id: c.a_id, case_id: c.id, ambulance_id: c.a_ambulance_id ?? null, license_plate: c.a_license_plate ?? '', status: c.a_status ?? 'dispatched',
-      dispatched_at: c.a_dispatched_at ?? '', en_route_at: c.a_en_route_at ?? null, on_scene_at: c.a_on_scene_at ?? null,
-      transporting_at: c.a_transporting_at ?? null, at_hospital_at: c.a_at_hospital_at ?? null, cleared_at: c.a_cleared_at ?? null,
-      cancelled_at: c.a_cancelled_at ?? null,
-    });
+/** Every assignment a case row carries (`units`), open first, then in dispatch order. */
+export function presentUnits(c: CaseRow): AssignmentDto[] {
+  const raw = c.units == null ? [] : typeof c.units === 'string' ? JSON.parse(c.units) as UnitJson[] : c.units;
+  return unitsInOrder(raw.map((u) => presentAssignment({ ...u, case_id: c.id })));
+}
+
+/** The case's primary assignment among its units: the one `assignment_id` names, else the contract's rule. */
+export const primaryOf = (c: CaseRow, units: AssignmentDto[]): AssignmentDto | null =>
+  units.find((u) => u.id === Number(c.assignment_id)) ?? primaryAssignment(units);

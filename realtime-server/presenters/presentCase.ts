@@ -2,7 +2,7 @@ import {
   type CaseDto, type CaseDtoLocation, type CaseDtoLocationKey, type CaseLocationEvent, type CaseStatus, type IntakeSource, type Priority,
   bestLocation, locationMismatchM, pointWkb,
 } from '../contract';
-import { presentJoinedAssignment } from './presentAssignment';
+import { presentUnits, primaryOf } from './presentAssignment';
 import type { CaseRow } from '../../db/repositories/types';
 
 const num = (v: number | string | null | undefined) => (v == null ? null : Number(v));
@@ -38,27 +38,31 @@ export function caseLocations(c: CaseRow): CaseDtoLocation {
 }
 
 /** The case's fields that are not its location: typed so that none of the location fields can be set here. */
-const caseFacts = (c: CaseRow): Omit<CaseDto, CaseDtoLocationKey> => ({
-  id: c.id,
-  description: c.description,
-  status: c.status as CaseStatus,
-  priority: Number(c.priority) as Priority,
-  call_received_at: c.call_received_at,
-  assignment: presentJoinedAssignment(c),
-  caseType: c.case_type,
-  patientName: c.patient_name,
-  patient_name: c.patient_name,
-  email: c.patient_email,
-  patient_email: c.patient_email,
-  operator_id: c.operator_id,
-  ambulance_id: c.ambulance_id,
-  license_plate: c.license_plate ?? null,
-  created_at: c.created_at,
-  updated_at: c.updated_at,
-  closed_at: c.closed_at,
-  version: c.version,
-  demo: Boolean(c.demo),
-});
+function caseFacts(c: CaseRow): Omit<CaseDto, CaseDtoLocationKey> {
+  const units = presentUnits(c);
+  return {
+    id: c.id,
+    description: c.description,
+    status: c.status as CaseStatus,
+    priority: Number(c.priority) as Priority,
+    call_received_at: c.call_received_at,
+    assignment: primaryOf(c, units),
+    assignments: units,
+    caseType: c.case_type,
+    patientName: c.patient_name,
+    patient_name: c.patient_name,
+    email: c.patient_email,
+    patient_email: c.patient_email,
+    operator_id: c.operator_id,
+    ambulance_id: c.ambulance_id,
+    license_plate: c.license_plate ?? null,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    closed_at: c.closed_at,
+    version: c.version,
+    demo: Boolean(c.demo),
+  };
+}
 
 export const presentCase = (c: CaseRow): CaseDto => ({ ...caseFacts(c), ...caseLocations(c) });
 

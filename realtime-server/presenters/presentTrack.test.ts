@@ -8,9 +8,12 @@ const etaModel = { road_factor: 1.3, speed_kmh: 30 };
 const ambulance = { id: 5, license_plate: 'TS09 EA 1005', latitude: null, longitude: null, position_at: null } as AmbulanceRow;
 const kase = (assignedTo: number) => ({
   id: 'c1', status: 'active', patient_name: 'Meena Rao', description: 'Heart Attack', latitude: null, longitude: null, location_at: null,
-  priority: 1, a_id: 9, a_ambulance_id: assignedTo, a_license_plate: 'TS09 EA 1005', a_status: 'en_route',
-  a_dispatched_at: '2026-11-24T10:00:00.000Z', a_en_route_at: '2026-11-24T10:00:30.000Z',
-}) as CaseRow;
+  priority: 1, assignment_id: 9,
+  units: JSON.stringify([{
+    id: 9, ambulance_id: assignedTo, license_plate: 'TS09 EA 1005', capability: 'als', status: 'en_route',
+    dispatched_at: '2026-11-24T10:00:00.000Z', en_route_at: '2026-11-24T10:00:30.000Z',
+  }]),
+}) as unknown as CaseRow;
 
 describe('the tracking link\'s answer', () => {
   it('gives the driver\'s link the case\'s priority and this ambulance\'s assignment', () => {
@@ -45,6 +48,7 @@ describe('track.case, from the case staff get', () => {
     id: 'c1', status: 'active', priority: 2, patient_name: 'Meena Rao', description: 'Fall', latitude: 17.41, longitude: 78.48,
     location_source: 'intake', intake_location: { latitude: 17.41, longitude: 78.48, address: 'Flat 4', source: 'address' }, patient_location: null,
     assignment: { id: 9, case_id: 'c1', ambulance_id: 5, license_plate: 'TS09 EA 1005', status: 'on_scene' },
+    assignments: [{ id: 9, case_id: 'c1', ambulance_id: 5, license_plate: 'TS09 EA 1005', status: 'on_scene' }],
   } as unknown as CaseDto;
 
   it('gives the driver its own assignment and the priority; the viewer only the step', () => {

@@ -1,3 +1,6 @@
+import {
+  type AssignmentDto, isOpenAssignment,
+} from '../contract';
 import type {
   CaseDto, EtaModelParams, LinkRole, PositionDto, TrackCaseUpdate, TrackDestination, TrackPosition, TrackResponse, TrailPoint,
 } from '../contract';
@@ -29,6 +32,11 @@ function destinationOf(c: CaseDto, role: LinkRole): TrackDestination | null {
   return { latitude: c.latitude, longitude: c.longitude, source: c.location_source, address };
 }
 
+/** This ambulance's assignment to the case: its open one, else its last (a unit sent twice to one call has two). */
+export const unitAssignment = (c: Pick<CaseDto, 'assignments'>, ambulanceId: number): AssignmentDto | null =>
+  c.assignments.find((a) => a.ambulance_id === ambulanceId && isOpenAssignment(a.status))
+  ?? c.assignments.filter((a) => a.ambulance_id === ambulanceId).sort((a, b) => b.id - a.id)[0] ?? null;
+
 /**
  * The case as a link of `ambulanceId` sees it, from the same CaseDto staff get: its words and state,
  * the patient's own shared position, this ambulance's step and the destination; the driver also the
@@ -36,7 +44,9 @@ function destinationOf(c: CaseDto, role: LinkRole): TrackDestination | null {
  * GET /api/track answers these fields, and `track.case` carries exactly them.
  */
 export const presentTrackUpdate = (c: CaseDto, ambulanceId: number, role: LinkRole): TrackCaseUpdate => {
-  const assignment = c.assignment?.ambulance_id === ambulanceId ? c.assignment : null;
+  const assignment = unitAssignment(c, ambulanceId);
+  const others = c.assignments.filter((a) => a.ambulance_id !== ambulanceId)
+    .map((a) => ({ license_plate: a.license_plate, capability: a.capability, can_transport: a.can_transport, status: a.status }));
   return {
     ambulanceId,
     case: { id: c.id, status: c.status, patientName: c.patient_name, description: c.description },
@@ -44,7 +54,7 @@ export const presentTrackUpdate = (c: CaseDto, ambulanceId: number, role: LinkRo
     unit_status: assignment?.status ?? null,
     destination: destinationOf(c, role),
     // The crew's step button needs these; the patient's tracking link gets nothing more.
-    ...(role === 'driver' ? { priority: c.priority, assignment } : {}),
+    ...(role === 'driver' ? { priority: c.priority, assignment, units: others } : {}),
   };
 };
 

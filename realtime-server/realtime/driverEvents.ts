@@ -1,4 +1,5 @@
-import { positionSchema, unitStatusSchema } from '../contract';
+import { backupRequestSchema, positionSchema, unitStatusSchema } from '../contract';
+import { callUnitsService } from '../services/callUnitsService';
 import { assignmentService } from '../services/assignmentService';
 import { linkCallRefusal } from '../edge/rateLimits';
 import { mayCall } from '../policies/permissions';
@@ -19,6 +20,7 @@ export function listenToDriver(socket: LifelineSocket, ctx: ServiceContext) {
   if (who.kind === 'standby') {
     socket.on('ambulance.position', (_raw, ack) => { if (typeof ack === 'function') ack({ ok: false, error: WAITING }); });
     socket.on('unit.status', (_raw, ack) => { if (typeof ack === 'function') ack({ ok: false, error: WAITING }); });
+    socket.on('unit.backup', (_raw, ack) => { if (typeof ack === 'function') ack({ ok: false, error: WAITING }); });
     return;
   }
   socket.on('ambulance.position', async (raw, ack) => {
@@ -50,6 +52,22 @@ export function listenToDriver(socket: LifelineSocket, ctx: ServiceContext) {
     } catch (err) {
       if (err instanceof DomainError) return reply({ ok: false, error: err.message });
       ctx.log.error({ err }, 'unit status from driver socket failed');
+      reply({ ok: false, error: 'Internal server error' });
+    }
+  });
+
+  socket.on('unit.backup', async (raw, ack) => {
+    const reply = typeof ack === 'function' ? ack : () => {};
+    if (!mayCall('socket:unit.backup', principalOf(who)) || who.kind === 'staff') return reply({ ok: false, error: 'Only a driver link may ask for backup' });
+    const parsed = backupRequestSchema.safeParse(raw ?? {});
+    if (!parsed.success) return reply({ ok: false, error: firstIssue(parsed.error.issues, 'backup') });
+    const refusal = await linkCallRefusal(ctx.rateLimits, ctx.log, who.counter);
+    if (refusal) return reply({ ok: false, error: refusal });
+    try {
+      reply({ ok: true, alert: await callUnitsService.requestBackup(ctx, who.ambulanceId, parsed.data, { type: 'driver', caseId: who.caseId }) });
+    } catch (err) {
+      if (err instanceof DomainError) return reply({ ok: false, error: err.message });
+      ctx.log.error({ err }, 'backup request from driver socket failed');
       reply({ ok: false, error: 'Internal server error' });
     }
   });

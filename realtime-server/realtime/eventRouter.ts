@@ -1,4 +1,4 @@
-import { type CaseDto, rooms } from '../contract';
+import { type CaseDto, isOpenAssignment, rooms } from '../contract';
 import type { Metrics } from '../metrics';
 import { presentTrackUpdate } from '../presenters/presentTrack';
 import type { DomainEvent } from '../services/events';
@@ -9,21 +9,23 @@ import type { Standby } from './standby';
 
 /**
  * A changed case to its links' sockets, in the same turn staff hear it: the viewer's and the
- * driver's of the ambulance on its current (or last) assignment, each as its role may see it
+ * driver's of each unit on it (and of its primary, once over), each as its role may see it
  * (presenters/presentTrack.ts, the presenter of GET /api/track), so a step pressed on the board
  * reaches the crew's phone at once. A link's socket hears nothing of a case but this.
  */
 function toLinks(io: LifelineServer, c: CaseDto) {
-  const ambulanceId = c.assignment?.ambulance_id;
-  if (ambulanceId == null) return;
-  io.to(serverRooms.link('viewer', c.id, ambulanceId)).emit('track.case', presentTrackUpdate(c, ambulanceId, 'viewer'));
-  io.to(serverRooms.link('driver', c.id, ambulanceId)).emit('track.case', presentTrackUpdate(c, ambulanceId, 'driver'));
+  const ambulanceIds = new Set(c.assignments.filter((a) => isOpenAssignment(a.status) || a.id === c.assignment?.id).map((a) => a.ambulance_id));
+  for (const ambulanceId of ambulanceIds) {
+    if (ambulanceId == null) continue;
+    io.to(serverRooms.link('viewer', c.id, ambulanceId)).emit('track.case', presentTrackUpdate(c, ambulanceId, 'viewer'));
+    io.to(serverRooms.link('driver', c.id, ambulanceId)).emit('track.case', presentTrackUpdate(c, ambulanceId, 'driver'));
+  }
 }
 
-/** A case whose assignment has just been made offers the call to that ambulance's waiting driver links. */
+/** A case whose assignments have just been made offers the call to those ambulances' waiting driver links. */
 function offerToStandby(c: CaseDto, standby?: Standby) {
-  const ambulanceId = c.assignment?.ambulance_id;
-  if (ambulanceId != null && c.status === 'active' && c.assignment?.status === 'dispatched' && c.ambulance_id === ambulanceId) standby?.offer(ambulanceId);
+  if (c.status !== 'active') return;
+  for (const a of c.assignments) if (a.status === 'dispatched' && a.ambulance_id != null) standby?.offer(a.ambulance_id);
 }
 
 /**
@@ -62,8 +64,13 @@ export function routeEvents(io: LifelineServer, cluster: Cluster, metrics?: Metr
         return;
       case 'grants.revoked':
         // After the answers of this turn: a driver's `cleared` revokes its own link, and its ack must reach it before the socket closes.
-        setImmediate(() => io.in(serverRooms.grant(e.caseId)).disconnectSockets(true));
+        setImmediate(() => {
+          if (e.ambulanceId == null) io.in(serverRooms.grant(e.caseId)).disconnectSockets(true);
+          else for (const role of ['viewer', 'driver'] as const) io.in(serverRooms.link(role, e.caseId, e.ambulanceId)).disconnectSockets(true);
+        });
         return;
+      case 'backup.requested':
+        return io.to(rooms.staff).emit(e.type, e.alert);
       case 'mail.queued':
         return;
     }

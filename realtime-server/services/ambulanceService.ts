@@ -69,6 +69,7 @@ export const ambulanceService = {
         license_plate: input.license_plate,
         status: input.status,
         driver_email: input.email ?? null,
+        capability: input.capability,
         latitude: input.latitude ?? null,
         longitude: input.longitude ?? null,
       }));
@@ -87,8 +88,8 @@ export const ambulanceService = {
       // A new plate changes the search text of the cases naming the ambulance: cases first, as in `remove`, so no deadlock.
       if (input.license_plate !== undefined) await caseRepository.lockReferencingAmbulance(trx, id);
       const before = await findAmbulanceForUpdate(trx, id);
-      if (!ambulancePolicy.mayUpdate(actor, before, input)) throw forbidden("Only admins can change an ambulance's license plate or driver email");
-      const { plate: editsPlate, email: editsEmail } = ambulanceEdits(before, input);
+      if (!ambulancePolicy.mayUpdate(actor, before, input)) throw forbidden("Only admins can change an ambulance's license plate, driver email or capability");
+      const { plate: editsPlate, email: editsEmail, capability: editsCapability } = ambulanceEdits(before, input);
       const fields: AmbulanceFields = {};
       if (input.status !== undefined && input.status !== before.status) {
         const busyOnCase = await onActiveCase(trx, id);
@@ -102,6 +103,8 @@ export const ambulanceService = {
       }
       if (editsPlate) fields.license_plate = input.license_plate;
       if (editsEmail) fields.driver_email = input.email;
+      // A unit on a call keeps the capability it was sent with on that assignment (reports count what was sent).
+      if (editsCapability) fields.capability = input.capability;
       if (Object.keys(fields).length === 0) return presentAmbulance(before);
       const write = () => ambulanceRepository.update(trx, id, fields);
       await (editsPlate ? writePlate(trx, input.license_plate!, id, write) : write());

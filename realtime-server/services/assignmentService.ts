@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import {
   type AssignmentDto, type AssignmentStatus, type TimeCorrectionInput, type TimedStep, type UnitStatusInput,
-  TIMED_STEPS, isOpenAssignment, stepTimeKey,
+  TIMED_STEPS, isOpenAssignment, primaryAssignment, stepTimeKey,
 } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { arrivalRepository } from '../../db/repositories/arrivalRepository';
@@ -77,8 +77,28 @@ async function publishAmbulance(trx: Knex.Transaction, id: number, record: Recor
   if (row) record({ type: 'ambulance.updated', ambulance: presentAmbulance(row) });
 }
 
+/**
+ * Ends a call's links: one unit's (its driver's and its tracking links; its open pages go to standby)
+ * when `ambulanceId` is given, else every link of the call.
+ */
+export async function revokeUnitLinks(trx: Knex.Transaction, record: Record, caseId: string, ambulanceId: number | null) {
+  await trackTokenRepository.revokeForCase(trx, caseId, ambulanceId ?? undefined);
+  record(ambulanceId == null ? { type: 'grants.revoked', caseId } : { type: 'grants.revoked', caseId, ambulanceId });
+}
+
 async function publishCase(trx: Knex.Transaction, id: string, record: Record) {
   record({ type: 'case.updated', case: presentCase((await caseRepository.findById(trx, id))!) });
+}
+
+/** How a timeline entry names one unit of a call. */
+export const unitNamed = (a: Pick<AssignmentRow, 'id' | 'ambulance_id' | 'license_plate' | 'capability'>) =>
+  ({ assignment_id: a.id, ambulance_id: a.ambulance_id, license_plate: a.license_plate, capability: a.capability });
+
+/** The end a standing-down or closing gives an open assignment: cleared once it reached the scene and the call is closing, else cancelled. */
+function endStatus(a: AssignmentRow, why: 'closing' | 'reassigning'): AssignmentStatus {
+  // Reached the scene: on scene or any later step, pressed or skipped (a crew may press "transporting" straight away).
+  const reachedScene = stepIndex(a.status as AssignmentStatus) >= stepIndex('on_scene');
+  return why === 'closing' && reachedScene ? 'cleared' : 'cancelled';
 }
 
 /**
@@ -92,26 +112,51 @@ export const assignments = {
    * ambulance's last call ended: a write that read the clock and then waited for the ambulance's
    * lock while another released it would otherwise start a few milliseconds inside that call.
    */
-  async start(trx: Knex.Transaction, caseId: string, ambulance: Pick<AmbulanceRow, 'id' | 'license_plate'>, at: string) {
+  async start(trx: Knex.Transaction, caseId: string, ambulance: Pick<AmbulanceRow, 'id' | 'license_plate' | 'capability'>, at: string) {
     const freed = await assignmentRepository.lastEndOf(trx, ambulance.id);
     const dispatchedAt = freed != null && freed > at ? freed : at;
-    return assignmentRepository.insert(trx, { case_id: caseId, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, dispatched_at: dispatchedAt });
+    return assignmentRepository.insert(trx, {
+      case_id: caseId, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, capability: ambulance.capability ?? 'als', dispatched_at: dispatchedAt,
+    });
   },
 
-  /**
-   * Ends the case's open assignment, if any: `cleared` when the crew reached the scene and the
-   * case is being closed, `cancelled` otherwise (and always when the case changes ambulance or stays active without one).
-   * Answers the step it left and the one it ended in, for the case's timeline entry.
-   */
-  async end(trx: Knex.Transaction, caseId: string, why: 'closing' | 'reassigning', at: string) {
-    const open = await assignmentRepository.openForCase(trx, caseId);
-    if (!open) return null;
-    // Reached the scene: on scene or any later step, pressed or skipped (a crew may press "transporting" straight away).
-    const reachedScene = stepIndex(open.status as AssignmentStatus) >= stepIndex('on_scene');
-    const status: AssignmentStatus = why === 'closing' && reachedScene ? 'cleared' : 'cancelled';
+  /** Ends one open assignment at `at` (never before its last step); answers the step it left and the one it ended in. */
+  async endOne(trx: Knex.Transaction, open: AssignmentRow, why: 'closing' | 'reassigning', at: string) {
+    const status = endStatus(open, why);
     const reached = open[stepTimeKey(open.status as AssignmentStatus)] ?? open.dispatched_at;
     await assignmentRepository.update(trx, open.id, { status, [stepTimeKey(status)]: at < reached ? reached : at });
     return { before: { unit_status: open.status }, after: { unit_status: status } };
+  },
+
+  /**
+   * Ends every open assignment of the case (closing it, or sending it back to the queue): each is
+   * `cleared` when its crew reached the scene and the case is being closed, `cancelled` otherwise.
+   * Answers the ambulances it freed (the caller releases them) and, for the case's timeline entry,
+   * the primary unit's step before and after; null when none was open.
+   */
+  async endAll(trx: Knex.Transaction, caseId: string, primaryId: number | null, why: 'closing' | 'reassigning', at: string) {
+    const open = await assignmentRepository.openForCase(trx, caseId);
+    if (open.length === 0) return null;
+    let told: { before: { unit_status: string }; after: { unit_status: string } } | null = null;
+    for (const a of open) {
+      const ended = await assignments.endOne(trx, a, why, at);
+      if (a.id === primaryId || told == null) told = ended;
+    }
+    return { ambulanceIds: open.flatMap((a) => (a.ambulance_id == null ? [] : [a.ambulance_id])), ...told! };
+  },
+
+  /**
+   * Makes the case name its primary unit (contract primaryAssignment): `assignment_id` always, and
+   * `ambulance_id` while that unit is on the call. Call it after any change of the call's units.
+   */
+  async settlePrimary(trx: Knex.Transaction, caseId: string) {
+    const all = await assignmentRepository.listForCase(trx, caseId);
+    const primary = primaryAssignment(all.map((a) => ({ ...a, status: a.status as AssignmentStatus })));
+    if (!primary) return null;
+    const c = (await caseRepository.findById(trx, caseId))!;
+    if (Number(c.assignment_id) !== primary.id) await caseRepository.setAssignment(trx, caseId, primary.id);
+    if (isOpenAssignment(primary.status) && c.ambulance_id !== primary.ambulance_id) await caseRepository.update(trx, caseId, { ambulance_id: primary.ambulance_id });
+    return primary;
   },
 };
 
@@ -157,18 +202,20 @@ export const assignmentService = {
       if (input.status === 'cleared') {
         await ambulanceRepository.release(trx, ambulanceId);
         const c = (await caseRepository.findById(trx, open.case_id))!;
-        if (c.status === 'active') {
+        const stillOn = await assignmentRepository.openForCase(trx, c.id);
+        // The call resolves when its last unit clears; while another is on it, only this unit's links end.
+        if (stillOn.length === 0 && c.status === 'active') {
           await caseRepository.update(trx, c.id, { status: 'resolved', closed_at: at });
           await caseEventRepository.insert(trx, {
             caseId: c.id, action: 'updated', actor: timelineActor(actor),
             before: { status: c.status, closed_at: c.closed_at }, after: { status: 'resolved', closed_at: at },
           });
         }
-        await trackTokenRepository.revokeForCase(trx, c.id);
-        record({ type: 'grants.revoked', caseId: c.id });
+        await revokeUnitLinks(trx, record, c.id, stillOn.length === 0 ? null : ambulanceId);
       } else {
         await ambulanceRepository.touch(trx, ambulanceId);
       }
+      await assignments.settlePrimary(trx, open.case_id);
       await publishAmbulance(trx, ambulanceId, record);
       await publishCase(trx, open.case_id, record);
       return presentAssignment((await assignmentRepository.findById(trx, open.id))!);
@@ -201,8 +248,8 @@ export const assignmentService = {
       if (a[key] === at) return presentAssignment(a);
       // Its dispatch and clear bound the time the ambulance was on this call.
       if (a.ambulance_id != null && (input.step === 'dispatched' || input.step === 'cleared')) await refuseOtherCallsThen(trx, { ...a, [key]: at }, a.ambulance_id, input.step);
-      // The call ended with this assignment's clear: it ends when the clear did.
-      const closedAt = input.step === 'cleared' && c.closed_at != null && Number(c.assignment_id) === a.id ? { closed_at: at } : {};
+      // The call ended with this assignment's clear (its last unit's): it ends when the clear did.
+      const closedAt = input.step === 'cleared' && c.closed_at != null && a.cleared_at === c.closed_at ? { closed_at: at } : {};
       await assignmentRepository.update(trx, a.id, { [key]: at });
       await caseRepository.touch(trx, caseId, closedAt);
       await caseEventRepository.insert(trx, {

@@ -19,7 +19,7 @@ import { presentCaseEvent } from '../presenters/presentCaseEvent';
 import type { DomainEvent } from './events';
 import { conflict, forbidden, gone, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
-import { assignments } from './assignmentService';
+import { assignments, revokeUnitLinks } from './assignmentService';
 import { mailTemplates } from './mailTemplates';
 import { notifyDispatch } from './dispatchNotices';
 import { hashToken, newToken, sameHash } from './tokens';
@@ -158,6 +158,13 @@ function changedFrom<T extends { [field: string]: unknown }>(before: T, after: T
   return changed.length ? (Object.fromEntries(changed.map((k) => [k, before[k]])) as Partial<T>) : null;
 }
 
+/** Takes one unit off a call that stays active: its open assignment ends cancelled (for the case's timeline entry). */
+async function endUnit(trx: Knex.Transaction, caseId: string, ambulanceId: number, at: string) {
+  const open = await assignmentRepository.openFor(trx, caseId, ambulanceId);
+  if (!open) return null;
+  return { ambulanceIds: [ambulanceId], ...await assignments.endOne(trx, open, 'reassigning', at) };
+}
+
 /** The ambulance an active case holds, or null. */
 const heldAmbulance = (status: string, ambulanceId: number | null) => (status === 'active' ? ambulanceId : null);
 
@@ -280,7 +287,6 @@ export const caseService = {
       let claimed: AmbulanceRow | null = null;
       let named: AmbulanceRow | undefined;
       if (heldBefore !== heldAfter) {
-        if (heldBefore != null) await releaseAmbulance(trx, heldBefore);
         if (heldAfter != null) claimed = await claimAmbulance(trx, heldAfter);
       } else if (ambulanceId != null && ambulanceId !== before.ambulance_id) {
         // Named on a case that does not hold ambulances: it must still exist (locked, so that it is not deleted meanwhile).
@@ -306,22 +312,27 @@ export const caseService = {
       const plate = ambulanceId == null ? null : ambulanceId === before.ambulance_id ? (before.license_plate ?? null) : (claimed ?? named)?.license_plate;
       await caseRepository.update(trx, id, claimed ? { ...next, dispatched_at: now } : next, plate === undefined ? undefined : { before, plate });
       // The assignment follows the ambulance the case holds: the old one ends (on this entry), a new one starts.
-      // Only leaving `active` closes: taking the ambulance off a case that stays active cancels, like giving it another.
-      const ended = heldBefore != null && heldBefore !== heldAfter ? await assignments.end(trx, id, status === 'active' ? 'reassigning' : 'closing', now) : null;
+      // Only leaving `active` closes, and it ends every unit on the call; taking the ambulance off a case that
+      // stays active (or giving it another) cancels that unit's assignment alone, the others stay on.
+      const leaving = heldBefore != null && heldBefore !== heldAfter;
+      const ended = !leaving ? null : status === 'active'
+        ? await endUnit(trx, id, heldBefore, now)
+        : await assignments.endAll(trx, id, Number(before.assignment_id), 'closing', now);
       await caseEventRepository.insert(trx, {
         caseId: id, action: 'updated', actor: timelineActor(actor),
         before: { ...Object.fromEntries(changed.map((k) => [k, before[k as keyof CaseRow]])), ...ended?.before },
         after: { ...Object.fromEntries(changed.map((k) => [k, next[k]])), ...ended?.after },
       });
-      if (heldBefore != null && heldBefore !== heldAfter) {
-        await publishAmbulance(trx, heldBefore, record);
-        await trackTokenRepository.revokeForCase(trx, id);
-        record({ type: 'grants.revoked', caseId: id });
+      if (leaving) {
+        const freed = ended?.ambulanceIds ?? [heldBefore];
+        for (const a of freed) if (await releaseAmbulance(trx, a)) await publishAmbulance(trx, a, record);
+        await revokeUnitLinks(trx, record, id, status === 'active' ? heldBefore : null);
       }
       if (claimed) {
         await caseRepository.setAssignment(trx, id, await assignments.start(trx, id, claimed, now));
         await publishAmbulance(trx, claimed.id, record);
       }
+      if (leaving || claimed) await assignments.settlePrimary(trx, id);
       // Read once the case's last write is done: the crew's notice writes beside it, never to it.
       const row = (await caseRepository.findById(trx, id))!;
       // The old links were revoked above: the patient and the crew get the new ambulance's.
@@ -335,9 +346,8 @@ export const caseService = {
   remove: (ctx: ServiceContext, actor: Actor & { type: 'user' }, id: string) =>
     inTransaction(ctx, async (trx, record) => {
       const before = await findCaseForUpdate(trx, id);
-      const held = heldAmbulance(before.status, before.ambulance_id);
-      if (held != null) await assignments.end(trx, id, 'closing', new Date().toISOString());
-      if (held != null && await releaseAmbulance(trx, held)) await publishAmbulance(trx, held, record);
+      const ended = await assignments.endAll(trx, id, Number(before.assignment_id), 'closing', new Date().toISOString());
+      for (const a of ended?.ambulanceIds ?? []) if (await releaseAmbulance(trx, a)) await publishAmbulance(trx, a, record);
       await trackTokenRepository.revokeForCase(trx, id);
       await caseEventRepository.insert(trx, { caseId: id, action: 'deleted', actor: timelineActor(actor), before: { ...presentCase(before) } });
       await caseRepository.delete(trx, id);

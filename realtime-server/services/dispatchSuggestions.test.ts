@@ -16,7 +16,7 @@ const TARGET = { latitude: 17.385, longitude: 78.4867 };
 /** About `km` kilometres north of the target (a degree of latitude is about 111.2 km). */
 const north = (km: number) => ({ latitude: TARGET.latitude + km / 111.195, longitude: TARGET.longitude });
 const unit = (id: number, km: number, ageS: number, source: string | null = 'staff'): Candidate =>
-  ({ id, license_plate: `TS09 EA 100${id}`, ...north(km), position_at: ago(ageS), position_source: source });
+  ({ id, license_plate: `TS09 EA 100${id}`, capability: 'als', ...north(km), position_at: ago(ageS), position_source: source });
 const DEFAULTS = { road_factor: DEFAULT_ROAD_FACTOR, speed_kmh: 30, calibrated: false, trips: 0 };
 const rank = (c: Candidate[], staleAfterS = DEFAULT_STALE_AFTER_S, model = DEFAULTS) => rankSuggestions(c, TARGET, model, { now: NOW, staleAfterS });
 

@@ -1,6 +1,6 @@
 import {
-  type DispatchSuggestion, type DispatchSuggestionsResponse, type LatLon, type StaleThresholds,
-  arrivalSeconds, distanceMeters, staleAfterMs,
+  CAPABILITY_LABELS, type Capability, type DispatchPlan, type DispatchPlanUnit, type DispatchSuggestion, type DispatchSuggestionsResponse, type LatLon,
+  type Priority, type StaleThresholds, type TransportCapability, arrivalSeconds, canTransport, distanceMeters, meetsNeed, staleAfterMs,
 } from '../contract';
 import { type CandidateRow, type TripRow, arrivalRepository } from '../../db/repositories/arrivalRepository';
 import type { ServiceContext } from './context';
@@ -62,15 +62,24 @@ export function calibrate(trips: Trip[], defaultSpeedKmh: number): EtaModel {
 }
 
 /** A free ambulance with a known position. */
-export type Candidate = Pick<CandidateRow, 'id' | 'license_plate' | 'latitude' | 'longitude' | 'position_at' | 'position_source'>;
+export type Candidate = Pick<CandidateRow, 'id' | 'license_plate' | 'capability' | 'latitude' | 'longitude' | 'position_at' | 'position_source'>;
+
+/** What a unit is as a suggestion shows it: its capability and whether it meets `need` (without one, whether it conveys). */
+export const unitFit = (capability: string, need: TransportCapability | null) => ({
+  capability: capability as Capability,
+  can_transport: canTransport(capability),
+  meets_need: need ? meetsNeed(capability, need) : canTransport(capability),
+});
 
 /**
  * Candidates by estimated arrival at `target`, every fresh position before every stale one (as
- * Resgrid's NearestUnitService does: a stale fix may be far from where the ambulance is now).
- * Stale is older than its source's threshold; ties go to the lower id, so the order is stable.
+ * Resgrid's NearestUnitService does: a stale fix may be far from where the ambulance is now), and
+ * among each, the units that meet `need` before those that do not (CoCeSo #95: under stress the
+ * nearer unit of the right type is missed). Stale is older than its source's threshold; ties go to
+ * the lower id, so the order is stable.
  */
 export function rankSuggestions(
-  candidates: Candidate[], target: LatLon, model: EtaModel, o: { now: number; staleAfterS: StaleThresholds },
+  candidates: Candidate[], target: LatLon, model: EtaModel, o: { now: number; staleAfterS: StaleThresholds; need?: TransportCapability | null },
 ): DispatchSuggestion[] {
   return candidates
     .map((c) => {
@@ -83,9 +92,47 @@ export function rankSuggestions(
         eta_s: arrivalSeconds(distance, model),
         position_age_s: Math.floor(ageMs / 1000),
         stale: ageMs > staleAfterMs(c.position_source, o.staleAfterS),
+        ...unitFit(c.capability, o.need ?? null),
       };
     })
-    .sort((a, b) => Number(a.stale) - Number(b.stale) || a.eta_s - b.eta_s || a.distance_m - b.distance_m || a.ambulance_id - b.ambulance_id);
+    .sort((a, b) => Number(a.stale) - Number(b.stale) || Number(b.meets_need) - Number(a.meets_need)
+      || a.eta_s - b.eta_s || a.distance_m - b.distance_m || a.ambulance_id - b.ambulance_id);
+}
+
+const minutes = (s: number | null) => (s == null ? 'no estimate' : `${Math.max(1, Math.round(s / 60))} min`);
+const kind = (u: DispatchPlanUnit) => (u.can_transport ? `ambulance ${u.license_plate}` : `car ${u.license_plate}`);
+const planUnit = (s: DispatchPlanUnit): DispatchPlanUnit => ({
+  ambulance_id: s.ambulance_id, license_plate: s.license_plate, capability: s.capability, can_transport: s.can_transport, meets_need: s.meets_need, stale: s.stale, eta_s: s.eta_s,
+});
+const quickest = (list: DispatchPlanUnit[]) => {
+  const fresh = list.filter((u) => !u.stale);
+  const pool = fresh.length ? fresh : list;
+  return [...pool].sort((a, b) => (a.eta_s ?? Infinity) - (b.eta_s ?? Infinity) || a.ambulance_id - b.ambulance_id)[0] ?? null;
+};
+
+/**
+ * The "send both" a dispatcher would choose (contract DispatchPlan), from suggestions made for
+ * `need`: the quickest unit of any kind; when it cannot convey or does not meet the need, also the
+ * quickest that does (else the quickest that conveys at all). Fresh positions are preferred.
+ */
+export function planDispatch(suggestions: DispatchPlanUnit[], priority: Priority, need: TransportCapability): DispatchPlan {
+  const first = quickest(suggestions);
+  const label = need.toUpperCase();
+  if (!first) return { priority, need, first: null, transport: null, send: [], reason: 'No unit is free' };
+  const cap = (u: DispatchPlanUnit) => CAPABILITY_LABELS[u.capability];
+  if (first.meets_need) {
+    return { priority, need, first: planUnit(first), transport: null, send: [first.ambulance_id], reason: `${cap(first)} ${first.license_plate} ${minutes(first.eta_s)}: meets ${label}` };
+  }
+  const others = suggestions.filter((u) => u.ambulance_id !== first.ambulance_id);
+  const transport = quickest(others.filter((u) => u.meets_need)) ?? quickest(others.filter((u) => u.can_transport));
+  if (!transport) {
+    return { priority, need, first: planUnit(first), transport: null, send: [first.ambulance_id], reason: `${kind(first)} ${minutes(first.eta_s)}; no free unit can convey at ${label}` };
+  }
+  const short = transport.meets_need ? '' : ` (does not meet ${label}; none free does)`;
+  return {
+    priority, need, first: planUnit(first), transport: planUnit(transport), send: [first.ambulance_id, transport.ambulance_id],
+    reason: `${kind(first)} ${minutes(first.eta_s)}, ${kind(transport)} ${minutes(transport.eta_s)}${short}: send both`,
+  };
 }
 
 /** What an arrival records for calibration; null when the fixes cannot say. */
@@ -123,9 +170,14 @@ export function etaModel(ctx: Pick<ServiceContext, 'db' | 'config'>, now = Date.
 }
 
 export const dispatchSuggestionService = {
-  /** GET /api/dispatch/suggestions: the free ambulances with a known position, by estimated arrival at `target`. */
-  async suggest(ctx: ServiceContext, target: LatLon, now = Date.now()): Promise<DispatchSuggestionsResponse> {
+  /**
+   * GET /api/dispatch/suggestions: the free ambulances with a known position, by estimated arrival at
+   * `target`, those meeting the priority's need first, and the plan for that priority.
+   */
+  async suggest(ctx: ServiceContext, target: LatLon, priority?: Priority, now = Date.now()): Promise<DispatchSuggestionsResponse> {
     const [model, candidates] = await Promise.all([etaModel(ctx, now), arrivalRepository.freeWithPosition(ctx.db)]);
-    return { suggestions: rankSuggestions(candidates, target, model, { now, staleAfterS: ctx.config.staleAfterS }), model };
+    const need = priority ? ctx.config.priorityNeeds[priority] : null;
+    const suggestions = rankSuggestions(candidates, target, model, { now, staleAfterS: ctx.config.staleAfterS, need });
+    return { suggestions, model, plan: priority && need ? planDispatch(suggestions, priority, need) : null };
   },
 };

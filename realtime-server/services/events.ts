@@ -1,4 +1,4 @@
-import type { AmbulanceDto, CaseDto, CaseLocationEvent, PositionDto, UserDto } from '../contract';
+import type { AmbulanceDto, BackupAlert, CaseDto, CaseLocationEvent, PositionDto, UserDto } from '../contract';
 
 /** What services record inside a transaction; published only after it commits. */
 export type DomainEvent =
@@ -13,8 +13,10 @@ export type DomainEvent =
   | { type: 'user.deleted'; id: number }
   /** Sessions revoked: their sockets are disconnected. */
   | { type: 'sessions.revoked'; sessionIds: number[] }
-  /** A case's tracking links stopped being valid: their sockets are disconnected. */
-  | { type: 'grants.revoked'; caseId: string }
+  /** A call's links stop: all of them, or one unit's (`ambulanceId`, stood down or cleared while others stay on the call). */
+  | { type: 'grants.revoked'; caseId: string; ambulanceId?: number }
+  /** A crew asked for another unit: every dispatcher is alerted. */
+  | { type: 'backup.requested'; alert: BackupAlert }
   | { type: 'mail.queued' };
 
 type Listener = (e: DomainEvent) => void;

@@ -50,7 +50,7 @@ async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent)
   if (!ambulance) throw notFound('Ambulance details not found');
   if (from.type === 'driver') {
     // Checked in the write's own transaction: once the case closes, not one more position.
-    if (!linkPolicy.stillDrives(await store.caseOf(from.caseId), id)) throw forbidden('This driver link is no longer valid: its case is closed');
+    if (!linkPolicy.stillDrives(await store.driveOf(from.caseId, id))) throw forbidden('This driver link is no longer valid: its case is closed');
   }
   const now = Date.now();
   const fixAt = input.timestamp === undefined ? now : new Date(input.timestamp).getTime();

@@ -4,11 +4,10 @@ import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { assignmentRepository } from '../../db/repositories/assignmentRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { type CaseFields, caseRepository } from '../../db/repositories/caseRepository';
-import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
-import type { AmbulanceRow, CaseRow } from '../../db/repositories/types';
+import type { AmbulanceRow, AssignmentRow, CaseRow } from '../../db/repositories/types';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentCase } from '../presenters/presentCase';
-import { assignments } from './assignmentService';
+import { assignments, revokeUnitLinks, unitNamed } from './assignmentService';
 import { claimAmbulance, findCase, findCaseForUpdate, timelineActor } from './caseService';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { notifyDispatch } from './dispatchNotices';
@@ -43,7 +42,7 @@ function changes(row: CaseRow, next: CaseFields) {
  * the path from here on) and a new assignment, on its timeline as caseService.update records a
  * dispatch, plus `diverted_from` when the unit came off another call.
  */
-async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, target: CaseRow, ambulance: AmbulanceRow, at: string, divertedFrom: string | null): Promise<CaseRow> {
+export async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, target: CaseRow, ambulance: AmbulanceRow, at: string, divertedFrom: string | null): Promise<CaseRow> {
   const next: CaseFields = { status: 'active', ambulance_id: ambulance.id, closed_at: null };
   const { before, after } = changes(target, next);
   await caseRepository.update(trx, target.id, { ...next, dispatched_at: at }, { before: target, plate: ambulance.license_plate });
@@ -60,20 +59,31 @@ async function giveUnit(trx: Knex.Transaction, ctx: ServiceContext, record: Reco
 }
 
 /**
- * The lower call gives its unit up: its assignment ends cancelled, it waits again (pending, no
- * ambulance), its tracking links stop working, and its timeline says which call took the unit
- * (`after.diverted_to`) and who did it (the entry's actor).
+ * The lower call gives its unit up: its assignment ends cancelled and its links stop working. With
+ * no other unit on it, it waits again (pending, no ambulance); with another, it stays active with
+ * that one. Its timeline says which call took the unit (`after.diverted_to`) and who did it (the
+ * entry's actor).
  */
-async function requeue(trx: Knex.Transaction, record: Record, actor: Staff, from: CaseRow, takenFor: string, at: string) {
-  const ended = await assignments.end(trx, from.id, 'reassigning', at);
+async function requeue(trx: Knex.Transaction, record: Record, actor: Staff, from: CaseRow, open: AssignmentRow, takenFor: string, at: string) {
+  const ended = await assignments.endOne(trx, open, 'reassigning', at);
+  const stillOn = await assignmentRepository.openForCase(trx, from.id);
+  if (stillOn.length > 0) {
+    await caseRepository.touch(trx, from.id);
+    await caseEventRepository.insert(trx, {
+      caseId: from.id, action: 'unit.cancelled', actor: timelineActor(actor),
+      before: { status: open.status }, after: { ...unitNamed(open), status: 'cancelled', reason: 'Diverted to a more urgent call', diverted_to: takenFor },
+    });
+    await revokeUnitLinks(trx, record, from.id, open.ambulance_id);
+    await assignments.settlePrimary(trx, from.id);
+    return;
+  }
   const { before, after } = changes(from, { status: 'pending', ambulance_id: null, closed_at: null });
   await caseRepository.update(trx, from.id, { status: 'pending', ambulance_id: null, closed_at: null }, { before: from, plate: null });
   await caseEventRepository.insert(trx, {
     caseId: from.id, action: 'updated', actor: timelineActor(actor),
-    before: { ...before, ...ended?.before }, after: { ...after, ...ended?.after, diverted_to: takenFor },
+    before: { ...before, ...ended.before }, after: { ...after, ...ended.after, diverted_to: takenFor },
   });
-  await trackTokenRepository.revokeForCase(trx, from.id);
-  record({ type: 'grants.revoked', caseId: from.id });
+  await revokeUnitLinks(trx, record, from.id, null);
 }
 
 /** Assigns a free unit: the waiting call, then the ambulance (the order every write locks them in). */
@@ -106,14 +116,14 @@ async function divert(trx: Knex.Transaction, ctx: ServiceContext, record: Record
   const plate = ambulance.license_plate;
   const open = await assignmentRepository.openForAmbulance(trx, ambulanceId);
   const from = open && open.case_id.toLowerCase() === fromId.toLowerCase() ? await caseRepository.findById(trx, open.case_id) : undefined;
-  if (!open || !from || from.status !== 'active' || Number(from.ambulance_id) !== ambulanceId) throw conflict(`Ambulance ${plate} was reassigned meanwhile; try again`);
+  if (!open || !from || from.status !== 'active') throw conflict(`Ambulance ${plate} was reassigned meanwhile; try again`);
   const [mine, theirs] = [Number(target.priority), Number(from.priority)];
   if (theirs <= mine) {
     throw conflict(`Ambulance ${plate} is on a priority ${theirs} call, ${theirs === mine ? 'as urgent as' : 'more urgent than'} this priority ${mine} call; only a unit on a less urgent call can be diverted`);
   }
   if (!NOT_ARRIVED.includes(open.status as AssignmentStatus)) throw conflict(`Ambulance ${plate} is ${words(open.status)} (it has reached its call); it cannot be diverted`);
 
-  await requeue(trx, record, actor, from, target.id, at);
+  await requeue(trx, record, actor, from, open, target.id, at);
   // Busy throughout: the unit goes from one call to the other without ever being free for a third.
   await ambulanceRepository.touch(trx, ambulanceId);
   const given = await giveUnit(trx, ctx, record, actor, target, ambulance, at, from.id);

@@ -10,7 +10,8 @@ import { positionRepository } from '../../db/repositories/positionRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import type { CaseRow, TrackTokenRow } from '../../db/repositories/types';
 import { linkPolicy } from '../policies/links';
-import { presentTrack } from '../presenters/presentTrack';
+import { presentUnits } from '../presenters/presentAssignment';
+import { presentTrack, unitAssignment } from '../presenters/presentTrack';
 import { etaModel } from './dispatchSuggestions';
 import { conflict, notFound, unprocessable } from './errors';
 import { type Actor, type ServiceContext, inTransaction } from './context';
@@ -20,13 +21,14 @@ import { hashToken, newToken } from './tokens';
 /** One answer for every bad link, so tokens cannot be probed. */
 const LINK_NOT_FOUND = 'Tracking link not found or expired';
 /**
- * Where a link's trail begins: the last TRAIL_WINDOW_MS, but never before its case was dispatched,
+ * Where a link's trail begins: the last TRAIL_WINDOW_MS, but never before its unit was dispatched to the case,
  * so that a link shows only the path driven for its own patient (not where the crew stood
  * during the case before).
  */
-function trailStart(c: CaseRow): string {
+function trailStart(c: CaseRow, ambulanceId: number): string {
   const recent = new Date(Date.now() - TRAIL_WINDOW_MS).toISOString();
-  return c.dispatched_at && c.dispatched_at > recent ? c.dispatched_at : recent;
+  const dispatched = unitAssignment({ assignments: presentUnits(c) }, ambulanceId)?.dispatched_at ?? c.dispatched_at;
+  return dispatched && dispatched > recent ? dispatched : recent;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,7 +51,7 @@ export const trackingService = {
       const c = UUID.test(input.caseId) ? await caseRepository.findById(trx, input.caseId) : undefined;
       if (!c) throw notFound('Case not found');
       if (c.status !== 'active') throw conflict('This case is no longer active');
-      if (c.ambulance_id !== input.ambulanceId) throw conflict('No active case assigned to this ambulance.');
+      if (!(await assignmentRepository.openFor(trx, c.id, input.ambulanceId))) throw conflict('No active case assigned to this ambulance.');
       const ambulance = await ambulanceRepository.findById(trx, input.ambulanceId);
       if (!ambulance) throw notFound('Ambulance details not found');
       if (!ambulance.driver_email) {
@@ -100,7 +102,8 @@ export const trackingService = {
       if (!open || !next || open.id !== next.id || !linkPolicy.followsTo(next, standby.until) || open.id === offered) return null;
       await caseRepository.lock(trx, open.case_id);
       const c = await caseRepository.findById(trx, open.case_id);
-      if (!c || !linkPolicy.stillDrives(c, standby.ambulanceId) || c.assignment_id !== open.id) return null;
+      // The ambulance's open assignment is on this case: it still drives while the case is active.
+      if (!c || !linkPolicy.stillDrives(c)) return null;
       const token = newToken();
       await trackTokenRepository.insert(trx, { token_hash: hashToken(token), kind: 'driver', case_id: c.id, ambulance_id: standby.ambulanceId });
       await caseEventRepository.insert(trx, {
@@ -129,7 +132,7 @@ export const trackingService = {
     if (!linkPolicy.watches(grant, ambulanceId)) throw notFound(LINK_NOT_FOUND);
     const [a, c] = await Promise.all([ambulanceRepository.findById(ctx.db, ambulanceId), caseRepository.findById(ctx.db, grant.case_id)]);
     if (!a || !c) throw notFound(LINK_NOT_FOUND);
-    const [trail, model] = await Promise.all([positionRepository.trail(ctx.db, a.id, trailStart(c), TRAIL_MAX_POINTS), etaModel(ctx)]);
+    const [trail, model] = await Promise.all([positionRepository.trail(ctx.db, a.id, trailStart(c, a.id), TRAIL_MAX_POINTS), etaModel(ctx)]);
     return presentTrack({ ambulance: a, case: c, trail, role: grant.kind, etaSpeedKmh: ctx.config.etaSpeedKmh, etaModel: model });
   },
 

@@ -1,5 +1,8 @@
 import type { Context } from 'koa';
-import { type AmbulanceDto, type UnitStatusAck, ambulanceCreateSchema, ambulanceUpdateSchema, positionSchema, unitStatusSchema } from '../../contract';
+import {
+  type AmbulanceDto, type BackupAck, type UnitStatusAck, ambulanceCreateSchema, ambulanceUpdateSchema, backupRequestSchema, positionSchema, unitStatusSchema,
+} from '../../contract';
+import { callUnitsService } from '../../services/callUnitsService';
 import { type UnitStatusSource, assignmentService } from '../../services/assignmentService';
 import { type PositionSource, ambulanceService } from '../../services/ambulanceService';
 import { forbidden } from '../../services/errors';
@@ -60,6 +63,13 @@ export const mountAmbulances: Mount = (router, deps) => {
     const input = validate(unitStatusSchema, ctx.request.body);
     const from: UnitStatusSource = source.type === 'staff' ? { type: 'staff', actor: actorOf(ctx) } : source;
     ctx.body = { ok: true, assignment: await assignmentService.setUnitStatus(svc, id, input, from) } satisfies UnitStatusAck;
+  });
+  router.post('/api/ambulances/:id/backup', { summary: "The crew asks for another unit on its call (staff, or this ambulance's driver link)", body: backupRequestSchema, ok: { shape: 'BackupAck' } }, noStore, positionLimit, async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    const source = await positionSource(ctx, deps, id);
+    const input = validate(backupRequestSchema, ctx.request.body ?? {});
+    const from: UnitStatusSource = source.type === 'staff' ? { type: 'staff', actor: actorOf(ctx) } : source;
+    ctx.body = { ok: true, alert: await callUnitsService.requestBackup(svc, id, input, from) } satisfies BackupAck;
   });
   router.post('/api/ambulances/:id/position', { summary: "A position of the ambulance (staff, or this ambulance's driver link while its case is active)", body: positionSchema, ok: { shape: 'PositionAck' } }, noStore, positionLimit, async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);

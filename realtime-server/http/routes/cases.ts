@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { caseHistoryQuerySchema } from '../../contract/caseLists';
 import { badRequest } from '../../services/errors';
-import { type CaseCreated, caseCreateSchema, caseUpdateSchema, timeCorrectionSchema } from '../../contract';
+import { type AddUnitResponse, type CaseCreated, addUnitSchema, caseCreateSchema, caseUpdateSchema, standDownSchema, timeCorrectionSchema } from '../../contract';
 import { type CaseDispatchResponse, caseDispatchSchema } from '../../contract/queue';
 import { assignmentService } from '../../services/assignmentService';
 import { caseService } from '../../services/caseService';
+import { callUnitsService } from '../../services/callUnitsService';
 import { queueDispatchService } from '../../services/queueDispatchService';
 import { actorOf } from '../middleware/auth';
 import { keyedWrite } from '../middleware/idempotency';
@@ -45,6 +46,14 @@ export const mountCases: Mount = (router, { svc }) => {
   // A waiting call takes a unit: a free one, or one diverted from a less urgent call (contract/queue.ts).
   router.post('/api/cases/:id/dispatch', { summary: 'A waiting call takes a free unit, or one diverted from a less urgent call', body: caseDispatchSchema, ok: { shape: 'CaseDispatchResponse' } }, ...keyedWrite(svc, (r: CaseDispatchResponse) => ({ status: 200, body: r }), (ctx, writeSvc) =>
     queueDispatchService.dispatch(writeSvc, actorOf(ctx), ctx.params.id, validate(caseDispatchSchema, ctx.request.body))));
+  // Several units on one call (contract/capability.ts): another unit added, or one stood down.
+  router.post('/api/cases/:id/assignments', { summary: 'Adds a free unit to an open call', body: addUnitSchema, ok: { status: 201, shape: 'AddUnitResponse' } }, ...keyedWrite(svc, (r: AddUnitResponse) => ({ status: 201, body: r }), (ctx, writeSvc) =>
+    callUnitsService.addUnit(writeSvc, actorOf(ctx), ctx.params.id, validate(addUnitSchema, ctx.request.body).ambulance_id)));
+  router.post('/api/cases/:id/assignments/:assignmentId/cancel', { summary: 'Stands one unit down before it reaches the scene', body: standDownSchema, ok: { shape: 'StandDownResponse' } }, async (ctx) => {
+    const input = validate(standDownSchema, ctx.request.body);
+    const assignmentId = routeId(ctx.params.assignmentId, 'Assignment not found');
+    ctx.body = await callUnitsService.standDown(svc, actorOf(ctx), ctx.params.id, assignmentId, input);
+  });
   router.put('/api/cases/:id', { summary: 'Updates a case', body: caseUpdateSchema, ok: { shape: '{ case: CaseDto }' } }, async (ctx) => {
     const input = validate(caseUpdateSchema, ctx.request.body);
     ctx.body = { case: await caseService.update(svc, actorOf(ctx), ctx.params.id, input) };

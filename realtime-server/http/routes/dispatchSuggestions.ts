@@ -15,7 +15,7 @@ export const mountDispatchSuggestions: Mount = (router, { svc }) => {
       ctx.body = (await caseSuggestionService.suggest(svc, caseId)) satisfies CaseSuggestionsResponse;
       return;
     }
-    const target = validate(suggestionsQuerySchema, ctx.query);
-    ctx.body = (await dispatchSuggestionService.suggest(svc, target)) satisfies DispatchSuggestionsResponse;
+    const { priority, ...target } = validate(suggestionsQuerySchema, ctx.query);
+    ctx.body = (await dispatchSuggestionService.suggest(svc, target, priority)) satisfies DispatchSuggestionsResponse;
   });
 };

@@ -4,7 +4,7 @@ import { type CaseDto, pointWkb } from '../api/contract';
 import { patchCaseLocation, patchPositions, removeById, upsert } from './cachePatches';
 
 const amb = (id: number, version: number, updated_at: string | null = null): AmbulanceDto => ({
-  id, license_plate: `P${id}`, status: 'available', email: null, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version,
+  id, license_plate: `P${id}`, status: 'available', email: null, capability: 'als', can_transport: true, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version,
   location: updated_at ? { placeName: 'x', latitude: 1, longitude: 1, updated_at, source: 'driver', battery: null } : null,
 });
 

@@ -13,13 +13,13 @@ const OTHER = 1;
 
 const kase = (id: string, over: Partial<CaseDto> = {}): CaseDto => ({
   id, description: 'Heart Attack', status: 'active', caseType: null, patientName: `Patient ${id}`, patient_name: `Patient ${id}`, email: 'p@x.test',
-  priority: 1, call_received_at: ago(10), assignment: null, patient_email: 'p@x.test', operator_id: OTHER, ambulance_id: null,
+  priority: 1, call_received_at: ago(10), assignment: null, assignments: [], patient_email: 'p@x.test', operator_id: OTHER, ambulance_id: null,
   license_plate: null, latitude: null, longitude: null, location_accuracy: null, location_updated_at: null, wkb: null, location_source: null, intake_location: null, patient_location: null, location_mismatch_m: null, demo: false,
   created_at: ago(10), updated_at: ago(10), closed_at: null, version: 1, ...over,
 });
 const amb = (id: number, unit_status: UnitStatus, version = 1): AmbulanceDto => ({
   id, license_plate: `TS09 EA 100${id}`, status: unit_status === 'available' || unit_status === 'maintenance' ? unit_status : 'busy',
-  unit_status, unit_status_since: null, email: null, location: null, created_at: '', updated_at: '', version,
+  unit_status, unit_status_since: null, email: null, capability: 'als', can_transport: true, location: null, created_at: '', updated_at: '', version,
 });
 
 /** Runs the watch over a series of snapshots; answers each step's alerts. */
@@ -232,7 +232,7 @@ it('words a wait as a dispatcher says it', () => {
 
 describe("the freed unit's place in the dispatch ranking", () => {
   const s = (ambulance_id: number, eta_s: number, distance_m: number, stale = false) =>
-    ({ ambulance_id, license_plate: `TS09 EA 100${ambulance_id}`, distance_m, eta_s, position_age_s: 10, stale });
+    ({ ambulance_id, license_plate: `TS09 EA 100${ambulance_id}`, distance_m, eta_s, position_age_s: 10, stale, capability: 'als' as const, can_transport: true, meets_need: true });
 
   it('gives its distance and ETA to the call, as an estimate', () => {
     expect(freeUnitRankText(3, [s(3, 290, 2100)])).toBe('Estimate: 2.1 km, about 5 min to that call');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DivertibleUnit } from '../../api/contract';
 import { dispatchedText, divertDetail, freeUnitDetail, takeQuestion } from './assignText';
 
-const unit = { ambulance_id: 4, license_plate: 'TS09 EA 1004', distance_m: 2300, eta_s: 340, position_age_s: 5, stale: false };
+const unit = { ambulance_id: 4, license_plate: 'TS09 EA 1004', distance_m: 2300, eta_s: 340, position_age_s: 5, stale: false, capability: 'als' as const, can_transport: true, meets_need: true };
 const divertible: DivertibleUnit = { ...unit, case_id: 'c4', case_priority: 4, unit_status: 'en_route' };
 
 describe('the words of a waiting call\'s Assign', () => {

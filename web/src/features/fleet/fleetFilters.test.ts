@@ -3,7 +3,7 @@ import type { AmbulanceDto, CaseDto } from '../../api/contract';
 import { applyFilter, FLEET_FILTERS, fleetRows } from './fleetFilters';
 
 const amb = (id: number, status: AmbulanceDto['status']): AmbulanceDto => ({
-  id, license_plate: `P${id}`, status, email: null, unit_status: 'available', unit_status_since: null, location: null, created_at: '', updated_at: '', version: 1,
+  id, license_plate: `P${id}`, status, email: null, capability: 'als', can_transport: true, unit_status: 'available', unit_status_since: null, location: null, created_at: '', updated_at: '', version: 1,
 });
 const kase = (id: string, ambulance_id: number | null, status: CaseDto['status'], license_plate: string | null = null) =>
   ({ id, ambulance_id, status, license_plate, description: '', email: '' }) as CaseDto;

@@ -4,7 +4,7 @@ import { etaText, formAmbulance, rankBySuggestions, suggestionLabel, topSuggesti
 
 const amb = (id: number, status = 'available') => ({ id, license_plate: `TS09 EA 100${id}`, status }) as AmbulanceDto;
 const sug = (id: number, extra: Partial<DispatchSuggestion> = {}): DispatchSuggestion =>
-  ({ ambulance_id: id, license_plate: `TS09 EA 100${id}`, distance_m: 1200, eta_s: 230, position_age_s: 5, stale: false, ...extra });
+  ({ ambulance_id: id, license_plate: `TS09 EA 100${id}`, distance_m: 1200, eta_s: 230, position_age_s: 5, stale: false, capability: 'als', can_transport: true, meets_need: true, ...extra });
 
 describe('suggested ambulances', () => {
   it('names each with its distance and ETA, and says when its position is old', () => {

@@ -3,7 +3,7 @@ import type { AmbulanceDto, CaseDto } from '../../../api/contract';
 import { ambulanceOptions, editCaseBody, formFromCase, formLocation } from './editCaseForm';
 
 const amb = (id: number, status: AmbulanceDto['status'], at?: [number, number]): AmbulanceDto => ({
-  id, license_plate: `TS09 EA 100${id}`, status, email: null, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version: 1,
+  id, license_plate: `TS09 EA 100${id}`, status, email: null, capability: 'als', can_transport: true, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version: 1,
   location: at ? { placeName: null, latitude: at[0], longitude: at[1], updated_at: null, source: 'driver', battery: null } : null,
 });
 const PATIENT = { latitude: 17.385, longitude: 78.4867 };
@@ -60,7 +60,7 @@ describe('a call put back in the queue on the Edit Case form', () => {
 
 describe('the ranking by arrival on the Edit Case form', () => {
   const sug = (id: number, distance_m: number, eta_s: number, stale = false) =>
-    ({ ambulance_id: id, license_plate: `TS09 EA 100${id}`, distance_m, eta_s, position_age_s: 10, stale });
+    ({ ambulance_id: id, license_plate: `TS09 EA 100${id}`, distance_m, eta_s, position_age_s: 10, stale, capability: 'als' as const, can_transport: true, meets_need: true });
 
   it('lists the held ambulance first, then the server\'s ranking with distance and ETA, then the rest nearest first', () => {
     // The server ranks 3 before 2 (say, 2's position is old); a suggestion for a busy one (4) is not offered.

@@ -1,0 +1,135 @@
+/**
+ * What a unit can do (DOMAIN.md §5, NEMSIS eResponse.07) and the rules that follow from it: which
+ * units may convey a patient, which meet a priority's need, which of a call's units is its primary,
+ * and which arrival stops the call's response clock.
+ */
+import { z } from 'zod';
+import { type AssignmentDto, type AssignmentStatus, PRIORITIES, type Priority, isOpenAssignment } from './callLife';
+import type { CaseDto } from './cases';
+import { intId } from './common';
+
+/** Transport capabilities from the least to the most; `responder` (a rapid response car) treats but cannot convey. */
+export const TRANSPORT_CAPABILITIES = ['bls', 'als', 'cct'] as const;
+export type TransportCapability = (typeof TRANSPORT_CAPABILITIES)[number];
+export const CAPABILITIES = ['als', 'bls', 'cct', 'responder'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export const DEFAULT_CAPABILITY: Capability = 'als';
+
+export const capabilitySchema = z.enum(CAPABILITIES, { error: 'must be als, bls, cct or responder' });
+
+/** Whether a unit of this capability can convey a patient. */
+export const canTransport = (c: Capability | string) => c !== 'responder';
+
+/** Words that never rely on colour: the fleet, the map, the call's card and Manage Ambulances. */
+export const CAPABILITY_LABELS: Record<Capability, string> = {
+  als: 'ALS',
+  bls: 'BLS',
+  cct: 'CCT',
+  responder: 'Car — cannot convey',
+};
+export const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
+  als: 'Ambulance, advanced life support',
+  bls: 'Ambulance, basic life support',
+  cct: 'Ambulance, critical care',
+  responder: 'Rapid response car: treats, cannot convey',
+};
+
+/** NEMSIS v3.5 eResponse.07 (Unit Transport and Equipment Capability) codes. */
+export const NEMSIS_CAPABILITY: Record<Capability, string> = {
+  als: '2207015', // Ground Transport (ALS Equipped)
+  bls: '2207017', // Ground Transport (BLS Equipped)
+  cct: '2207019', // Ground Transport (Critical Care Equipped)
+  responder: '2207021', // Non-Transport-Medical Treatment (ALS Equipped)
+};
+
+/** The least transport capability each priority needs (PRIORITY_NEEDS, GET /api/config's `priority_needs`). */
+export type PriorityNeeds = Record<Priority, TransportCapability>;
+export const DEFAULT_PRIORITY_NEEDS: PriorityNeeds = { 1: 'als', 2: 'als', 3: 'bls', 4: 'bls' };
+
+/** Whether a unit meets a need: it conveys, at that level or above (bls < als < cct). */
+export function meetsNeed(capability: Capability | string, need: TransportCapability): boolean {
+  const rank = TRANSPORT_CAPABILITIES.indexOf(capability as TransportCapability);
+  return rank >= 0 && rank >= TRANSPORT_CAPABILITIES.indexOf(need);
+}
+
+/**
+ * Which arrival stops a priority's response clock (PRIORITY_CLOCK_STOP): `first`, the first unit
+ * on scene (NHS Category 1), or `transport`, the first unit able to convey (Categories 2–4; a call
+ * nobody conveyed stops at the first arrival).
+ */
+export const CLOCK_STOPS = ['first', 'transport'] as const;
+export type ClockStop = (typeof CLOCK_STOPS)[number];
+export type PriorityClockStops = Record<Priority, ClockStop>;
+export const DEFAULT_CLOCK_STOPS: PriorityClockStops = { 1: 'first', 2: 'transport', 3: 'transport', 4: 'transport' };
+
+/** Reads `1=als,2=als,3=bls,4=bls`-style text: one value per priority, each from `values`. Throws with the variable's name. */
+export function parsePerPriority<V extends string>(name: string, text: string, values: readonly V[]): Record<Priority, V> {
+  const out = {} as Record<Priority, V>;
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([1-4])\s*=\s*(\S+)$/.exec(part);
+    if (!m || !values.includes(m[2] as V)) throw new Error(`Invalid environment: ${name}: "${part}" is not priority=value with a value from ${values.join(', ')}`);
+    out[Number(m[1]) as Priority] = m[2] as V;
+  }
+  const missing = PRIORITIES.filter((p) => !(p in out));
+  if (missing.length) throw new Error(`Invalid environment: ${name}: give a value for every priority (missing ${missing.join(', ')})`);
+  return out;
+}
+
+/** Steps at which an open assignment is conveying its patient. */
+const CONVEYING: readonly AssignmentStatus[] = ['transporting', 'at_hospital'];
+
+/**
+ * The call's primary unit, the one SPEC's single-unit fields (`assignment`, `ambulance_id`,
+ * `license_plate`) name: the open one conveying the patient, else the first dispatched still open;
+ * with none open, the last that conveyed, else the last of all. Null for a call that never had one.
+ */
+export function primaryAssignment<A extends Pick<AssignmentDto, 'id' | 'status' | 'dispatched_at' | 'transporting_at'>>(list: readonly A[]): A | null {
+  const byDispatch = [...list].sort((a, b) => a.dispatched_at.localeCompare(b.dispatched_at) || a.id - b.id);
+  const open = byDispatch.filter((a) => isOpenAssignment(a.status));
+  const conveying = open.find((a) => CONVEYING.includes(a.status));
+  if (conveying) return conveying;
+  if (open.length) return open[0];
+  const byId = [...list].sort((a, b) => b.id - a.id);
+  return byId.find((a) => a.status === 'cleared' && a.transporting_at != null) ?? byId[0] ?? null;
+}
+
+/** A call's units as its card lists them: open ones first, each group in dispatch order. */
+export const unitsInOrder = <A extends Pick<AssignmentDto, 'id' | 'status' | 'dispatched_at'>>(list: readonly A[]): A[] =>
+  [...list].sort((a, b) => Number(isOpenAssignment(b.status)) - Number(isOpenAssignment(a.status))
+    || a.dispatched_at.localeCompare(b.dispatched_at) || a.id - b.id);
+
+/**
+ * POST /api/cases/{id}/assignments (staff, Idempotency-Key): adds a free unit to an open call (a
+ * waiting call becomes active with it). 201 {case, assignment}; 409 when the unit is not free or
+ * the call is over; atomic like a dispatch.
+ */
+export const addUnitSchema = z.object({ ambulance_id: intId() });
+export type AddUnitInput = z.infer<typeof addUnitSchema>;
+export interface AddUnitResponse { case: CaseDto; assignment: AssignmentDto }
+
+/** POST /api/cases/{id}/assignments/{assignmentId}/cancel (staff): stands one unit down before it reaches the scene (eTimes.14). */
+export const standDownSchema = z.object({
+  reason: z.string({ error: 'required: say why the unit is stood down' }).trim().min(1, 'required: say why the unit is stood down').max(500),
+});
+export type StandDownInput = z.infer<typeof standDownSchema>;
+export interface StandDownResponse { case: CaseDto; assignment: AssignmentDto }
+
+/**
+ * POST /api/ambulances/{id}/backup?t=… (the crew's driver link, or staff) and the driver socket's
+ * `unit.backup`: the crew on a call asks for another unit. `note` says what for (optional).
+ */
+export const backupRequestSchema = z.object({
+  note: z.string().trim().max(200).optional(),
+});
+export type BackupRequestInput = z.infer<typeof backupRequestSchema>;
+
+/** `backup.requested` to staff: an unmissable alert on the call, with what a dispatcher needs to add a unit at once. */
+export interface BackupAlert {
+  case_id: string;
+  priority: Priority;
+  ambulance_id: number;
+  license_plate: string;
+  note: string | null;
+  at: string;
+}
+export type BackupAck = { ok: true; alert: BackupAlert } | { ok: false; error: string };
