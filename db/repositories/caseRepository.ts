@@ -162,7 +162,7 @@ export const caseRepository = {
     if (rowLocks(db)) {
       await db('cases')
         .where({ ambulance_id: ambulanceId })
-        .orWhereIn('assignment_id', db('assignments').where({ ambulance_id: ambulanceId }).select('id'))
+        .orWhereIn('id', db('assignments').where({ ambulance_id: ambulanceId }).select('case_id'))
         .forUpdate().select('id');
     }
   },
@@ -177,10 +177,10 @@ export const caseRepository = {
   },
   /** Every case naming an ambulance, whatever its status. */
   referencingAmbulance: (db: Db, ambulanceId: number) => db<CaseRow>('cases').where({ ambulance_id: ambulanceId }),
-  /** Cases no longer naming an ambulance whose current (ended) assignment still does: its DTO shows that ambulance. */
-  withCurrentAssignmentOf: (db: Db, ambulanceId: number) =>
+  /** Cases not naming an ambulance (as their primary) of which an assignment still does: their DTO's units show that ambulance. */
+  withAssignmentOf: (db: Db, ambulanceId: number) =>
     db<CaseRow>('cases')
-      .whereIn('assignment_id', db('assignments').where({ ambulance_id: ambulanceId }).select('id'))
+      .whereIn('id', db('assignments').where({ ambulance_id: ambulanceId }).select('case_id'))
       .andWhere((q) => q.whereNull('ambulance_id').orWhereNot({ ambulance_id: ambulanceId })),
   /**
    * A new case, its search text written with it: every field of that text is in `row` but the

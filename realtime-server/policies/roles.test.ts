@@ -33,6 +33,9 @@ const f = {
   lateAssignmentId: 0,
   queued: { operator: '', admin: '' }, // waiting calls, each dispatched once by that role
   queueUnit: { operator: 0, admin: 0 }, // a free ambulance for each of them
+  unitCall: { operator: '', admin: '' }, // active calls, each given one more unit by that role
+  extraUnit: { operator: 0, admin: 0 }, // the free ambulance each role adds
+  standDown: { operator: { caseId: '', assignmentId: 0 }, admin: { caseId: '', assignmentId: 0 } }, // a second unit each role stands down
   keptOperatorId: 0, // edited by the admin
   spareOperatorId: 0, // deleted by the admin
   viewer: '',
@@ -105,6 +108,13 @@ const MATRIX: Record<string, Entry> = {
     refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
   },
 
+  'POST /api/ambulances/:id/backup': {
+    // Each admitted caller asks for backup for a unit on a call (the driver for its own ambulance 6).
+    who: 'staff+driver', url: (p) => `/api/ambulances/${p === 'operator' ? 1 : p === 'admin' ? 3 : 6}/backup`,
+    body: (n) => ({ note: `need hands ${n}` }), ok: 200,
+    refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
+  },
+
   'POST /api/auth/signout': { who: 'staff', ok: 200 },
   'GET /api/auth/profile': { who: 'staff', ok: 200 },
   'GET /api/cases': { who: 'staff', ok: 200 },
@@ -144,6 +154,15 @@ const MATRIX: Record<string, Entry> = {
     body: (n) => ({ step: 'dispatched', at: new Date(Date.now() - 60_000 - n * 1000).toISOString(), reason: `typed late, call ${n}` }), ok: 200,
   },
   'GET /api/cases/:id/timeline': { who: 'admin', url: () => `/api/cases/${f.caseId}/timeline`, ok: 200 },
+  'POST /api/cases/:id/assignments': {
+    // Each admitted role adds its own free unit to its own active call: a missing refusal would write.
+    who: 'staff', url: (p) => `/api/cases/${p === 'admin' ? f.unitCall.admin : f.unitCall.operator}/assignments`,
+    body: (_n, p) => ({ ambulance_id: p === 'admin' ? f.extraUnit.admin : f.extraUnit.operator }), ok: 201,
+  },
+  'POST /api/cases/:id/assignments/:assignmentId/cancel': {
+    who: 'staff', url: (p) => { const t = p === 'admin' ? f.standDown.admin : f.standDown.operator; return `/api/cases/${t.caseId}/assignments/${t.assignmentId}/cancel`; },
+    body: () => ({ reason: 'not needed' }), ok: 200,
+  },
   'POST /api/cases/:id/dispatch': {
     // Each admitted role dispatches its own waiting call with its own free unit: a missing refusal would write.
     who: 'staff', url: (p) => `/api/cases/${p === 'admin' ? f.queued.admin : f.queued.operator}/dispatch`,
@@ -156,6 +175,7 @@ const SOCKET_WHO: Record<string, Who> = {
   'socket:connect': 'staff+driver', // and viewers: checked below with the table
   'socket:ambulance.position': 'viewer+driver', // narrowed to driver below
   'socket:unit.status': 'viewer+driver', // narrowed to driver below
+  'socket:unit.backup': 'viewer+driver', // narrowed to driver below
 };
 
 const table = access as Record<string, AccessRule>;
@@ -223,6 +243,11 @@ beforeAll(async () => {
   for (const role of ['operator', 'admin'] as const) {
     f.queued[role] = (await post('/api/cases', { ...caseBody(), status: 'pending' })).case.id;
     f.queueUnit[role] = (await post('/api/ambulances', { license_plate: `TS09 QU ${role === 'admin' ? 2 : 1}`, status: 'available' })).ambulance.id;
+    const unit = async (tag: string) => (await post('/api/ambulances', { license_plate: `TS09 UN ${tag}`, status: 'available' })).ambulance.id as number;
+    f.unitCall[role] = (await post('/api/cases', { ...caseBody(), ambulance_id: await unit(`${role}1`) })).case.id;
+    f.extraUnit[role] = await unit(`${role}2`);
+    const call = (await post('/api/cases', { ...caseBody(), ambulance_id: await unit(`${role}3`) })).case.id as string;
+    f.standDown[role] = { caseId: call, assignmentId: (await post(`/api/cases/${call}/assignments`, { ambulance_id: await unit(`${role}4`) })).assignment.id };
   }
 });
 
@@ -257,6 +282,7 @@ describe('the table covers every route and socket event', () => {
     expect(principalsOf(table['socket:connect'])).toEqual(['viewer', 'driver', 'operator', 'admin']);
     expect(principalsOf(table['socket:ambulance.position'])).toEqual(['driver']);
     expect(principalsOf(table['socket:unit.status'])).toEqual(['driver']);
+    expect(principalsOf(table['socket:unit.backup'])).toEqual(['driver']);
     expect(Object.keys(SOCKET_WHO).sort()).toEqual([...socketKeys].sort());
   });
 
@@ -308,7 +334,7 @@ describe('refused callers change nothing', () => {
 });
 
 describe('what an operator may change on an ambulance', () => {
-  const ONLY_STATUS = "Only admins can change an ambulance's license plate or driver email";
+  const ONLY_STATUS = "Only admins can change an ambulance's license plate, driver email or capability";
   it.each([
     ['a license plate', { license_plate: 'TS09 XX 0001' }],
     ['a license plate with the status', { status: 'available', license_plate: 'TS09 XX 0001' }],
@@ -390,6 +416,19 @@ describe('socket events', () => {
         expect(await send()).toMatchObject({ ok: true, assignment: { ambulance_id: 6, status: 'en_route' } });
       } else {
         expect(await expectNoWrite(s.ctx.db, send)).toEqual({ ok: false, error: "Only a driver link may change its unit's status" });
+      }
+    },
+  );
+
+  it.each(PRINCIPALS.filter((p) => mayCall('socket:connect', p)).map((p) => [p]))(
+    'socket:unit.backup as %s: acknowledged as the table says, and a refusal changes nothing',
+    async (p) => {
+      const sock = await connectAs(p);
+      const send = () => sock.timeout(2000).emitWithAck('unit.backup', { note: 'second patient' });
+      if (mayCall('socket:unit.backup', p)) {
+        expect(await send()).toMatchObject({ ok: true, alert: { ambulance_id: 6, case_id: f.linkCaseId, note: 'second patient' } });
+      } else {
+        expect(await expectNoWrite(s.ctx.db, send)).toEqual({ ok: false, error: 'Only a driver link may ask for backup' });
       }
     },
   );

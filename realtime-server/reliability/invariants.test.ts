@@ -70,19 +70,35 @@ describe('checkInvariants catches a broken row (1b, 1c, 1d)', () => {
   it('an open assignment of a case that no longer holds the ambulance', async () => {
     const open = await s.ctx.db('assignments').where({ case_id: caseId }).first();
     const found = await violationsAfter((trx) => trx('cases').where({ id: caseId }).update({ status: 'closed' }));
-    expect(found).toContain(`assignment ${open.id} is open but its case ${caseId} does not hold ambulance 1`);
+    expect(found).toContain(`assignment ${open.id} of ambulance 1 is open but its case ${caseId} is closed`);
   });
 
   it('a case naming another assignment than its open one', async () => {
     const open = await s.ctx.db('assignments').where({ case_id: caseId }).first();
     expect(await violationsAfter((trx) => trx('cases').where({ id: caseId }).update({ assignment_id: open.id + 100 })))
-      .toContain(`case ${caseId} names assignment ${open.id + 100}, not its open one ${open.id}`);
+      .toContain(`case ${caseId} names assignment ${open.id + 100} as its primary, the rule says ${open.id}`);
+  });
+
+  it('an active case holding another ambulance than its primary unit\'s', async () => {
+    expect(await violationsAfter((trx) => trx('cases').where({ id: caseId }).update({ ambulance_id: 2 })))
+      .toContain(`active case ${caseId} holds ambulance 2, its primary unit is 1`);
+  });
+
+  it('a primary that is not the unit conveying (two units, the second transporting)', async () => {
+    const open = await s.ctx.db('assignments').where({ case_id: caseId }).first();
+    const found = await violationsAfter(async (trx) => {
+      await trx('ambulances').where({ id: 2 }).update({ status: 'busy' });
+      await trx('assignments').insert({
+        case_id: caseId, ambulance_id: 2, license_plate: 'TS09 EA 1002', status: 'transporting', dispatched_at: open.dispatched_at,
+        on_scene_at: open.dispatched_at, transporting_at: open.dispatched_at,
+      });
+    });
+    expect(found.some((v) => v.startsWith(`case ${caseId} names assignment ${open.id} as its primary, the rule says`))).toBe(true);
   });
 
   it('two open assignments of one ambulance (were the unique index gone)', async () => {
     const found = await violationsAfter(async (trx) => {
       await trx.raw('drop index assignments_open_per_ambulance');
-      await trx.raw('drop index assignments_open_per_case');
       const open = await trx('assignments').where({ case_id: caseId }).first();
       await trx('assignments').insert({ case_id: caseId, ambulance_id: 1, license_plate: open.license_plate, status: 'dispatched', dispatched_at: open.dispatched_at });
     });

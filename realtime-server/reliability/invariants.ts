@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { auditRepository } from '../../db/repositories/auditRepository';
 import type { AssignmentRow, CaseEventRow } from '../../db/repositories/types';
-import { type AssignmentStatus, TIMED_STEPS, isOpenAssignment, stepTimeKey } from '../contract';
+import { type AssignmentStatus, TIMED_STEPS, isOpenAssignment, primaryAssignment, stepTimeKey } from '../contract';
 
 /**
  * The invariants "nothing lost, nothing doubled" rests on, read straight from the database
@@ -24,7 +24,7 @@ export interface InvariantReport {
 }
 
 /** The timeline entries that record a change of the case's row (each moves its version on). */
-const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted', 'unit.status', 'unit.corrected']);
+const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted', 'unit.status', 'unit.corrected', 'unit.added', 'unit.cancelled', 'backup.requested']);
 
 /** The times of an assignment in order, and a status that is the last step it reached (or cancelled, after all of them). */
 export function assignmentTimeViolations(a: AssignmentRow): string[] {
@@ -54,7 +54,7 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
     const violations: string[] = [];
     const ambulanceIds = new Set(ambulances.map((a) => Number(a.id)));
 
-    // 1. An ambulance is busy if and only if exactly one active case holds it.
+    // 1. An ambulance is held (named as its primary unit) by at most one active case.
     const holders = new Map<number, string[]>();
     for (const c of cases) {
       if (c.status !== 'active' || c.ambulance_id == null) continue;
@@ -64,14 +64,15 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
     for (const a of ambulances) {
       const held = holders.get(Number(a.id)) ?? [];
       if (held.length > 1) violations.push(`ambulance ${a.id} is held by ${held.length} active cases (${held.join(', ')})`);
-      if (a.status === 'busy' && held.length !== 1) violations.push(`ambulance ${a.id} is busy but ${held.length} active cases hold it`);
       if (a.status !== 'busy' && held.length > 0) violations.push(`ambulance ${a.id} is ${a.status} but active case ${held[0]} holds it`);
     }
 
-    // 1b. An ambulance has at most one open assignment, and is busy exactly when it has one: the
-    //     assignment of the active case holding it, which names it as its current one.
+    // 1b. An ambulance has at most one open assignment and is busy exactly when it has one; a call
+    //     with an open assignment is active.
     const openByAmbulance = new Map<number, AssignmentRow[]>();
+    const unitsByCase = new Map<string, AssignmentRow[]>();
     for (const a of assignments) {
+      unitsByCase.set(a.case_id, [...(unitsByCase.get(a.case_id) ?? []), a]);
       if (!isOpenAssignment(a.status as AssignmentStatus) || a.ambulance_id == null) continue;
       openByAmbulance.set(Number(a.ambulance_id), [...(openByAmbulance.get(Number(a.ambulance_id)) ?? []), a]);
     }
@@ -82,9 +83,22 @@ export async function checkInvariants(db: Knex): Promise<InvariantReport> {
       if ((a.status === 'busy') !== (open.length === 1)) violations.push(`ambulance ${a.id} is ${a.status} with ${open.length} open assignments`);
       for (const o of open) {
         const c = caseById.get(o.case_id);
-        if (c?.status !== 'active' || Number(c.ambulance_id) !== Number(a.id)) violations.push(`assignment ${o.id} is open but its case ${o.case_id} does not hold ambulance ${a.id}`);
-        else if (Number(c.assignment_id) !== Number(o.id)) violations.push(`case ${c.id} names assignment ${c.assignment_id}, not its open one ${o.id}`);
+        if (c?.status !== 'active') violations.push(`assignment ${o.id} of ambulance ${a.id} is open but its case ${o.case_id} is ${c?.status ?? 'gone'}`);
       }
+    }
+
+    // 1e. The primary follows its rule (contract primaryAssignment): the case names it, and while it is
+    //     open the case holds its ambulance; an active case with no open unit holds none.
+    for (const c of cases) {
+      const units = (unitsByCase.get(c.id) ?? []).map((u) => ({ ...u, status: u.status as AssignmentStatus }));
+      const primary = primaryAssignment(units);
+      if (!primary) continue;
+      if (Number(c.assignment_id) !== Number(primary.id)) violations.push(`case ${c.id} names assignment ${c.assignment_id} as its primary, the rule says ${primary.id}`);
+      const anyOpen = units.some((u) => isOpenAssignment(u.status));
+      if (c.status === 'active' && isOpenAssignment(primary.status) && Number(c.ambulance_id) !== Number(primary.ambulance_id)) {
+        violations.push(`active case ${c.id} holds ambulance ${c.ambulance_id}, its primary unit is ${primary.ambulance_id}`);
+      }
+      if (c.status === 'active' && !anyOpen && c.ambulance_id != null) violations.push(`active case ${c.id} holds ambulance ${c.ambulance_id} with no unit on it`);
     }
     // 1c. An assignment's times never decrease, and its status is its last step reached.
     for (const a of assignments) violations.push(...assignmentTimeViolations(a));

@@ -35,7 +35,9 @@ type Op =
   | { kind: 'deleteAmbulance'; amb: number }
   | { kind: 'createAmbulance' }
   | { kind: 'position'; amb: number }
-  | { kind: 'unitStatus'; amb: number; status: UnitStep; back: number };
+  | { kind: 'unitStatus'; amb: number; status: UnitStep; back: number }
+  | { kind: 'addUnit'; c: number; amb: number }
+  | { kind: 'standDown'; c: number; which: number };
 
 const slot = fc.nat({ max: 31 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -60,6 +62,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('position' as const), amb: slot }) },
   // A unit's step, sometimes with a press time in the past (a queued offline press).
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('unitStatus' as const), amb: slot, status: fc.constantFrom(...UNIT_STEPS), back: fc.constantFrom(0, 0, 5_000, 3600_000) }) },
+  // Several units on one call: another unit added, or one of a call's units stood down.
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('addUnit' as const), c: slot, amb: slot }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('standDown' as const), c: slot, which: fc.nat({ max: 2 }) }) },
 );
 /** A run: up to six batches, each of one to six requests sent at once. */
 const runArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 6 });
@@ -78,6 +83,8 @@ const ALLOWED: Record<Op['kind'], number[]> = {
   createAmbulance: [201],
   position: [200, 404],
   unitStatus: [200, 404, 409],
+  addUnit: [201, 404, 409, 422],
+  standDown: [200, 404, 409],
 };
 
 interface Logged { op: Op; target?: string | number; key?: string; res: ApiResult }
@@ -153,6 +160,14 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
         const body = op.back ? { status: op.status, at: new Date(Date.now() - op.back).toISOString() } : { status: op.status };
         return { op, target: amb(op.amb), res: await api('POST', `/api/ambulances/${amb(op.amb)}/unit-status`, { token: operator, body }) };
       }
+      case 'addUnit':
+        return { op, target: kase(op.c), res: await api('POST', `/api/cases/${kase(op.c)}/assignments`, { token: operator, body: { ambulance_id: amb(op.amb) } }) };
+      case 'standDown': {
+        // One of the call's assignments as they are when the request leaves (open or not: refusals race too).
+        const ids: number[] = await s().ctx.db('assignments').where({ case_id: kase(op.c) }).orderBy('id').pluck('id');
+        const id = ids.length ? ids[op.which % ids.length] : 1;
+        return { op, target: kase(op.c), res: await api('POST', `/api/cases/${kase(op.c)}/assignments/${id}/cancel`, { token: operator, body: { reason: 'race' } }) };
+      }
       case 'position':
         return { op, target: amb(op.amb), res: await api('POST', `/api/ambulances/${amb(op.amb)}/position`, { token: operator, body: { latitude: 17.4 + Math.random() / 100, longitude: 78.5 + Math.random() / 100 } }) };
     }
@@ -199,6 +214,8 @@ function racer(s: () => TestServer, tokens: () => { operator: string; admin: str
         }
         case 'caseStatus':
         case 'reassign':
+        case 'addUnit':
+        case 'standDown':
         case 'queueDispatch': {
           for (const dto of [l.res.body.case, l.res.body.requeued].filter(Boolean)) {
             noteCase(dto);

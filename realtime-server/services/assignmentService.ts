@@ -147,15 +147,22 @@ export const assignments = {
 
   /**
    * Makes the case name its primary unit (contract primaryAssignment): `assignment_id` always, and
-   * `ambulance_id` while that unit is on the call. Call it after any change of the call's units.
+   * `ambulance_id` while that unit is on an active call (a change of the row: its own 'updated'
+   * entry, by `actor`). Call it after any change of the call's units, in that change's transaction.
    */
-  async settlePrimary(trx: Knex.Transaction, caseId: string) {
+  async settlePrimary(trx: Knex.Transaction, caseId: string, actor: Actor = { type: 'system' }) {
     const all = await assignmentRepository.listForCase(trx, caseId);
     const primary = primaryAssignment(all.map((a) => ({ ...a, status: a.status as AssignmentStatus })));
     if (!primary) return null;
     const c = (await caseRepository.findById(trx, caseId))!;
     if (Number(c.assignment_id) !== primary.id) await caseRepository.setAssignment(trx, caseId, primary.id);
-    if (isOpenAssignment(primary.status) && c.ambulance_id !== primary.ambulance_id) await caseRepository.update(trx, caseId, { ambulance_id: primary.ambulance_id });
+    if (c.status === 'active' && isOpenAssignment(primary.status) && c.ambulance_id !== primary.ambulance_id) {
+      // The call now holds another unit as its primary: a change of its row, on its timeline like any other.
+      await caseRepository.update(trx, caseId, { ambulance_id: primary.ambulance_id });
+      await caseEventRepository.insert(trx, {
+        caseId, action: 'updated', actor: timelineActor(actor), before: { ambulance_id: c.ambulance_id }, after: { ambulance_id: primary.ambulance_id },
+      });
+    }
     return primary;
   },
 };
@@ -215,7 +222,7 @@ export const assignmentService = {
       } else {
         await ambulanceRepository.touch(trx, ambulanceId);
       }
-      await assignments.settlePrimary(trx, open.case_id);
+      await assignments.settlePrimary(trx, open.case_id, actor);
       await publishAmbulance(trx, ambulanceId, record);
       await publishCase(trx, open.case_id, record);
       return presentAssignment((await assignmentRepository.findById(trx, open.id))!);

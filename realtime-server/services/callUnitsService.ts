@@ -59,7 +59,7 @@ export const callUnitsService = {
         });
         await notifyDispatch(trx, record, ctx, actor, await findCase(trx, c.id), ambulance, { patient: 'none' });
       }
-      await assignments.settlePrimary(trx, c.id);
+      await assignments.settlePrimary(trx, c.id, actor);
       await publishAmbulance(trx, ambulance.id, record);
       const dto = presentCase(await findCase(trx, c.id));
       record({ type: 'case.updated', case: dto });
@@ -87,13 +87,13 @@ export const callUnitsService = {
       const at = new Date().toISOString();
       await assignments.endOne(trx, open, 'reassigning', at);
       if (open.ambulance_id != null && await ambulanceRepository.release(trx, open.ambulance_id)) await publishAmbulance(trx, open.ambulance_id, record);
+      await caseRepository.touch(trx, c.id);
       await caseEventRepository.insert(trx, {
         caseId: c.id, action: 'unit.cancelled', actor: timelineActor(actor),
         before: { status }, after: { ...unitNamed(open), status: 'cancelled', reason: input.reason },
       });
       const stillOn = await assignmentRepository.openForCase(trx, c.id);
       if (stillOn.length > 0) {
-        await caseRepository.touch(trx, c.id);
         await revokeUnitLinks(trx, record, c.id, open.ambulance_id);
       } else {
         // Nobody left on the call: someone treated the patient (a unit cleared after reaching them), or it waits again.
@@ -106,7 +106,7 @@ export const callUnitsService = {
         });
         await revokeUnitLinks(trx, record, c.id, null);
       }
-      await assignments.settlePrimary(trx, c.id);
+      await assignments.settlePrimary(trx, c.id, actor);
       const dto = presentCase(await findCase(trx, c.id));
       record({ type: 'case.updated', case: dto });
       return { case: dto, assignment: presentAssignment((await assignmentRepository.findById(trx, open.id))!) };

@@ -14,6 +14,7 @@ import type { AmbulanceRow, CaseRow, Db } from '../../db/repositories/types';
 import { casePolicy } from '../policies/casePolicy';
 import { LOCATION_LINK_STATUSES, linkPolicy } from '../policies/links';
 import { presentAmbulance } from '../presenters/presentAmbulance';
+import { presentUnits } from '../presenters/presentAssignment';
 import { presentCase, presentCaseLocation } from '../presenters/presentCase';
 import { presentCaseEvent } from '../presenters/presentCaseEvent';
 import type { DomainEvent } from './events';
@@ -93,8 +94,8 @@ async function publishAmbulance(trx: Knex.Transaction, id: number, record: Recor
  */
 export async function unassignAmbulance(trx: Knex.Transaction, record: Record, ambulanceId: number, actor: Actor) {
   // Assignments keep the plate they were dispatched with; the cases' events below show them without the ambulance.
-  // A case taken off this ambulance still shows it on its current assignment: that changes too, recorded the same way.
-  const showing = await caseRepository.withCurrentAssignmentOf(trx, ambulanceId);
+  // A case taken off this ambulance (or where it was one of several units) still shows it among its units: that changes too, recorded the same way.
+  const showing = await caseRepository.withAssignmentOf(trx, ambulanceId);
   await assignmentRepository.forgetAmbulance(trx, ambulanceId);
   for (const c of showing) {
     await caseRepository.touch(trx, c.id);
@@ -332,7 +333,8 @@ export const caseService = {
         await caseRepository.setAssignment(trx, id, await assignments.start(trx, id, claimed, now));
         await publishAmbulance(trx, claimed.id, record);
       }
-      if (leaving || claimed) await assignments.settlePrimary(trx, id);
+      // With one unit before, the one started (or the one ended) is the primary already; with several, the rule decides.
+      if ((leaving || claimed) && presentUnits(before).length > 1) await assignments.settlePrimary(trx, id, actor);
       // Read once the case's last write is done: the crew's notice writes beside it, never to it.
       const row = (await caseRepository.findById(trx, id))!;
       // The old links were revoked above: the patient and the crew get the new ambulance's.

@@ -74,7 +74,7 @@ async function requeue(trx: Knex.Transaction, record: Record, actor: Staff, from
       before: { status: open.status }, after: { ...unitNamed(open), status: 'cancelled', reason: 'Diverted to a more urgent call', diverted_to: takenFor },
     });
     await revokeUnitLinks(trx, record, from.id, open.ambulance_id);
-    await assignments.settlePrimary(trx, from.id);
+    await assignments.settlePrimary(trx, from.id, actor);
     return;
   }
   const { before, after } = changes(from, { status: 'pending', ambulance_id: null, closed_at: null });

@@ -20,6 +20,7 @@ beforeAll(async () => {
 
 /** `url`, when the path has an id, is read after `body` (which makes the row it names). */
 type Case = { as: 'operator' | 'admin'; body: () => Promise<unknown>; url?: () => string };
+let runningCall = '';
 let waitingCall = '';
 const keyedRoutes: Record<string, Case> = {
   'POST /live-location': { as: 'operator', body: async () => casePayload(2, { patientName: 'Keyed Live' }) },
@@ -37,6 +38,14 @@ const keyedRoutes: Record<string, Case> = {
       return { ambulance_id: 4 };
     },
     url: () => `/api/cases/${waitingCall}/dispatch`,
+  },
+  'POST /api/cases/:id/assignments': {
+    as: 'operator',
+    body: async () => {
+      runningCall = await dispatchCase(s, token.operator, 5, { to: 'keyed.units@example.com' });
+      return { ambulance_id: 6 };
+    },
+    url: () => `/api/cases/${runningCall}/assignments`,
   },
 };
 

@@ -116,9 +116,9 @@ describe('PUT /api/ambulances/{id} and DELETE /api/ambulances/{id}', () => {
     expect(ok.body.ambulance.status).toBe('maintenance');
     const before = await ambulanceRow(s, 5);
     expect(await s.api('PUT', '/api/ambulances/5', { token: operator, body: { license_plate: 'HACKED 1' } }))
-      .toMatchObject({ status: 403, body: { error: "Only admins can change an ambulance's license plate or driver email" } });
+      .toMatchObject({ status: 403, body: { error: "Only admins can change an ambulance's license plate, driver email or capability" } });
     expect(await s.api('PUT', '/api/ambulances/5', { token: operator, body: { status: 'available', email: 'x@example.com' } }))
-      .toMatchObject({ status: 403, body: { error: "Only admins can change an ambulance's license plate or driver email" } });
+      .toMatchObject({ status: 403, body: { error: "Only admins can change an ambulance's license plate, driver email or capability" } });
     expect(await ambulanceRow(s, 5)).toEqual(before);
   });
 
@@ -129,7 +129,7 @@ describe('PUT /api/ambulances/{id} and DELETE /api/ambulances/{id}', () => {
     expect(res.body.ambulance).toMatchObject({ license_plate: before.license_plate, email: before.driver_email, status: 'maintenance', version: before.version + 1 });
     // The same plate typed differently is a change, and refused.
     expect(await s.api('PUT', '/api/ambulances/6', { token: operator, body: { license_plate: before.license_plate.toLowerCase(), status: 'available' } }))
-      .toMatchObject({ status: 403, body: { error: "Only admins can change an ambulance's license plate or driver email" } });
+      .toMatchObject({ status: 403, body: { error: "Only admins can change an ambulance's license plate, driver email or capability" } });
     expect((await ambulanceRow(s, 6)).status).toBe('maintenance');
   });
 
