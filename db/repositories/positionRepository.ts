@@ -91,7 +91,7 @@ export const positionRepository = {
         if (ids.length && rowLocks(trx)) await trx('ambulances').whereIn('id', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
       },
       latestFixOf: (id) => trx('ambulances').where({ id }).first('position_at'),
-      driveOf: async (caseId, ambulanceId) => ((await trx.raw(DRIVE_OF, [caseId, ambulanceId])) as { rows: { status: string }[] }).rows[0],
+      driveOf: async (caseId, ambulanceId) => (await trx.raw<{ rows: { status: string }[] }>(DRIVE_OF, [caseId, ambulanceId])).rows[0],
       reportingSince: async (id, sinceIso) =>
         (await trx('ambulance_positions').where({ ambulance_id: id }).where('recorded_at', '>=', sinceIso).whereNot('source', 'staff').first('id')) !== undefined,
       hasFix: async (id, recordedAt) => (await trx('ambulance_positions').where({ ambulance_id: id, recorded_at: recordedAt }).first('id')) !== undefined,

@@ -18,7 +18,7 @@ export const DEFAULT_CAPABILITY: Capability = 'als';
 export const capabilitySchema = z.enum(CAPABILITIES, { error: 'must be als, bls, cct or responder' });
 
 /** Whether a unit of this capability can convey a patient. */
-export const canTransport = (c: Capability | string) => c !== 'responder';
+export const canTransport = (c: string) => c !== 'responder';
 
 /** Words that never rely on colour: the fleet, the map, the call's card and Manage Ambulances. */
 export const CAPABILITY_LABELS: Record<Capability, string> = {
@@ -47,7 +47,7 @@ export type PriorityNeeds = Record<Priority, TransportCapability>;
 export const DEFAULT_PRIORITY_NEEDS: PriorityNeeds = { 1: 'als', 2: 'als', 3: 'bls', 4: 'bls' };
 
 /** Whether a unit meets a need: it conveys, at that level or above (bls < als < cct). */
-export function meetsNeed(capability: Capability | string, need: TransportCapability): boolean {
+export function meetsNeed(capability: string, need: TransportCapability): boolean {
   const rank = TRANSPORT_CAPABILITIES.indexOf(capability as TransportCapability);
   return rank >= 0 && rank >= TRANSPORT_CAPABILITIES.indexOf(need);
 }

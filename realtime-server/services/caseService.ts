@@ -306,7 +306,7 @@ export const caseService = {
         closed_at: status === 'closed' || status === 'resolved' ? (before.closed_at ?? now) : null,
         ...(input.intake === undefined ? {} : intakeFields(input.intake)),
       };
-      const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => String(next[k] ?? '') !== String(before[k as keyof CaseRow] ?? ''));
+      const changed = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => String(next[k] ?? '') !== String(before[k] ?? ''));
       if (changed.length === 0) return presentCase(before);
       // A new ambulance (or the same one taken again) starts a new dispatch: its tracking links show the path from here on.
       // The plate the case shows after this write, for its search text; unknown (read back) only for an ambulance named on leaving active.

@@ -30,7 +30,7 @@ function refuseUnlessWaiting(c: CaseRow) {
 
 /** The fields of `next` that differ from the row, as they were and as they become (a timeline never shows a value to itself). */
 function changes(row: CaseRow, next: CaseFields) {
-  const keys = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => String(next[k] ?? '') !== String(row[k as keyof CaseRow] ?? ''));
+  const keys = (Object.keys(next) as (keyof CaseFields)[]).filter((k) => String(next[k] ?? '') !== String(row[k] ?? ''));
   return {
     before: Object.fromEntries(keys.map((k) => [k, row[k as keyof CaseRow]])),
     after: Object.fromEntries(keys.map((k) => [k, next[k]])),
