@@ -152,9 +152,6 @@ export const caseRepository = {
   refreshSearchText: (db: Db, by: { id: string } | { ambulanceId: number }) =>
     refreshSearchText(db, (q) => ('id' in by ? q.where('cases.id', by.id) : q.where('cases.ambulance_id', by.ambulanceId))),
   findById: (db: Db, id: string) => fetched<CaseRow | undefined>(withPlate(db).where('cases.id', id).first()),
-  /** Active cases holding an ambulance (normally zero or one). */
-  activeForAmbulance: (db: Db, ambulanceId: number) =>
-    db<CaseRow>('cases').where({ ambulance_id: ambulanceId, status: 'active' }),
   /** Locks a case's row until the transaction ends (concurrent writers of it wait). */
   lock: async (db: Db, id: string) => { if (rowLocks(db)) await db('cases').where({ id }).forUpdate().select('id'); },
   /** Locks the rows of every case naming an ambulance. */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { type AmbulanceCreateInput, type AmbulanceUpdateInput, type PositionInput, type PositionSourceName, TRAIL_MAX_POINTS, TRAIL_WINDOW_MS } from '../contract';
+import { assignmentRepository } from '../../db/repositories/assignmentRepository';
 import { ambulanceRepository, type AmbulanceFields, PlateTakenError } from '../../db/repositories/ambulanceRepository';
 import { caseRepository } from '../../db/repositories/caseRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
@@ -58,7 +59,8 @@ export type PositionSource = { type: 'staff' } | { type: 'driver'; caseId: strin
 /** The `source` a position from `from` is recorded with (contract POSITION_SOURCES). */
 export const sourceName = (from: PositionSource): PositionSourceName => (from.type === 'device' ? from.protocol : from.type);
 
-const onActiveCase = async (db: Db, id: number) => (await caseRepository.activeForAmbulance(db, id)).length > 0;
+/** Whether the ambulance is on a call: an open assignment, as the primary unit or one of several. */
+const onActiveCase = async (db: Db, id: number) => (await assignmentRepository.openForAmbulance(db, id)) !== undefined;
 
 export const ambulanceService = {
   list: async (ctx: ServiceContext) => (await ambulanceRepository.list(ctx.db)).map(presentAmbulance),

@@ -74,6 +74,17 @@ describe('POST /api/cases/{id}/assignments', () => {
     expect(await s.ctx.db('assignments').where({ ambulance_id: 5 }).whereNotIn('status', ['cleared', 'cancelled'])).toHaveLength(1);
   });
 
+  it('a second unit counts as on a call: it cannot be made available, put in maintenance or deleted', async () => {
+    const caseId = await dispatchCase(s, operator, 1);
+    expectStatus(await addUnit(caseId, 4), 201, 'add');
+    const admin = await s.signIn('admin');
+    for (const status of ['available', 'maintenance']) {
+      expectError(await expectNoWrite(s.ctx.db, () => s.api('PUT', '/api/ambulances/4', { token: operator, body: { status } })), 409,
+        `Ambulance ${plateOf(4)} is on an active case; close or reassign the case first`);
+    }
+    expect((await expectNoWrite(s.ctx.db, () => s.api('DELETE', '/api/ambulances/4', { token: admin }))).status).toBe(409);
+  });
+
   it('a retry with the same Idempotency-Key adds the unit once', async () => {
     const caseId = await dispatchCase(s, operator, 1);
     const headers = { 'idempotency-key': `units-${caseId}` };
