@@ -70,6 +70,11 @@ async function ackProblems(db: ReturnType<typeof openDatabase>, acks: Ack[]): Pr
       case 'tracking':
         if (!tracking.has(a.caseId)) problems.push(`acknowledged tracking of ${a.caseId} is missing`);
         break;
+      case 'unitAdded': {
+        const row = assignments.get(a.assignmentId);
+        if (!row || row.case_id !== a.caseId || Number(row.ambulance_id) !== a.ambulanceId) problems.push(`acknowledged unit ${a.ambulanceId} added to ${a.caseId} (assignment ${a.assignmentId}) is ${row ? 'another' : 'missing'}`);
+        break;
+      }
       case 'unitStatus': {
         const row = assignments.get(a.assignmentId);
         if (!row || row[`${a.step}_at`] !== a.at) problems.push(`acknowledged ${a.step} of assignment ${a.assignmentId} at ${a.at} is ${row ? row[`${a.step}_at`] : 'missing'}`);

@@ -7,7 +7,8 @@ export type Ack =
   | { kind: 'position'; ambulanceId: number; latitude: number; longitude: number }
   | { kind: 'share'; caseId: string; latitude: number; longitude: number }
   | { kind: 'tracking'; caseId: string }
-  | { kind: 'unitStatus'; assignmentId: number; step: string; at: string };
+  | { kind: 'unitStatus'; assignmentId: number; step: string; at: string }
+  | { kind: 'unitAdded'; caseId: string; assignmentId: number; ambulanceId: number };
 
 /** A keyed dispatch whose answer was lost in a kill. */
 export interface InDoubtDispatch { key: string; body: Record<string, unknown>; marker: string }

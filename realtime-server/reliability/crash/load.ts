@@ -11,7 +11,7 @@ interface Board { active: Map<string, number | null>; free: Set<number>; fleet: 
 
 /**
  * One write, chosen at random: a dispatch (20 %), a close (15 %), a position (20 %), a unit's
- * step (15 %), a location share (25 %), a tracking link (5 %).
+ * step (15 %), a location share (15 %), a second unit added to a call (10 %), a tracking link (5 %).
  */
 async function oneWrite(client: CrashClient, board: Board, rnd: Prng) {
   const { active, free, fleet } = board;
@@ -60,6 +60,15 @@ async function oneWrite(client: CrashClient, board: Board, rnd: Prng) {
         free.add(ambulanceId);
       }
     }
+  } else if (roll < 0.8) {
+    // A second unit on a running call: it stays busy until the call closes (the load does not follow it, the audit does).
+    const withAmbulance = activeIds.filter((id) => active.get(id));
+    if (!withAmbulance.length || !free.size) return;
+    const id = rnd.pick(withAmbulance);
+    const amb = rnd.pick([...free]);
+    free.delete(amb);
+    const res = await client.call<{ assignment: { id: number } }>('POST', `/api/cases/${id}/assignments`, { ambulance_id: amb });
+    if (res.status === 201) client.acknowledged({ kind: 'unitAdded', caseId: id, assignmentId: res.body.assignment.id, ambulanceId: amb });
   } else if (roll < 0.95) {
     const shareable = activeIds.filter((id) => client.locationTokens.has(id));
     if (!shareable.length) return;
