@@ -95,7 +95,7 @@ describe('GET /api/openapi.json', () => {
     expect(op('/api/cases/{id}', 'put').parameters.map((x: Op) => `${x.in}:${x.name}`)).toEqual(['path:id']);
     expect(op('/api/reports/demand', 'get').parameters.map((x: Op) => x.name)).toEqual(['from', 'to', 'tz']);
     // Two forms of query (a point, or a call): neither form's parameters are required of every request.
-    expect(op('/api/dispatch/suggestions', 'get').parameters.map((x: Op) => [x.name, x.required])).toEqual([['latitude', false], ['longitude', false], ['case_id', false]]);
+    expect(op('/api/dispatch/suggestions', 'get').parameters.map((x: Op) => [x.name, x.required])).toEqual([['latitude', false], ['longitude', false], ['priority', false], ['case_id', false]]);
     expect(op('/api/geocode/search', 'get').parameters.map((x: Op) => [x.name, x.required])).toEqual([['q', true]]);
     expect(op('/api/reports/assignments.csv', 'get').responses['200'].content).toHaveProperty(['text/csv']);
 
