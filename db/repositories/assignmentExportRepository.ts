@@ -1,11 +1,13 @@
 import { SlicedRead } from './readSlices';
 import type { Db } from './types';
 
-/** One assignment as the CSV export reads it: its case's call, its plate snapshot, its step times. */
+/** One assignment as the CSV export reads it: its case's call, its plate and capability snapshots, its step times. */
 export interface AssignmentExportRow {
   case_id: string; assignment_id: number; priority: number; case_type: string | null; license_plate: string; status: string;
   call_received_at: string; dispatched_at: string; en_route_at: string | null; on_scene_at: string | null;
   transporting_at: string | null; at_hospital_at: string | null; cleared_at: string | null; cancelled_at: string | null;
+  /** The unit's capability when dispatched (als, bls, cct, responder). */
+  capability: string;
 }
 
 /** Where the last page ended: the order is (call_received_at, assignment id), a total order. */
@@ -23,7 +25,7 @@ function page(db: Db, from: string, to: string, after: Cursor | null, limit: num
     .join('cases as c', 'c.id', 'a.case_id')
     .select(
       'a.case_id', 'a.id as assignment_id', 'c.priority', 'c.case_type', 'a.license_plate', 'a.status', 'c.call_received_at',
-      'a.dispatched_at', 'a.en_route_at', 'a.on_scene_at', 'a.transporting_at', 'a.at_hospital_at', 'a.cleared_at', 'a.cancelled_at',
+      'a.dispatched_at', 'a.en_route_at', 'a.on_scene_at', 'a.transporting_at', 'a.at_hospital_at', 'a.cleared_at', 'a.cancelled_at', 'a.capability',
     )
     .where('c.call_received_at', '<', to)
     .orderBy([{ column: 'c.call_received_at' }, { column: 'a.id' }])

@@ -6,13 +6,16 @@ import { type Db, clientName } from './types';
 
 /**
  * One call of a report period with one of its assignments (null times without any), as the
- * values in this order: a case appears once per assignment, its rows next to each other, so that
- * a report groups them in one pass. A tuple, not an object: a year is half a million rows.
+ * values in this order: a case appears once per assignment (a call with several units, or
+ * reassigned, has several rows), its rows next to each other, so that a report groups them in
+ * one pass, holding only the call being read. A tuple, not an object: a year is half a million
+ * rows. `capability` is the unit's when dispatched (als, bls, cct, responder; null without an assignment).
  */
 export type ReportCallRow = readonly [
   case_id: string, priority: number, call_received_at: string,
   dispatched_at: string | null, en_route_at: string | null, on_scene_at: string | null,
   transporting_at: string | null, at_hospital_at: string | null, cleared_at: string | null,
+  capability: string | null,
 ];
 
 /** An assignment that may have held its ambulance during a period. */
@@ -90,7 +93,7 @@ async function eachRowInSlices(conn: BetterSqlite3.Database, sql: string, bindin
   }
 }
 
-const CALL_COLUMNS = ['case_id', 'priority', 'call_received_at', 'dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at', 'cleared_at'] as const;
+const CALL_COLUMNS = ['case_id', 'priority', 'call_received_at', 'dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at', 'cleared_at', 'capability'] as const;
 const COMMITMENT_COLUMNS = ['ambulance_id', 'license_plate', 'dispatched_at', 'ended_at'] as const;
 
 /** What the reports read: only the columns their figures need, found through the indexes on the times. */
@@ -106,7 +109,10 @@ export const reportRepository = {
         .leftJoin('assignments as a', 'a.case_id', 'c.id')
         .where('c.call_received_at', '>=', fromIso).where('c.call_received_at', '<', toIso)
         .orderBy('c.call_received_at').orderBy('c.id')
-        .select('c.id as case_id', 'c.priority', 'c.call_received_at', 'a.dispatched_at', 'a.en_route_at', 'a.on_scene_at', 'a.transporting_at', 'a.at_hospital_at', 'a.cleared_at'),
+        .select(
+          'c.id as case_id', 'c.priority', 'c.call_received_at',
+          'a.dispatched_at', 'a.en_route_at', 'a.on_scene_at', 'a.transporting_at', 'a.at_hospital_at', 'a.cleared_at', 'a.capability',
+        ),
       CALL_COLUMNS,
       (r) => {
         if (typeof r[1] !== 'number') r[1] = Number(r[1]);
@@ -122,6 +128,8 @@ export const reportRepository = {
   /**
    * Each assignment dispatched before `toIso` that was still open at `fromIso` or ended after it.
    * An assignment ends when it is cleared or cancelled; one open now is open at any time after its dispatch.
+   * One row per assignment, never per case: each unit of a call with several is committed for its own
+   * dispatch → cleared or cancelled (a unit stood down early is free again while the others stay).
    */
   eachCommitment: (db: Db, fromIso: string, toIso: string, fn: (row: CommitmentRow) => void, signal?: AbortSignal) =>
     eachRow(

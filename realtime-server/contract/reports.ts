@@ -1,20 +1,33 @@
 // Response-time reports (DOMAIN.md §1–§2): zod-free, so the web may import its values.
 import type { Priority } from './callLife';
+import type { ClockStop } from './capability';
 
 /**
  * The intervals EMS agencies report, each the difference of two NEMSIS eTimes:
  * call processing .01→.03, turnout .03→.05, travel .05→.06, response .01→.06,
  * on scene .06→.09, transport .09→.11, hospital turnaround .11→.13, task .03→.13.
+ * With several units on a call, two more response intervals (.01→.06) say whose arrival:
+ * `first_response` to the first unit on scene, whatever it can do, and `transport_response` to
+ * the first unit able to convey (any capability but `responder`). `response` is the one of them
+ * that the priority's clock stop (PRIORITY_CLOCK_STOP, the report's `clock_stop`) names.
  */
-export const INTERVALS = ['call_processing', 'turnout', 'travel', 'response', 'on_scene', 'transport', 'hospital_turnaround', 'task'] as const;
+export const INTERVALS = [
+  'call_processing', 'turnout', 'travel', 'response', 'first_response', 'transport_response', 'on_scene', 'transport', 'hospital_turnaround', 'task',
+] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-/** Where each interval starts and ends: a case's call time or a step time of the call's responding assignment. */
+/**
+ * Where each interval starts and ends: a case's call time or a step time of the call's responding
+ * assignment, except for the arrivals of `response` (the clock stop's unit), `first_response` (the
+ * first unit on scene) and `transport_response` (the first unit able to convey on scene).
+ */
 export const INTERVAL_BOUNDS: Record<Interval, readonly [from: string, to: string]> = {
   call_processing: ['call_received_at', 'dispatched_at'],
   turnout: ['dispatched_at', 'en_route_at'],
   travel: ['en_route_at', 'on_scene_at'],
   response: ['call_received_at', 'on_scene_at'],
+  first_response: ['call_received_at', 'on_scene_at'],
+  transport_response: ['call_received_at', 'on_scene_at'],
   on_scene: ['on_scene_at', 'transporting_at'],
   transport: ['transporting_at', 'at_hospital_at'],
   hospital_turnaround: ['at_hospital_at', 'cleared_at'],
@@ -26,6 +39,8 @@ export const INTERVAL_LABELS: Record<Interval, string> = {
   turnout: 'Turnout',
   travel: 'Travel',
   response: 'Response',
+  first_response: 'First on scene',
+  transport_response: 'Able to convey on scene',
   on_scene: 'On scene',
   transport: 'Transport',
   hospital_turnaround: 'Hospital turnaround',
@@ -68,6 +83,13 @@ export interface GroupReport {
 
 export interface PriorityReport extends GroupReport {
   priority: Priority;
+  /**
+   * Which arrival stops this priority's response clock (PRIORITY_CLOCK_STOP), so which of
+   * `first_response` and `transport_response` its `response` and `response_within_target` are:
+   * `first`, the first unit on scene; `transport`, the first unit able to convey, but for a call
+   * nobody conveyed (no unit of it reached transporting) the first unit on scene.
+   */
+  clock_stop: ClockStop;
   /** The priority's 90th-percentile response target in seconds (configuration). */
   target_s: number;
 }
@@ -101,10 +123,15 @@ export interface DemandReport {
   counts: number[][];
 }
 
-/** The CSV's columns, in order: NEMSIS element names for the times (ISO 8601 UTC, empty when the step was skipped). */
+/**
+ * The CSV's columns, in order: NEMSIS element names for the times (ISO 8601 UTC, empty when the step
+ * was skipped); then the unit's capability when dispatched (als, bls, cct, responder) and the same
+ * as its NEMSIS eResponse.07 code (contract NEMSIS_CAPABILITY). New columns go at the end.
+ */
 export const ASSIGNMENT_CSV_COLUMNS = [
   'case_id', 'assignment_id', 'priority', 'emergency_type', 'license_plate', 'outcome',
   'eTimes.01', 'eTimes.03', 'eTimes.05', 'eTimes.06', 'eTimes.09', 'eTimes.11', 'eTimes.13', 'eTimes.14',
+  'capability', 'eResponse.07',
 ] as const;
 
 /** The default period when none is given: the last 30 days. */

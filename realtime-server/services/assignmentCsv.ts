@@ -1,6 +1,7 @@
 // The assignments export as CSV (RFC 4180): the cells and lines (pure), and the period's file as chunks for the route to stream.
 import { type AssignmentExportRow, assignmentExportRepository } from '../../db/repositories/assignmentExportRepository';
 import type { Db } from '../../db/repositories/types';
+import { type Capability, NEMSIS_CAPABILITY } from '../contract/capability';
 import { ASSIGNMENT_CSV_COLUMNS } from '../contract/reports';
 import { localDate } from '../contract/zonedTime';
 
@@ -40,14 +41,23 @@ export function isoCell(v: string | null | undefined): string {
 export const csvHeader = () => ASSIGNMENT_CSV_COLUMNS.join(',') + EOL;
 
 /**
+ * The capability cells: the stored value and its NEMSIS eResponse.07 code. Only a known
+ * capability is written (the server writes nothing else); anything else would be broken data,
+ * left as two empty cells rather than passed on to a spreadsheet.
+ */
+export function capabilityCells(capability: string | null | undefined): string {
+  return capability != null && Object.hasOwn(NEMSIS_CAPABILITY, capability) ? `${capability},${NEMSIS_CAPABILITY[capability as Capability]}` : ',';
+}
+
+/**
  * One assignment as one CSV line, the cells in ASSIGNMENT_CSV_COLUMNS' order; the outcome is its
- * final or current step. Only the text people typed can need quotes: ids, numbers, steps and
- * ISO times never hold a comma, quote or line break.
+ * final or current step. Only the text people typed can need quotes: ids, numbers, steps,
+ * capabilities and ISO times never hold a comma, quote or line break.
  */
 export function csvRow(r: AssignmentExportRow): string {
   return `${r.case_id},${r.assignment_id},${r.priority},${quoteField(safeText(r.case_type))},${quoteField(safeText(r.license_plate))},${r.status},`
     + `${isoCell(r.call_received_at)},${isoCell(r.dispatched_at)},${isoCell(r.en_route_at)},${isoCell(r.on_scene_at)},`
-    + `${isoCell(r.transporting_at)},${isoCell(r.at_hospital_at)},${isoCell(r.cleared_at)},${isoCell(r.cancelled_at)}${EOL}`;
+    + `${isoCell(r.transporting_at)},${isoCell(r.at_hospital_at)},${isoCell(r.cleared_at)},${isoCell(r.cancelled_at)},${capabilityCells(r.capability)}${EOL}`;
 }
 
 /** The download's name: the period's first and last local day, e.g. lifeline-assignments-2026-11-01-to-2026-11-30.csv. */

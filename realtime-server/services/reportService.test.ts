@@ -82,6 +82,18 @@ describe('buildUtilisation', () => {
     });
   });
 
+  it('counts each unit of a call with several for its own time, never the call\'s span', () => {
+    // One call from 10:00: ambulance 1 dispatched at 10:00 and cleared at 11:00; ambulance 2 (a car) sent at 10:05 and
+    // stood down at 10:15; ambulance 2 sent again at 10:20, cleared at 10:50 (a second assignment of the same call).
+    const report = buildUtilisation([
+      c(1, 'KA01 A 1', '08-01T10:00', '08-01T11:00'),
+      c(2, 'KA01 A 2', '08-01T10:05', '08-01T10:15'),
+      c(2, 'KA01 A 2', '08-01T10:20', '08-01T10:50'),
+    ], fleet, period, NOW);
+    expect(report.ambulances.map((u) => [u.license_plate, u.committed_s])).toEqual([['KA01 A 1', 3600], ['KA01 A 2', 2400]]);
+    expect(report.overall.committed_s).toBe(6000);
+  });
+
   it('ends the period at now, and an open assignment with it', () => {
     const report = buildUtilisation([c(1, 'KA01 A 1', '08-01T11:00', null)], fleet, period, isoMs('2026-08-01T12:00:00.000Z'));
     expect(report.ambulances).toEqual([{ ambulance_id: 1, license_plate: 'KA01 A 1', committed_s: 3600, on_shift_s: 43_200, share: 0.0833 }]);

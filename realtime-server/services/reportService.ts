@@ -30,7 +30,9 @@ export function buildDemand(callTimes: Iterable<string>, period: ReportPeriod): 
 
 /**
  * Unit hour utilisation: per ambulance, the time its assignments held it (dispatch to cleared or
- * cancelled, or now while open) within the period, over its time on shift in the period. There
+ * cancelled, or now while open) within the period, over its time on shift in the period. Each
+ * assignment is its own unit's time: a call with several units commits each of them from its own
+ * dispatch to its own clear or stand-down, never the call's span, and nothing is per case. There
  * is no shift roster: an ambulance is on shift around the clock from when it was added until now.
  * A deleted ambulance's assignments keep its plate and are grouped by it; since when it existed
  * is not kept, it counts on shift from the period's start to the end of its last assignment in it.
@@ -86,7 +88,7 @@ export function buildUtilisation(
 /** Each report stops reading once `signal` aborts (its client left) and throws the signal's reason. */
 export const reportService = {
   async responseTimes(svc: ServiceContext, period: ReportPeriod, signal?: AbortSignal): Promise<ResponseTimesReport> {
-    const tally = new ResponseTimesTally(period, svc.config.priorities);
+    const tally = new ResponseTimesTally(period, svc.config.priorities, svc.config.clockStops);
     await reportRepository.eachCallRow(svc.db, period.from, period.to, (row) => tally.addRow(row), signal);
     return tally.report();
   },

@@ -1,7 +1,7 @@
 import quickselect from 'quickselect';
 import {
-  type AssignmentDto, type GroupReport, INTERVALS, INTERVAL_BOUNDS, type Interval, type IntervalFigures, PRIORITIES, type Priority,
-  type PriorityInfo, type PriorityReport, type ReportPeriod, type ResponseTimesReport, nearestRankIndex,
+  type AssignmentDto, type ClockStop, type GroupReport, INTERVALS, INTERVAL_BOUNDS, type Interval, type IntervalFigures, PRIORITIES, type Priority,
+  type PriorityClockStops, type PriorityInfo, type PriorityReport, type ReportPeriod, type ResponseTimesReport, canTransport, nearestRankIndex,
 } from '../contract';
 import type { ReportCallRow } from '../../db/repositories/reportRepository';
 import { isoMs, zoneClock } from './reportTime';
@@ -14,7 +14,9 @@ import { isoMs, zoneClock } from './reportTime';
  */
 
 /** An assignment's step times (stored ISO strings; null for a step not reached or skipped). */
-export type AssignmentTimes = Pick<AssignmentDto, 'dispatched_at' | 'en_route_at' | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'cleared_at'>;
+export type AssignmentTimes = Pick<AssignmentDto, 'dispatched_at' | 'en_route_at' | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'cleared_at'>
+  /** The unit's capability when dispatched (contract CAPABILITIES); without it `als`, the column's default. */
+  & { capability?: string };
 
 /** A call of the period: its priority, when it came in, and every assignment it had (none for a call never dispatched). */
 export interface ReportCall {
@@ -26,44 +28,85 @@ export interface ReportCall {
 const STEPS = ['dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at', 'cleared_at'] as const;
 const DISPATCHED = 0;
 const ON_SCENE = 2;
+const TRANSPORTING = 3;
+/** The capability of an assignment stored before capabilities were recorded (the migration's default). */
+const DEFAULT_CAPABILITY = 'als';
 
 /**
  * Where each interval's ends are in a call's times: [call_received_at, the responding
- * assignment's six steps, the call's first dispatch]. Call processing ends at the FIRST dispatch.
+ * assignment's six steps, the call's first dispatch, its first arrival, its first arrival of a
+ * unit able to convey, the arrival that stops its response clock]. Call processing ends at the
+ * FIRST dispatch.
  */
 const RECEIVED = 0;
 const FIRST_DISPATCH = 1 + STEPS.length;
+const FIRST_ARRIVAL = FIRST_DISPATCH + 1;
+const CONVEYOR_ARRIVAL = FIRST_DISPATCH + 2;
+const CLOCK_STOPPED = FIRST_DISPATCH + 3;
 const timeIndex = (field: string) => (field === 'call_received_at' ? RECEIVED : 1 + STEPS.indexOf(field as (typeof STEPS)[number]));
+/** The intervals that end at a call-wide time rather than a step of the responding assignment. */
+const CALL_ENDS: Partial<Record<Interval, number>> = {
+  call_processing: FIRST_DISPATCH, response: CLOCK_STOPPED, first_response: FIRST_ARRIVAL, transport_response: CONVEYOR_ARRIVAL,
+};
+/** The unit that conveyed the patient's six steps (from its on scene to its clear), after the call-wide times. */
+const CONVEYOR_STEPS = CLOCK_STOPPED + 1;
+/**
+ * The intervals of the patient's way to hospital are the conveying unit's (the first to start
+ * transporting), not the first arrival's: a responder car first on scene never conveys, and
+ * taking its times would leave every car-and-ambulance call without them.
+ */
+const CONVEYOR_INTERVALS: readonly Interval[] = ['on_scene', 'transport', 'hospital_turnaround'];
 const BOUNDS = INTERVALS.map((i) => {
   const [from, to] = INTERVAL_BOUNDS[i];
-  return [timeIndex(from), i === 'call_processing' ? FIRST_DISPATCH : timeIndex(to)] as const;
+  const shift = CONVEYOR_INTERVALS.includes(i) ? CONVEYOR_STEPS - 1 : 0;
+  return [timeIndex(from) + shift, CALL_ENDS[i] ?? timeIndex(to) + shift] as const;
 });
 const RESPONSE = INTERVALS.indexOf('response');
+
+/** A priority outside the configured ones (broken data, counted overall only) stops at the first arrival. */
+const clockStopOf = (clockStops: PriorityClockStops, priority: number): ClockStop => clockStops[priority as Priority] ?? 'first';
 
 /**
  * One call's times, its assignments offered one at a time (milliseconds, NaN for a step not
  * reached). The responding assignment is the first to reach the scene (by on scene), else the
- * latest dispatched (a call cancelled or still on its way).
+ * latest dispatched (a call cancelled or still on its way). Besides, the call's first arrival of
+ * any unit, its first arrival of a unit able to convey (capability not `responder`, contract
+ * canTransport), and whether any of its units conveyed: a few numbers per call, whatever the
+ * number of its units.
  */
 class CallTimes {
-  readonly times = new Float64Array(FIRST_DISPATCH + 1);
+  readonly times = new Float64Array(CONVEYOR_STEPS + STEPS.length);
   private readonly arrived = new Float64Array(STEPS.length);
+  private readonly conveyor = new Float64Array(STEPS.length);
+  private conveyorStarted = Infinity;
   private readonly latest = new Float64Array(STEPS.length);
   private arrivedOnScene = Infinity;
+  private conveyorOnScene = Infinity;
+  private conveyed = false;
   private latestDispatched = -Infinity;
 
   start(receivedMs: number) {
     this.times.fill(NaN);
     this.times[RECEIVED] = receivedMs;
     this.arrivedOnScene = Infinity;
+    this.conveyorOnScene = Infinity;
+    this.conveyorStarted = Infinity;
+    this.conveyed = false;
     this.latestDispatched = -Infinity;
   }
 
-  offer(steps: Float64Array) {
+  /** One assignment: its steps, and whether its unit (by its capability when dispatched) can convey. */
+  offer(steps: Float64Array, conveys: boolean) {
     // NaN compares false: an assignment that never reached the scene is never the one that arrived.
     if (steps[ON_SCENE] < this.arrivedOnScene) {
       this.arrived.set(steps);
       this.arrivedOnScene = steps[ON_SCENE];
+    }
+    if (conveys && steps[ON_SCENE] < this.conveyorOnScene) this.conveyorOnScene = steps[ON_SCENE];
+    if (!Number.isNaN(steps[TRANSPORTING])) this.conveyed = true;
+    if (steps[TRANSPORTING] < this.conveyorStarted) {
+      this.conveyor.set(steps);
+      this.conveyorStarted = steps[TRANSPORTING];
     }
     if (steps[DISPATCHED] >= this.latestDispatched) {
       this.latest.set(steps);
@@ -76,9 +119,23 @@ class CallTimes {
    * Each interval in milliseconds into `out`, NaN when missing: either end not recorded, or
    * negative (the steps only move forward and corrections keep them in order, so a negative
    * interval would be broken data, left out rather than read as a time).
+   *
+   * The response clock stops as `clockStop` (the priority's PRIORITY_CLOCK_STOP) says: `first`, at
+   * the first arrival of any unit (first_response); `transport`, at the first arrival of a unit
+   * able to convey (transport_response), except that "a call nobody conveyed stops at the first
+   * arrival". Nobody conveyed is read as: no assignment of the call has `transporting_at` (eTimes.09
+   * to .11 never begun by any unit), whatever its units could do; such a call's clock stops at the
+   * first arrival of any unit (a car that treated a patient the ambulance then left at home, or a
+   * call still open with no one conveying yet). A call that was conveyed but has no recorded
+   * arrival of a unit able to convey (on scene skipped) has its response missing, never another time.
    */
-  intervals(out: Float64Array) {
+  intervals(out: Float64Array, clockStop: ClockStop) {
     if (this.latestDispatched > -Infinity) this.times.set(this.arrivedOnScene < Infinity ? this.arrived : this.latest, 1);
+    if (this.arrivedOnScene < Infinity) this.times[FIRST_ARRIVAL] = this.arrivedOnScene;
+    if (this.conveyorOnScene < Infinity) this.times[CONVEYOR_ARRIVAL] = this.conveyorOnScene;
+    this.times[CLOCK_STOPPED] = this.times[clockStop === 'transport' && this.conveyed ? CONVEYOR_ARRIVAL : FIRST_ARRIVAL];
+    // Nobody conveyed: the way-to-hospital intervals are the responding unit's (its on scene to its clear).
+    this.times.set(this.conveyorStarted < Infinity ? this.conveyor : this.times.subarray(1, 1 + STEPS.length), CONVEYOR_STEPS);
     for (let i = 0; i < BOUNDS.length; i++) {
       const ms = this.times[BOUNDS[i][1]] - this.times[BOUNDS[i][0]];
       out[i] = ms >= 0 ? ms : NaN;
@@ -91,18 +148,18 @@ class CallTimes {
       const v = a[STEPS[s]];
       scratch[s] = v == null ? NaN : isoMs(v);
     }
-    this.offer(scratch);
+    this.offer(scratch, canTransport(a.capability ?? DEFAULT_CAPABILITY));
   }
 }
 
-/** Each interval of one call in milliseconds, null when missing (see CallTimes.intervals). */
-export function callIntervals(call: ReportCall): Record<Interval, number | null> {
+/** Each interval of one call in milliseconds, null when missing (see CallTimes.intervals), its response stopped as `clockStops` says for its priority. */
+export function callIntervals(call: ReportCall, clockStops: PriorityClockStops): Record<Interval, number | null> {
   const times = new CallTimes();
   times.start(isoMs(call.call_received_at));
   const scratch = new Float64Array(STEPS.length);
   for (const a of call.assignments) times.offerStored(a, scratch);
   const out = new Float64Array(INTERVALS.length);
-  times.intervals(out);
+  times.intervals(out, clockStopOf(clockStops, call.priority));
   return Object.fromEntries(INTERVALS.map((interval, i) => [interval, Number.isNaN(out[i]) ? null : out[i]])) as Record<Interval, number | null>;
 }
 
@@ -196,7 +253,7 @@ export class ResponseTimesTally {
   private caseId: string | undefined;
   private priority = 0;
 
-  constructor(private readonly period: ReportPeriod, private readonly priorities: readonly PriorityInfo[]) {
+  constructor(private readonly period: ReportPeriod, private readonly priorities: readonly PriorityInfo[], private readonly clockStops: PriorityClockStops) {
     for (const p of priorities) this.targetMs.set(p.priority, p.target_s * 1000);
     this.clock = zoneClock(period.tz);
   }
@@ -224,7 +281,7 @@ export class ResponseTimesTally {
       const v = r[3 + s] as string | null;
       this.steps[s] = v == null ? NaN : isoMs(v);
     }
-    this.call.offer(this.steps);
+    this.call.offer(this.steps, canTransport(r[9] ?? DEFAULT_CAPABILITY));
   }
 
   endRows() {
@@ -234,7 +291,7 @@ export class ResponseTimesTally {
 
   private count(priority: number) {
     const intervals = this.intervals;
-    this.call.intervals(intervals);
+    this.call.intervals(intervals, clockStopOf(this.clockStops, priority));
     const target = this.targetMs.get(priority);
     const group = this.byPriority.get(priority);
     if (!group) {
@@ -259,7 +316,8 @@ export class ResponseTimesTally {
       from: this.period.from, to: this.period.to, tz: this.period.tz,
       overall: groupReport([...this.byPriority.values(), this.other]),
       priorities: PRIORITIES.map((priority): PriorityReport => ({
-        priority, target_s: this.priorities.find((p) => p.priority === priority)!.target_s, ...groupReport([this.byPriority.get(priority)!]),
+        priority, target_s: this.priorities.find((p) => p.priority === priority)!.target_s, clock_stop: this.clockStops[priority],
+        ...groupReport([this.byPriority.get(priority)!]),
       })),
       daily,
     };
@@ -267,8 +325,10 @@ export class ResponseTimesTally {
 }
 
 /** The response-times report of a period's calls (each call once, in any order). */
-export function buildResponseTimes(calls: Iterable<ReportCall>, period: ReportPeriod, priorities: readonly PriorityInfo[]): ResponseTimesReport {
-  const tally = new ResponseTimesTally(period, priorities);
+export function buildResponseTimes(
+  calls: Iterable<ReportCall>, period: ReportPeriod, priorities: readonly PriorityInfo[], clockStops: PriorityClockStops,
+): ResponseTimesReport {
+  const tally = new ResponseTimesTally(period, priorities, clockStops);
   for (const call of calls) tally.add(call);
   return tally.report();
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Capability } from '../contract/capability';
 import type { AssignmentTimes, ReportCall } from '../services/responseTimes';
 
 /**
@@ -13,17 +14,24 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const ist = (local: string) => Date.parse(`${local}+05:30`);
 
 type Steps = [dispatched: number, enRoute: number | null, onScene: number | null, transporting: number | null, atHospital: number | null, cleared: number | null, cancelled?: number];
+/** A unit's steps with its capability when dispatched (without one: the column's default, ALS). */
+type UnitSteps = { capability: Capability; steps: Steps };
+const unit = (capability: Capability, ...steps: Steps): UnitSteps => ({ capability, steps });
 
 export interface FixtureCall extends ReportCall { id: string; assignments: (AssignmentTimes & { cancelled_at: string | null })[] }
 
 /** A call at `at` whose assignments' steps are seconds after the call (null: skipped or not reached). */
-function call(id: string, priority: number, at: number, ...assignments: Steps[]): FixtureCall {
+function call(id: string, priority: number, at: number, ...assignments: (Steps | UnitSteps)[]): FixtureCall {
   const t = (s: number | null | undefined) => (s == null ? null : iso(at + s * 1000));
   return {
     id, priority, call_received_at: iso(at),
-    assignments: assignments.map(([d, e, o, tr, h, c, x]) => ({
-      dispatched_at: t(d)!, en_route_at: t(e), on_scene_at: t(o), transporting_at: t(tr), at_hospital_at: t(h), cleared_at: t(c), cancelled_at: t(x),
-    })),
+    assignments: assignments.map((u) => {
+      const [d, e, o, tr, h, c, x] = Array.isArray(u) ? u : u.steps;
+      return {
+        dispatched_at: t(d)!, en_route_at: t(e), on_scene_at: t(o), transporting_at: t(tr), at_hospital_at: t(h), cleared_at: t(c), cancelled_at: t(x),
+        ...(Array.isArray(u) ? {} : { capability: u.capability }),
+      };
+    }),
   };
 }
 
@@ -59,15 +67,44 @@ export const FIXTURE_OUTSIDE: FixtureCall[] = [
   call('out-after', 1, ist('2026-10-03T00:10:00'), [60, 120, 300, null, null, 900]),
 ];
 
-/** Writes calls as cases and assignments, on ambulance `ambulanceId` (an assignment without `cancelled_at` and `cleared_at` is left open: none here). */
-export async function insertFixtureCalls(db: Knex, calls: FixtureCall[], ambulance: { id: number; license_plate: string }) {
+/**
+ * Issue 29, several units on one call: three calls on Monday 2026-10-05 in Asia/Kolkata
+ * (from=2026-10-05&to=2026-10-06&tz=Asia/Kolkata is [2026-10-04T18:30Z, 2026-10-05T18:30Z)),
+ * whose figures responseTimes.test.ts states, with the default PRIORITY_CLOCK_STOP (1=first, 2–4=transport).
+ */
+export const MULTI_UNIT_PERIOD = { from: '2026-10-04T18:30:00.000Z', to: '2026-10-05T18:30:00.000Z', tz: 'Asia/Kolkata' };
+export const MULTI_UNIT_CALLS: FixtureCall[] = [
+  // (a) P1: a responder car on scene at 300 s, then an ALS ambulance at 600 s that conveys.
+  // first_response 300, transport_response 600; response 300 (P1 stops at the first arrival).
+  call('mu-a-p1-car-then-als', 1, ist('2026-10-05T10:00:00'),
+    unit('responder', 30, 45, 300, null, null, 1800),
+    unit('als', 60, 90, 600, 1500, 2400, 3600)),
+  // (b) P2: an ALS ambulance alone, on scene at 900 s, conveys: 900 for all three.
+  call('mu-b-p2-als', 2, ist('2026-10-05T11:00:00'),
+    unit('als', 60, 120, 900, 1800, 2700, 3600)),
+  // (c) P2 nobody conveyed: a car on scene at 420 s, a BLS ambulance at 1500 s that leaves the patient at home.
+  // first_response 420, transport_response 1500; response 420 (no unit conveyed: the first arrival stops the clock).
+  call('mu-c-p2-car-then-bls-no-transport', 2, ist('2026-10-05T12:00:00'),
+    unit('responder', 30, 60, 420, null, null, 2400),
+    unit('bls', 90, 120, 1500, null, null, 2100)),
+];
+
+type FixtureUnit = { id: number; license_plate: string };
+
+/**
+ * Writes calls as cases and assignments, on ambulance `ambulance`, or for an assignment with a
+ * capability on `units[capability]` when given (an assignment without `cancelled_at` and
+ * `cleared_at` is left open: none here).
+ */
+export async function insertFixtureCalls(db: Knex, calls: FixtureCall[], ambulance: FixtureUnit, units: Partial<Record<Capability, FixtureUnit>> = {}) {
   for (const c of calls) {
     await db('cases').insert({
       id: c.id, description: `Report fixture ${c.id}`, status: c.assignments.length ? 'resolved' : 'pending', patient_name: 'Fixture', patient_email: 'fixture@example.com',
       created_at: c.call_received_at, updated_at: c.call_received_at, priority: c.priority, call_received_at: c.call_received_at,
     });
     for (const a of c.assignments) {
-      await db('assignments').insert({ case_id: c.id, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, status: a.cancelled_at ? 'cancelled' : 'cleared', ...a });
+      const u = (a.capability && units[a.capability as Capability]) || ambulance;
+      await db('assignments').insert({ case_id: c.id, ambulance_id: u.id, license_plate: u.license_plate, status: a.cancelled_at ? 'cancelled' : 'cleared', ...a });
     }
   }
 }

@@ -9,7 +9,7 @@ const figures = (n: number, p50: number, mean: number, p90: number, missing = 0)
 function priority(p: 1 | 2 | 3 | 4, calls: number, target: number, response: IntervalFigures, within: number | null): PriorityReport {
   const intervals = Object.fromEntries(INTERVALS.map((k) => [k, figures(response.n, 60, 70, 120)])) as PriorityReport['intervals'];
   intervals.response = response;
-  return { priority: p, target_s: target, calls, intervals, response_within_target: { n: response.n, share: within } };
+  return { priority: p, target_s: target, clock_stop: p === 1 ? 'first' : 'transport', calls, intervals, response_within_target: { n: response.n, share: within } };
 }
 
 export const FIXTURE_PRIORITIES = [

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from './fixtures';
 import { expectNoViolations } from './axe';
-import { ASSIGNMENT_CSV_COLUMNS, type PriorityReport, type ResponseTimesReport, localDate } from '../src/api/contract';
+import { ASSIGNMENT_CSV_COLUMNS, INTERVALS, type PriorityReport, type ResponseTimesReport, localDate } from '../src/api/contract';
 import { apiToken, closeCase, dispatchCase, freeAmbulance, signIn, skipRetries, trackRequests } from './helpers';
 import { demandFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';
 
@@ -98,7 +98,7 @@ test('the Reports screen draws the demo history: tiles, tables and the CSV agree
     await expect(row.getByRole('cell').nth(0)).toHaveText(String(p.calls));
     await expect(row.getByRole('cell').nth(5)).toHaveText(p.intervals.response.p90_s == null ? '–' : clock(p.intervals.response.p90_s));
   }
-  await expect(page.getByRole('table', { name: /Every interval over all/ }).getByRole('row')).toHaveCount(1 + 8);
+  await expect(page.getByRole('table', { name: /Every interval over all/ }).getByRole('row')).toHaveCount(1 + INTERVALS.length);
 
   await page.getByTestId('report-daily').getByRole('button', { name: 'Show table' }).click();
   const days = new Set(report.daily.map((d) => d.date));

@@ -1,17 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
-import { FIXTURE_CALLS, FIXTURE_OUTSIDE, FIXTURE_PERIOD, insertFixtureCalls } from '../../testing/reportFixture';
+import { FIXTURE_CALLS, FIXTURE_OUTSIDE, FIXTURE_PERIOD, MULTI_UNIT_CALLS, MULTI_UNIT_PERIOD, insertFixtureCalls } from '../../testing/reportFixture';
 import { useTestServer } from '../../testing/testServer';
+import { reportService } from '../../services/reportService';
 import { buildResponseTimes } from '../../services/responseTimes';
 
 /**
  * The report routes over the database: the fixture's calls (and two just outside the period)
  * inserted as cases and assignments, read back through the SQL and figured as
- * reportService.test.ts states; utilisation over a day with a clipped assignment and a deleted ambulance.
+ * reportService.test.ts states; utilisation over a day with a clipped assignment and a deleted ambulance;
+ * calls with several units of different capabilities (issue 29) on a day of their own.
  */
 const s = useTestServer();
 let token = '';
 const PERIOD = 'from=2026-10-01&to=2026-10-03&tz=Asia/Kolkata';
+const MULTI_UNIT = 'from=2026-10-05&to=2026-10-06&tz=Asia/Kolkata';
 
 beforeAll(async () => {
   const db = s.ctx.db;
@@ -21,6 +24,16 @@ beforeAll(async () => {
     { license_plate: 'KA01 Z 9', plate_key: 'KA01Z9', status: 'available', created_at: '2026-07-01T00:00:00.000Z', updated_at: '2026-07-01T00:00:00.000Z' },
   ]).returning('id').then((rows) => rows.map((r: { id: number } | number) => (typeof r === 'object' ? r.id : r)));
   await insertFixtureCalls(db, [...FIXTURE_CALLS, ...FIXTURE_OUTSIDE], { id: a1, license_plate: 'KA01 A 1' });
+
+  // Several units per call: a car, an ALS and a BLS ambulance, each with its capability as dispatched.
+  const units = { responder: 'KA01 R 1', als: 'KA01 M 1', bls: 'KA01 B 1' } as const;
+  const unitIds = await db('ambulances').insert(Object.entries(units).map(([capability, plate]) => ({
+    // Added after the utilisation day of 2026-08-01 below, so that its list stays as it was.
+    license_plate: plate, plate_key: plate.replaceAll(' ', ''), status: 'available', capability, created_at: '2026-10-01T00:00:00.000Z', updated_at: '2026-10-01T00:00:00.000Z',
+  }))).returning('id').then((rows) => rows.map((r: { id: number } | number) => (typeof r === 'object' ? r.id : r)));
+  await insertFixtureCalls(db, MULTI_UNIT_CALLS, { id: a1, license_plate: 'KA01 A 1' }, {
+    responder: { id: unitIds[0], license_plate: units.responder }, als: { id: unitIds[1], license_plate: units.als }, bls: { id: unitIds[2], license_plate: units.bls },
+  });
 
   // 2026-08-01 (UTC): an hour of A1 before the day is not counted; an open assignment runs to the day's end.
   const shift = (id: string, ambulanceId: number, plate: string, dispatched: string, ended: string | null, cancelled = false) => ({
@@ -53,7 +66,7 @@ describe('GET /api/reports/response-times', () => {
   it('reads the period\'s calls by when they came in, with their assignments, and figures them', async () => {
     const res = await s.api('GET', `/api/reports/response-times?${PERIOD}`, { token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(buildResponseTimes(FIXTURE_CALLS, FIXTURE_PERIOD, s.config.priorities));
+    expect(res.body).toEqual(buildResponseTimes(FIXTURE_CALLS, FIXTURE_PERIOD, s.config.priorities, s.config.clockStops));
     // The figures reportService.test.ts states by hand, through the database.
     expect(res.body.priorities[0].intervals.response).toEqual({ n: 10, mean_s: 672, p50_s: 600, p90_s: 960, missing: 2 });
     expect(res.body.overall.calls).toBe(16);
@@ -93,6 +106,36 @@ describe('GET /api/reports/response-times', () => {
   });
 });
 
+describe('GET /api/reports/response-times with several units on a call', () => {
+  it('reads each assignment\'s capability: first on scene, able to convey on scene, and the response by the clock stop', async () => {
+    const res = await s.api('GET', `/api/reports/response-times?${MULTI_UNIT}`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(buildResponseTimes(MULTI_UNIT_CALLS, MULTI_UNIT_PERIOD, s.config.priorities, s.config.clockStops));
+    // The figures responseTimes.test.ts states by hand, through the database.
+    const [p1, p2] = res.body.priorities;
+    expect([p1.clock_stop, p1.calls, p2.clock_stop, p2.calls]).toEqual(['first', 1, 'transport', 2]);
+    // (a) the car at 300 s stops P1's clock; the ALS ambulance was on scene at 600 s.
+    expect(p1.intervals.response).toEqual({ n: 1, mean_s: 300, p50_s: 300, p90_s: 300, missing: 0 });
+    expect(p1.intervals.first_response).toEqual({ n: 1, mean_s: 300, p50_s: 300, p90_s: 300, missing: 0 });
+    expect(p1.intervals.transport_response).toEqual({ n: 1, mean_s: 600, p50_s: 600, p90_s: 600, missing: 0 });
+    // (b) 900 s; (c) nobody conveyed: 420 s at the car, though the BLS ambulance was on scene at 1500 s.
+    expect(p2.intervals.response).toEqual({ n: 2, mean_s: 660, p50_s: 420, p90_s: 900, missing: 0 });
+    expect(p2.intervals.first_response).toEqual({ n: 2, mean_s: 660, p50_s: 420, p90_s: 900, missing: 0 });
+    expect(p2.intervals.transport_response).toEqual({ n: 2, mean_s: 1200, p50_s: 900, p90_s: 1500, missing: 0 });
+    expect(p2.response_within_target).toEqual({ n: 2, share: 1 });
+    expect(res.body.overall.calls).toBe(3);
+  });
+
+  it('takes the clock stops from the configuration (PRIORITY_CLOCK_STOP)', async () => {
+    const ctx = { ...s.ctx, config: { ...s.config, clockStops: { 1: 'transport', 2: 'first', 3: 'first', 4: 'first' } as const } };
+    const report = await reportService.responseTimes(ctx, MULTI_UNIT_PERIOD);
+    expect(report.priorities.map((p) => p.clock_stop)).toEqual(['transport', 'first', 'first', 'first']);
+    // (a) now stops at the ALS ambulance (it conveyed); P2 at each call's first arrival: 900 and 420.
+    expect(report.priorities[0].intervals.response.p50_s).toBe(600);
+    expect(report.priorities[1].intervals.response).toEqual({ n: 2, mean_s: 660, p50_s: 420, p90_s: 900, missing: 0 });
+  });
+});
+
 describe('GET /api/reports/demand', () => {
   it('counts the period\'s calls by local hour of week', async () => {
     const res = await s.api('GET', `/api/reports/demand?${PERIOD}`, { token });
@@ -109,6 +152,19 @@ describe('GET /api/reports/demand', () => {
 });
 
 describe('GET /api/reports/utilisation', () => {
+  it('counts each unit of a call with several for its own dispatch to clear', async () => {
+    const res = await s.api('GET', `/api/reports/utilisation?${MULTI_UNIT}`, { token });
+    expect(res.status).toBe(200);
+    const units = Object.fromEntries((res.body.ambulances as { license_plate: string; committed_s: number; on_shift_s: number }[])
+      .filter((u) => /^KA01 [RMB] 1$/.test(u.license_plate)).map((u) => [u.license_plate, [u.committed_s, u.on_shift_s]]));
+    expect(units).toEqual({
+      // The car on (a) 30 → 1800 s and (c) 30 → 2400 s; the ALS ambulance on (a) 60 → 3600 and (b) 60 → 3600; the BLS on (c) 90 → 2100.
+      'KA01 R 1': [1770 + 2370, 86_400],
+      'KA01 M 1': [3540 + 3540, 86_400],
+      'KA01 B 1': [2010, 86_400],
+    });
+  });
+
   it('sums each ambulance\'s committed time in the period over its time on shift, a deleted one by its plate', async () => {
     const res = await s.api('GET', '/api/reports/utilisation?from=2026-08-01&to=2026-08-02', { token });
     expect(res.status).toBe(200);

@@ -14,10 +14,11 @@ import { useTestServer } from '../../testing/testServer';
  */
 const s = useTestServer();
 const BOM = '\uFEFF';
-const HEADER = 'case_id,assignment_id,priority,emergency_type,license_plate,outcome,eTimes.01,eTimes.03,eTimes.05,eTimes.06,eTimes.09,eTimes.11,eTimes.13,eTimes.14\r\n';
+const HEADER = 'case_id,assignment_id,priority,emergency_type,license_plate,outcome,eTimes.01,eTimes.03,eTimes.05,eTimes.06,eTimes.09,eTimes.11,eTimes.13,eTimes.14,capability,eResponse.07\r\n';
 
 type Times = Partial<Record<'en_route_at' | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'cleared_at' | 'cancelled_at', string>>;
-interface NewAssignment extends Times { plate?: string; status: string; dispatched_at: string }
+/** Without a capability the column's default: ALS. */
+interface NewAssignment extends Times { plate?: string; status: string; dispatched_at: string; capability?: string }
 
 const caseRow = (callAt: string, o: { type?: string | null; priority?: number; status?: string } = {}) => ({
   id: randomUUID(), description: 'Report fixture', status: o.status ?? 'closed', case_type: o.type === undefined ? 'Stroke' : o.type, patient_name: 'Fixture',
@@ -65,7 +66,7 @@ const lines = (text: string) => text.slice(BOM.length).split('\r\n').slice(0, -1
 describe('GET /api/reports/assignments.csv', () => {
   let operator: string;
   let admin: string;
-  const F = {} as Record<'atFrom' | 'twice' | 'atTo' | 'before' | 'waiting' | 'kolkataOnly' | 'utcOnly', { id: string; ids: number[] }>;
+  const F = {} as Record<'atFrom' | 'twice' | 'atTo' | 'before' | 'waiting' | 'kolkataOnly' | 'utcOnly' | 'units', { id: string; ids: number[] }>;
   beforeAll(async () => {
     operator = await s.signIn('operator');
     admin = await s.signIn('admin');
@@ -84,6 +85,12 @@ describe('GET /api/reports/assignments.csv', () => {
     F.kolkataOnly = await call(db, '2020-10-31T19:00:00.000Z', { type: '-2' }, [{ status: 'on_scene', dispatched_at: '2020-10-31T19:01:00.000Z', on_scene_at: '2020-10-31T19:09:00.000Z' }]);
     // 01:30 on 1 December in Kolkata, 30 November in UTC.
     F.utcOnly = await call(db, '2020-11-30T20:00:00.000Z', { type: '\tTab' }, [{ status: 'dispatched', dispatched_at: '2020-11-30T20:00:50.000Z' }]);
+    // September 2020: one call with three units, a car first, an ALS ambulance that conveys and a BLS one stood down.
+    F.units = await call(db, '2020-09-15T10:00:00.000Z', { type: 'Cardiac arrest', priority: 1 }, [
+      { plate: 'CAR 1', capability: 'responder', status: 'cleared', dispatched_at: '2020-09-15T10:00:20.000Z', on_scene_at: '2020-09-15T10:05:00.000Z', cleared_at: '2020-09-15T10:40:00.000Z' },
+      { plate: 'ALS 1', capability: 'als', ...every('2020-09-15T10:00:00.000Z') },
+      { plate: 'BLS 1', capability: 'bls', status: 'cancelled', dispatched_at: '2020-09-15T10:01:00.000Z', cancelled_at: '2020-09-15T10:06:00.000Z' },
+    ]);
   });
 
   it('answers the period as an exact file: [from, to), by call time then assignment, quoted, defused, skipped steps empty', async () => {
@@ -92,10 +99,21 @@ describe('GET /api/reports/assignments.csv', () => {
     const [c1] = F.atFrom.ids;
     const [cancelled, cleared] = F.twice.ids;
     expect(res.text).toBe(BOM + HEADER
-      + `${F.atFrom.id},${c1},2,"Fall, ""bad""\nsecond line",TS09 EA 1001,cleared,2020-11-01T00:00:00.000Z,2020-11-01T00:00:40.000Z,2020-11-01T00:01:30.000Z,2020-11-01T00:09:00.000Z,2020-11-01T00:25:00.000Z,2020-11-01T00:40:00.000Z,2020-11-01T01:00:00.000Z,\r\n`
-      + `${F.twice.id},${cancelled},1,'=1+1,'+SUM(A1),cancelled,2020-11-10T08:00:00.000Z,2020-11-10T08:00:30.000Z,2020-11-10T08:01:00.000Z,,,,,2020-11-10T08:03:00.000Z\r\n`
-      + `${F.twice.id},${cleared},1,'=1+1,'@cmd,cleared,2020-11-10T08:00:00.000Z,2020-11-10T08:03:10.000Z,2020-11-10T08:03:40.000Z,2020-11-10T08:12:00.000Z,,,2020-11-10T08:50:00.000Z,\r\n`
-      + `${F.utcOnly.id},${F.utcOnly.ids[0]},3,'\tTab,TS09 EA 1001,dispatched,2020-11-30T20:00:00.000Z,2020-11-30T20:00:50.000Z,,,,,,\r\n`);
+      + `${F.atFrom.id},${c1},2,"Fall, ""bad""\nsecond line",TS09 EA 1001,cleared,2020-11-01T00:00:00.000Z,2020-11-01T00:00:40.000Z,2020-11-01T00:01:30.000Z,2020-11-01T00:09:00.000Z,2020-11-01T00:25:00.000Z,2020-11-01T00:40:00.000Z,2020-11-01T01:00:00.000Z,,als,2207015\r\n`
+      + `${F.twice.id},${cancelled},1,'=1+1,'+SUM(A1),cancelled,2020-11-10T08:00:00.000Z,2020-11-10T08:00:30.000Z,2020-11-10T08:01:00.000Z,,,,,2020-11-10T08:03:00.000Z,als,2207015\r\n`
+      + `${F.twice.id},${cleared},1,'=1+1,'@cmd,cleared,2020-11-10T08:00:00.000Z,2020-11-10T08:03:10.000Z,2020-11-10T08:03:40.000Z,2020-11-10T08:12:00.000Z,,,2020-11-10T08:50:00.000Z,,als,2207015\r\n`
+      + `${F.utcOnly.id},${F.utcOnly.ids[0]},3,'\tTab,TS09 EA 1001,dispatched,2020-11-30T20:00:00.000Z,2020-11-30T20:00:50.000Z,,,,,,,als,2207015\r\n`);
+  });
+
+  it('writes one row per unit of a call with several, each with its capability as dispatched and its eResponse.07 code', async () => {
+    const res = await download('/api/reports/assignments.csv?from=2020-09-01&to=2020-10-01', operator);
+    expect(res.status).toBe(200);
+    const [car, als, bls] = F.units.ids;
+    const at = '2020-09-15T10:00:00.000Z';
+    expect(res.text).toBe(BOM + HEADER
+      + `${F.units.id},${car},1,Cardiac arrest,CAR 1,cleared,${at},2020-09-15T10:00:20.000Z,,2020-09-15T10:05:00.000Z,,,2020-09-15T10:40:00.000Z,,responder,2207021\r\n`
+      + `${F.units.id},${als},1,Cardiac arrest,ALS 1,cleared,${at},2020-09-15T10:00:40.000Z,2020-09-15T10:01:30.000Z,2020-09-15T10:09:00.000Z,2020-09-15T10:25:00.000Z,2020-09-15T10:40:00.000Z,2020-09-15T11:00:00.000Z,,als,2207015\r\n`
+      + `${F.units.id},${bls},1,Cardiac arrest,BLS 1,cancelled,${at},2020-09-15T10:01:00.000Z,,,,,,2020-09-15T10:06:00.000Z,bls,2207017\r\n`);
   });
 
   it('counts local days in the given time zone: a call at the zone\'s midnight is in, one at its end is out', async () => {

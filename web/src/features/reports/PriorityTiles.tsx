@@ -4,11 +4,11 @@ import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import type { PriorityReport } from '../../api/contract';
+import { INTERVAL_LABELS, type PriorityReport } from '../../api/contract';
 import { queries } from '../../api/queries';
 import { formatClock, priorityInfo, priorityTag } from '../../domain/callLife';
 import { CheckCircleIcon, ErrorIcon } from '../../layout/icons';
-import { clockOr, percentOr, tileText, VERDICT_TEXT, verdictOf } from './reportText';
+import { ARRIVALS, clockOr, clockStopText, percentOr, tileText, VERDICT_TEXT, verdictOf } from './reportText';
 
 const VERDICT_COLOR = { met: 'success', missed: 'error', unknown: 'default' } as const;
 
@@ -52,6 +52,18 @@ function PriorityTile({ report }: { report: PriorityReport }) {
           sx={{ height: 6, borderRadius: 3 }}
         />
       )}
+      {/* Both arrivals of a call with several units, whichever of them stops this priority's clock. */}
+      <Box component="dl" sx={{ m: 0, mt: 0.5, display: 'grid', gridTemplateColumns: '1fr auto', columnGap: 1, rowGap: 0.25 }}>
+        {ARRIVALS.map((k) => (
+          <Box key={k} sx={{ display: 'contents' }} data-testid={`tile-${k}`}>
+            <Typography component="dt" variant="body2" color="text.secondary">{INTERVAL_LABELS[k]}, 90th</Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, fontWeight: 700, fontVariantNumeric: 'tabular-nums', textAlign: 'right' }}>
+              {clockOr(report.intervals[k].p90_s)}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      <Typography variant="caption" color="text.secondary" data-testid="tile-clock-stop">Response clock stops at: {clockStopText(report.clock_stop)}</Typography>
     </Card>
   );
 }

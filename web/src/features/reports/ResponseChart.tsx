@@ -7,7 +7,7 @@ import { INTERVAL_LABELS, INTERVALS, type GroupReport, type PriorityReport } fro
 import { formatClock, priorityTag } from '../../domain/callLife';
 import { FigureTable } from './FigureTable';
 import { ReportSection } from './ReportSection';
-import { clockOr, minutesOf, percentOr } from './reportText';
+import { ARRIVALS, clockOr, clockStopText, minutesOf, percentOr } from './reportText';
 
 // Short enough to fit under narrow bars side by side; the section's description spells them out.
 const BARS = ['Median', 'Mean', '90th'] as const;
@@ -52,7 +52,11 @@ function PriorityBars({ report }: { report: PriorityReport }) {
   );
 }
 
-/** Response times per priority against their targets, with every interval's figures in the tables. */
+/**
+ * Response times per priority against their targets, with every interval's figures in the tables:
+ * the response (to the arrival that stops the priority's clock), and both arrivals of a call with
+ * several units, first on scene and able to convey on scene.
+ */
 export function ResponseChart({ priorities, overall }: { priorities: PriorityReport[]; overall: GroupReport }) {
   const sorted = [...priorities].sort((a, b) => a.priority - b.priority);
   const shown = sorted.filter((p) => p.intervals.response.n > 0);
@@ -60,7 +64,8 @@ export function ResponseChart({ priorities, overall }: { priorities: PriorityRep
     <ReportSection
       id="response"
       title="Response times by priority"
-      description="Call received to on scene: median, mean and 90th percentile per priority; the dashed line is the 90th-percentile target."
+      description={'Call received to on scene, at the arrival that stops each priority\'s clock (the first unit, or the first able to convey): median, '
+        + 'mean and 90th percentile per priority; the dashed line is the 90th-percentile target. The tables add both arrivals per priority.'}
       chart={(
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: `repeat(${Math.max(1, shown.length)}, 1fr)` } }}>
           {shown.map((p) => <PriorityBars key={p.priority} report={p} />)}
@@ -70,7 +75,7 @@ export function ResponseChart({ priorities, overall }: { priorities: PriorityRep
         <>
           <FigureTable
             testId="response-table"
-            caption="Response (call received to on scene) per priority"
+            caption="Response (call received to on scene) per priority, on scene being the arrival that stops the priority's clock (next table)"
             columns={['Priority', 'Calls', 'With a response time', 'Missing', 'Median', 'Mean', '90th percentile', 'Target', 'Within target']}
             rows={sorted.map((p) => {
               const r = p.intervals.response;
@@ -80,6 +85,20 @@ export function ResponseChart({ priorities, overall }: { priorities: PriorityRep
               };
             })}
           />
+          <Box sx={{ mt: 2 }}>
+            <FigureTable
+              testId="arrivals-table"
+              caption="First on scene and able to convey on scene, by priority: call received to the first unit on scene, whatever it can do, and to the first unit able to convey a patient"
+              columns={['Priority', 'Response clock stops at', ...ARRIVALS.flatMap((k) => ['calls with it', 'median', 'mean', '90th percentile'].map((c) => `${INTERVAL_LABELS[k]}: ${c}`))]}
+              rows={sorted.map((p) => ({
+                key: String(p.priority),
+                cells: [priorityTag(p.priority), clockStopText(p.clock_stop), ...ARRIVALS.flatMap((k) => {
+                  const f = p.intervals[k];
+                  return [f.n, clockOr(f.p50_s), clockOr(f.mean_s), clockOr(f.p90_s)];
+                })],
+              }))}
+            />
+          </Box>
           <Box sx={{ mt: 2 }}>
             <FigureTable
               testId="intervals-table"

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { IntervalFigures, PriorityReport } from '../../api/contract';
 import { INTERVALS } from '../../api/contract';
-import { clockOr, heatFill, minutesOf, tileText, verdictOf } from './reportText';
+import { clockOr, clockStopText, heatFill, minutesOf, tileText, verdictOf } from './reportText';
 
 const none: IntervalFigures = { n: 0, mean_s: null, p50_s: null, p90_s: null, missing: 0 };
 function priority(p90: number | null, share: number | null, calls = 42): PriorityReport {
   const intervals = Object.fromEntries(INTERVALS.map((k) => [k, none])) as PriorityReport['intervals'];
   intervals.response = { n: calls, mean_s: 600, p50_s: 540, p90_s: p90, missing: 0 };
-  return { priority: 1, target_s: 900, calls, intervals, response_within_target: { n: calls, share } };
+  return { priority: 1, target_s: 900, clock_stop: 'first', calls, intervals, response_within_target: { n: calls, share } };
 }
 
 describe('report texts', () => {
@@ -21,6 +21,11 @@ describe('report texts', () => {
     expect(verdictOf(priority(900, 1))).toBe('met');
     expect(verdictOf(priority(901, 0.8))).toBe('missed');
     expect(verdictOf(priority(null, null))).toBe('unknown');
+  });
+
+  it('names where a priority\'s response clock stops, as the intervals are labelled', () => {
+    expect(clockStopText('first')).toBe('First on scene');
+    expect(clockStopText('transport')).toBe('Able to convey on scene (first on scene when nobody conveyed)');
   });
 
   it('never turns a missing figure into zero', () => {

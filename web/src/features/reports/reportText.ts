@@ -1,4 +1,4 @@
-import type { PriorityReport } from '../../api/contract';
+import { INTERVAL_LABELS, type PriorityReport } from '../../api/contract';
 import { formatClock, priorityTag } from '../../domain/callLife';
 import { plural } from '../../domain/plural';
 
@@ -34,6 +34,19 @@ export function tileText(p: PriorityReport, label: string): string {
   const head = `${priorityTag(p.priority)} ${label} · ${plural(p.calls, 'call')}`;
   if (p.intervals.response.p90_s == null) return `${head} · no response times yet (target ${formatClock(p.target_s)})`;
   return `${head} · 90th percentile ${formatClock(p.intervals.response.p90_s)} (target ${formatClock(p.target_s)}) · ${percentOr(p.response_within_target.share)} within target`;
+}
+
+/** The two arrivals a call's response may stop at, as the screen names them ("First on scene", "Able to convey on scene"). */
+export const ARRIVALS = ['first_response', 'transport_response'] as const;
+
+/**
+ * Where a priority's response clock stops, in words: the first unit on scene, or the first unit
+ * able to convey (a call nobody conveyed stopping at the first unit on scene; the server's rule).
+ */
+export function clockStopText(stop: PriorityReport['clock_stop']): string {
+  return stop === 'first'
+    ? INTERVAL_LABELS.first_response
+    : `${INTERVAL_LABELS.transport_response} (${INTERVAL_LABELS.first_response.toLowerCase()} when nobody conveyed)`;
 }
 
 /** 0–1: how a count compares with the busiest hour (0 when there were no calls at all). */
