@@ -4,7 +4,8 @@ import { MAX_ACCURACY_M, MAX_SPEED_MPS } from './geo';
 import type { AmbulanceStatus } from './enums';
 import type { UnitStatus } from './callLife';
 import type { PositionSourceName } from './location';
-import { type Capability, DEFAULT_CAPABILITY, capabilitySchema } from './capability';
+import { type Capability, DEFAULT_CAPABILITY } from './capability';
+import { capabilitySchema } from './capabilitySchemas';
 
 // Invisible letters (a Hangul filler is a letter to Unicode) would make a plate that reads like another.
 const plate = z.string().trim().min(1, 'required').max(20)

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
 import type { AssignmentStatus } from './callLife';
-import { DEFAULT_CLOCK_STOPS, DEFAULT_PRIORITY_NEEDS, canTransport, meetsNeed, primaryAssignment, unitsInOrder } from './capability';
+import { canTransport, meetsNeed, primaryAssignment, unitsInOrder } from './capability';
 
 const T = (m: number) => `2026-11-28T10:${String(m).padStart(2, '0')}:00.000Z`;
 const unit = (id: number, status: AssignmentStatus, dispatchedMin: number, transported = false) =>
@@ -31,19 +30,5 @@ describe('the primary unit', () => {
 
   it('a card lists open units first, each group in dispatch order', () => {
     expect(unitsInOrder([unit(1, 'cleared', 0), unit(3, 'en_route', 4), unit(2, 'dispatched', 2)]).map((u) => u.id)).toEqual([2, 3, 1]);
-  });
-});
-
-describe('PRIORITY_NEEDS and PRIORITY_CLOCK_STOP', () => {
-  it('default to the NHS practice and read priority=value lists in any order', () => {
-    const c = loadConfig({});
-    expect(c.priorityNeeds).toEqual(DEFAULT_PRIORITY_NEEDS);
-    expect(c.clockStops).toEqual(DEFAULT_CLOCK_STOPS);
-    expect(loadConfig({ PRIORITY_NEEDS: '4=bls, 3=als,2=cct,1=cct' }).priorityNeeds).toEqual({ 1: 'cct', 2: 'cct', 3: 'als', 4: 'bls' });
-  });
-
-  it('refuse a value outside the list or a missing priority, naming the variable', () => {
-    expect(() => loadConfig({ PRIORITY_NEEDS: '1=responder,2=als,3=bls,4=bls' })).toThrow('Invalid environment: PRIORITY_NEEDS: "1=responder" is not priority=value with a value from bls, als, cct');
-    expect(() => loadConfig({ PRIORITY_CLOCK_STOP: '1=first,2=transport' })).toThrow('Invalid environment: PRIORITY_CLOCK_STOP: give a value for every priority (missing 3, 4)');
   });
 });

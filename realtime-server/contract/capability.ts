@@ -1,12 +1,10 @@
 /**
  * What a unit can do (DOMAIN.md §5, NEMSIS eResponse.07) and the rules that follow from it: which
  * units may convey a patient, which meet a priority's need, which of a call's units is its primary,
- * and which arrival stops the call's response clock.
+ * and which arrival stops the call's response clock. Zod-free, so the web may import its values
+ * (the request schemas are capabilitySchemas.ts).
  */
-import { z } from 'zod';
 import { type AssignmentDto, type AssignmentStatus, PRIORITIES, type Priority, isOpenAssignment } from './callLife';
-import type { CaseDto } from './cases';
-import { intId } from './common';
 
 /** Transport capabilities from the least to the most; `responder` (a rapid response car) treats but cannot convey. */
 export const TRANSPORT_CAPABILITIES = ['bls', 'als', 'cct'] as const;
@@ -14,8 +12,6 @@ export type TransportCapability = (typeof TRANSPORT_CAPABILITIES)[number];
 export const CAPABILITIES = ['als', 'bls', 'cct', 'responder'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export const DEFAULT_CAPABILITY: Capability = 'als';
-
-export const capabilitySchema = z.enum(CAPABILITIES, { error: 'must be als, bls, cct or responder' });
 
 /** Whether a unit of this capability can convey a patient. */
 export const canTransport = (c: string) => c !== 'responder';
@@ -97,39 +93,3 @@ export function primaryAssignment<A extends Pick<AssignmentDto, 'id' | 'status' 
 export const unitsInOrder = <A extends Pick<AssignmentDto, 'id' | 'status' | 'dispatched_at'>>(list: readonly A[]): A[] =>
   [...list].sort((a, b) => Number(isOpenAssignment(b.status)) - Number(isOpenAssignment(a.status))
     || a.dispatched_at.localeCompare(b.dispatched_at) || a.id - b.id);
-
-/**
- * POST /api/cases/{id}/assignments (staff, Idempotency-Key): adds a free unit to an open call (a
- * waiting call becomes active with it). 201 {case, assignment}; 409 when the unit is not free or
- * the call is over; atomic like a dispatch.
- */
-export const addUnitSchema = z.object({ ambulance_id: intId() });
-export type AddUnitInput = z.infer<typeof addUnitSchema>;
-export interface AddUnitResponse { case: CaseDto; assignment: AssignmentDto }
-
-/** POST /api/cases/{id}/assignments/{assignmentId}/cancel (staff): stands one unit down before it reaches the scene (eTimes.14). */
-export const standDownSchema = z.object({
-  reason: z.string({ error: 'required: say why the unit is stood down' }).trim().min(1, 'required: say why the unit is stood down').max(500),
-});
-export type StandDownInput = z.infer<typeof standDownSchema>;
-export interface StandDownResponse { case: CaseDto; assignment: AssignmentDto }
-
-/**
- * POST /api/ambulances/{id}/backup?t=… (the crew's driver link, or staff) and the driver socket's
- * `unit.backup`: the crew on a call asks for another unit. `note` says what for (optional).
- */
-export const backupRequestSchema = z.object({
-  note: z.string().trim().max(200).optional(),
-});
-export type BackupRequestInput = z.infer<typeof backupRequestSchema>;
-
-/** `backup.requested` to staff: an unmissable alert on the call, with what a dispatcher needs to add a unit at once. */
-export interface BackupAlert {
-  case_id: string;
-  priority: Priority;
-  ambulance_id: number;
-  license_plate: string;
-  note: string | null;
-  at: string;
-}
-export type BackupAck = { ok: true; alert: BackupAlert } | { ok: false; error: string };

@@ -1,7 +1,7 @@
 import type { AmbulanceDto, PositionDto, PositionInput } from './ambulances';
 import type { CaseDto, CaseLocationEvent } from './cases';
 import type { UnitStatusAck, UnitStatusInput } from './callLife';
-import type { BackupAck, BackupAlert, BackupRequestInput } from './capability';
+import type { BackupAck, BackupAlert, BackupRequestInput } from './capabilitySchemas';
 import type { DriverDispatched, DriverStandby, TrackCaseUpdate, TrackPositionBatch } from './tracking';
 import type { UserDto } from './users';
 

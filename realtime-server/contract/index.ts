@@ -8,6 +8,7 @@ export * from './users';
 export * from './ambulances';
 export * from './callLife';
 export * from './capability';
+export * from './capabilitySchemas';
 export * from './callLifeSchemas';
 export * from './location';
 export * from './locationSchemas';

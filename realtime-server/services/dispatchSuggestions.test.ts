@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { DEFAULT_STALE_AFTER_S, arrivalSeconds, distanceMeters } from '../contract';
+import { DEFAULT_CLOCK_STOPS, DEFAULT_PRIORITY_NEEDS, DEFAULT_STALE_AFTER_S, arrivalSeconds, distanceMeters } from '../contract';
 import {
   type Candidate, type Trip, DEFAULT_ROAD_FACTOR, MIN_CALIBRATION_TRIPS, calibrate, median, rankSuggestions, tripTravel,
 } from './dispatchSuggestions';
@@ -145,5 +145,19 @@ describe('tripTravel', () => {
   it('says nothing from fewer than two fixes', () => {
     expect(tripTravel([north(1)], TARGET)).toBeNull();
     expect(tripTravel([], TARGET)).toBeNull();
+  });
+});
+
+describe('PRIORITY_NEEDS and PRIORITY_CLOCK_STOP', () => {
+  it('default to the NHS practice and read priority=value lists in any order', () => {
+    const c = loadConfig({});
+    expect(c.priorityNeeds).toEqual(DEFAULT_PRIORITY_NEEDS);
+    expect(c.clockStops).toEqual(DEFAULT_CLOCK_STOPS);
+    expect(loadConfig({ PRIORITY_NEEDS: '4=bls, 3=als,2=cct,1=cct' }).priorityNeeds).toEqual({ 1: 'cct', 2: 'cct', 3: 'als', 4: 'bls' });
+  });
+
+  it('refuse a value outside the list or a missing priority, naming the variable', () => {
+    expect(() => loadConfig({ PRIORITY_NEEDS: '1=responder,2=als,3=bls,4=bls' })).toThrow('Invalid environment: PRIORITY_NEEDS: "1=responder" is not priority=value with a value from bls, als, cct');
+    expect(() => loadConfig({ PRIORITY_CLOCK_STOP: '1=first,2=transport' })).toThrow('Invalid environment: PRIORITY_CLOCK_STOP: give a value for every priority (missing 3, 4)');
   });
 });

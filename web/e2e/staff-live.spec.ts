@@ -180,10 +180,15 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
         const labels = await options.allTextContents();
         const ranked = labels.slice(1).filter((l) => l.includes(' — '));
         expect(ranked.length).toBeGreaterThan(2);
-        // The held ambulance first; then the server's ranking: fresh positions before stale ones, each by arrival.
+        // The held ambulance first; then the server's ranking: fresh positions before stale ones, among each the
+        // units that can convey (no priority is asked here) before the cars that cannot, each by arrival.
         expect(ranked[0]).toMatch(/^TS09 EA 1002 — \d+ m \(Currently assigned\)$/);
-        const free = ranked.slice(1).map((l) => ({ stale: l.includes('position old'), minutes: Number(/~(\d+) min/.exec(l)![1]) }));
-        const order = (x: { stale: boolean; minutes: number }) => (x.stale ? 1e6 : 0) + x.minutes;
+        const fleet = (await (await adminPage.request.get('/api/ambulances', { headers: auth(admin) })).json()).ambulances as { license_plate: string; can_transport: boolean }[];
+        const conveys = new Map(fleet.map((a) => [a.license_plate, a.can_transport]));
+        const free = ranked.slice(1).map((l) => ({
+          stale: l.includes('position old'), car: conveys.get(l.split(' — ')[0]) === false, minutes: Number(/~(\d+) min/.exec(l)![1]),
+        }));
+        const order = (x: { stale: boolean; car: boolean; minutes: number }) => (x.stale ? 1e6 : 0) + (x.car ? 1e5 : 0) + x.minutes;
         expect(free.map(order)).toEqual(free.map(order).sort((a, b) => a - b));
         expect(ranked.some((l) => l.startsWith(`${stalePlate} — `))).toBe(true);
         await adminPage.keyboard.press('Escape');

@@ -13,10 +13,22 @@ describe('the case timeline in words', () => {
     const sent = entry('tracking', null, { ambulance_id: 7, patient_email: 'pat@example.com', driver_email: 'driver7@lifeline.test' });
     expect(lines(sent)).toEqual(['Ambulance: TS09 EA 1007', 'Patient e-mail: pat@example.com', 'Driver e-mail: driver7@lifeline.test']);
     expect(lines(entry('updated', { dispatched_at: null }, { dispatched_at: 'x' }))[0]).toMatch(/^Dispatched at: /);
-    for (const action of ['created', 'updated', 'tracking', 'location', 'deleted', 'location.viewed', 'unit.status', 'unit.corrected']) {
+    for (const action of ['created', 'updated', 'tracking', 'location', 'deleted', 'location.viewed', 'unit.status', 'unit.corrected', 'unit.added', 'unit.cancelled', 'backup.requested']) {
       expect(actionText(action)).toMatch(/^[A-Z][a-z]+( [a-z-]+)*$/);
     }
     expect(actionText('tracking')).toBe('Tracking links sent');
+  });
+
+  it('says in one sentence which unit joined the call, which was stood down and why, and who asked for backup', () => {
+    const names = () => 'Olive Operator';
+    const t = (iso: string) => iso.slice(11, 19);
+    const added = entry('unit.added', null, { assignment_id: 4, ambulance_id: 8, license_plate: 'TS09 EA 1008', capability: 'responder' });
+    expect(entrySummary(added, names, t)).toBe('TS09 EA 1008 (Car — cannot convey) added to the call — by Olive Operator');
+    expect(lines(added)).toEqual([]);
+    const down = entry('unit.cancelled', { status: 'en_route' }, { license_plate: 'TS09 EA 1002', status: 'cancelled', reason: 'first crew has it' });
+    expect(entrySummary(down, names, t)).toBe('TS09 EA 1002 stood down from En route — by Olive Operator — first crew has it');
+    const backup = { ...entry('backup.requested', null, { license_plate: 'TS09 EA 1003', note: 'two patients' }), actor_type: 'driver' as const, actor_id: null };
+    expect(entrySummary(backup, names, t)).toBe('TS09 EA 1003 asked for backup — by its crew — two patients');
   });
 
   it('says which call a diverted unit was taken for, and from, by its short id', () => {

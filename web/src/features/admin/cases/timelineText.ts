@@ -1,4 +1,4 @@
-import { type AssignmentStatus, type TimelineEntryDto, DIVERSION_TIMELINE_LABELS, INTAKE_TIMELINE_LABELS, TIMED_STEPS, stepTimeKey } from '../../../api/contract';
+import { type AssignmentStatus, CAPABILITY_LABELS, type Capability, type TimelineEntryDto, DIVERSION_TIMELINE_LABELS, INTAKE_TIMELINE_LABELS, TIMED_STEPS, stepTimeKey } from '../../../api/contract';
 import { UNIT_STATUS_LABELS } from '../../../domain/callLife';
 import { formatDateTime } from '../../../domain/caseRules';
 
@@ -29,7 +29,13 @@ const ACTION_LABELS: Record<string, string> = {
   'location.redacted': 'Location deleted',
   'unit.status': 'Unit status',
   'unit.corrected': 'Time corrected',
+  'unit.added': 'Unit added',
+  'unit.cancelled': 'Unit stood down',
+  'backup.requested': 'Backup requested',
+  'crew.not_notified': 'Crew not notified',
 };
+/** Entries said in one sentence (entrySummary), not field by field. */
+const SUMMARISED = new Set(['deleted', 'unit.status', 'unit.corrected', 'unit.added', 'unit.cancelled', 'backup.requested']);
 export const actionText = (action: string) => ACTION_LABELS[action] ?? words(action);
 
 export interface Change { field: string; before?: string; after?: string }
@@ -42,7 +48,7 @@ export interface Change { field: string; before?: string; after?: string }
 export function changesOf(e: TimelineEntryDto, plateOf: (id: number) => string | undefined): Change[] {
   const { before, after } = e;
   // A deletion's copy of the case is for the record; a unit's step and a correction are said in one sentence (entrySummary).
-  if (e.action === 'deleted' || e.action === 'unit.status' || e.action === 'unit.corrected') return [];
+  if (SUMMARISED.has(e.action)) return [];
   const show = (key: string, v: unknown): string => {
     if (v === null || v === undefined || v === '') return '—';
     if (key === 'ambulance_id' && typeof v === 'number') return plateOf(v) ?? `#${v}`;
@@ -95,6 +101,17 @@ export function entrySummary(e: TimelineEntryDto, nameOf: (id: number) => string
     const plate = typeof after.license_plate === 'string' && after.license_plate ? `${after.license_plate} ` : '';
     const at = typeof after.at === 'string' ? ` at ${time(after.at)}` : '';
     return `${plate}${statusText(after.status)} — by ${who}${at}`;
+  }
+  const plateOf = (v: unknown) => (typeof v === 'string' && v ? v : 'A unit');
+  const capability = (v: unknown) => (typeof v === 'string' && v in CAPABILITY_LABELS ? ` (${CAPABILITY_LABELS[v as Capability]})` : '');
+  const note = (v: unknown) => (typeof v === 'string' && v ? ` — ${v}` : '');
+  if (e.action === 'unit.added') return `${plateOf(after.license_plate)}${capability(after.capability)} added to the call — by ${actorText(e, nameOf)}`;
+  if (e.action === 'unit.cancelled') {
+    return `${plateOf(after.license_plate)} stood down from ${statusText(before.status)} — by ${actorText(e, nameOf)}${note(after.reason)}`;
+  }
+  if (e.action === 'backup.requested') {
+    const who = e.actor_type === 'driver' ? 'its crew' : actorText(e, nameOf);
+    return `${plateOf(after.license_plate)} asked for backup — by ${who}${note(after.note)}`;
   }
   if (e.action === 'unit.corrected') {
     const step = TIMED_STEPS.find((s) => stepTimeKey(s) in after);
