@@ -24,8 +24,8 @@ describe('operator form', () => {
 describe('ambulance and case forms', () => {
   it('a new ambulance starts available; operators send only the status', () => {
     expect(emptyAmbulanceForm.status).toBe('available');
-    expect(ambulanceBody({ license_plate: ' AB 1 ', status: 'maintenance', email: '' }, false)).toEqual({ license_plate: 'AB 1', status: 'maintenance', email: null });
-    expect(ambulanceBody({ license_plate: 'AB 1', status: 'busy', email: 'd@x.test' }, true)).toEqual({ status: 'busy' });
+    expect(ambulanceBody({ license_plate: ' AB 1 ', status: 'maintenance', email: '', capability: 'als' }, false)).toEqual({ license_plate: 'AB 1', status: 'maintenance', email: null, capability: 'als' });
+    expect(ambulanceBody({ license_plate: 'AB 1', status: 'busy', email: 'd@x.test', capability: 'als' }, true)).toEqual({ status: 'busy' });
   });
   it('the edit-case body carries the ambulance id as a number, or null', () => {
     const base = { patientName: 'P', email: 'p@x.test', description: '', status: 'closed' };

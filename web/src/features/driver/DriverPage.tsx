@@ -1,14 +1,19 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { ApiError } from '../../api/client';
-import { type DriverStandby, type LatLon, type TrackResponse, distanceMeters, formatDistance } from '../../api/contract';
+import { type DriverStandby, type LatLon, type TrackResponse, distanceMeters, formatDistance, isOpenAssignment } from '../../api/contract';
 import { playAlertSound } from '../alerts/alertSound';
 import type { ConnectionState, LiveSocket } from '../../realtime/socket';
 import { AlertIcon, AmbulanceIcon, CheckIcon, ErrorPanel, PinIcon, PublicHeader, StopIcon, formatClock } from '../public/PublicChrome';
 import { linkGone, useTrackedPosition } from '../public/useTrackedPosition';
+import { capabilityWords, isResponderCar } from '../shared/capabilityWords';
+import { CallUnitsCard, CarIcon } from './CallUnitsCard';
+import { otherUnits } from './callUnits';
 import { pageStorage } from './driverApi';
 import { forgetHandoff, isMutedDriver, readHandoff, saveHandoff, setMutedDriver, tabStorage, tokenOfLink } from './driverStandby';
 import type { DriverFix } from './positionQueue';
 import { StepPanel } from './StepPanel';
+import { furthest } from './unitSteps';
+import { useBackupRequest } from './useBackupRequest';
 import { useDriverStream } from './useDriverStream';
 import { useUnitPresses } from './useUnitPresses';
 import { useWakeLock } from './useWakeLock';
@@ -152,6 +157,11 @@ function DriverConsole({ ambulanceId, token, data, socket, connection, linkClose
   const sharing = phase.kind === 'sharing';
   const closed = phase.kind === 'closed';
   const wakeLock = useWakeLock(sharing);
+  const backup = useBackupRequest({ ambulanceId, token, socket });
+  // Backup is asked for while this unit is on the call: not once it cleared, was stood down, or the link closed.
+  const own = furthest(data.assignment, presses.acked);
+  const onCall = own != null && isOpenAssignment(own.status) && !jobDone && !closed && !linkClosed && !presses.closed;
+  const capability = own?.capability;
 
   const ambulance = ambulanceNow(data, lastFix);
   const patient = data.patient;
@@ -163,12 +173,16 @@ function DriverConsole({ ambulanceId, token, data, socket, connection, linkClose
   return (
     <>
       {data.assignment !== undefined && <StepPanel data={data} presses={presses} press={press} linkClosed={linkClosed || closed} />}
+      {onCall && <CallUnitsCard units={otherUnits(data.units)} backup={backup} />}
       <section className="ll-card ll-card--left" aria-labelledby="driver-heading">
         <div className="ll-driver-title">
-          <AmbulanceIcon className="ll-driver-title-icon" />
+          {isResponderCar(capability) ? <CarIcon className="ll-driver-title-icon" /> : <AmbulanceIcon className="ll-driver-title-icon" />}
           <div>
             <h1 id="driver-heading" className="ll-title ll-title--small">Ambulance {data.license_plate}</h1>
-            <p className="ll-muted">Case {data.case.id.slice(0, 8)}{closed ? ' · closed' : ''}</p>
+            <p className="ll-muted">
+              {capability && <span data-testid="driver-capability">{capabilityWords(capability)} · </span>}
+              Case {data.case.id.slice(0, 8)}{closed ? ' · closed' : ''}
+            </p>
           </div>
         </div>
         <dl className="ll-facts" data-testid="driver-case">

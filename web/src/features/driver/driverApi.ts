@@ -5,6 +5,7 @@ import { linkGone } from '../public/useTrackedPosition';
 import type { UnitStatusAck } from '../../api/contract';
 import type { DriverFix } from './positionQueue';
 import type { UnitPress } from './unitSteps';
+import type { BackupAck, BackupInput } from './backupSender';
 
 /** The REST fallback: POST /api/ambulances/{id}/position?t=DRIVER_TOKEN (no sign-in; the link is the permission). */
 export const postPosition = (ambulanceId: string, token: string, fix: DriverFix) =>
@@ -18,6 +19,13 @@ export const postUnitStatus = (ambulanceId: string, token: string, press: UnitPr
   apiFetch<UnitStatusAck>(
     `/api/ambulances/${encodeURIComponent(ambulanceId)}/unit-status?t=${encodeURIComponent(token)}`,
     { method: 'POST', body: press, auth: false },
+  );
+
+/** A request for backup over REST: POST /api/ambulances/{id}/backup?t=DRIVER_TOKEN. */
+export const postBackup = (ambulanceId: string, token: string, input: BackupInput) =>
+  apiFetch<BackupAck>(
+    `/api/ambulances/${encodeURIComponent(ambulanceId)}/backup?t=${encodeURIComponent(token)}`,
+    { method: 'POST', body: input, auth: false },
   );
 
 /** High accuracy, a fresh fix every time, 15 s for each. */

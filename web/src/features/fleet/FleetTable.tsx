@@ -20,6 +20,7 @@ import { AmbulanceFixLines } from './AmbulanceFixLines';
 import { FleetClassBadge } from './FleetClassBadge';
 import { UnitStatusLive } from './UnitStatusChip';
 import { unitLabel } from './unitStatus';
+import { CapabilityChip } from '../shared/CapabilityChip';
 import { usePlaceName } from '../shared/usePlaceName';
 import { approach, caseStep } from '../../domain/liveText';
 import { ApproachLines } from '../cases/LiveCaseInfo';
@@ -53,6 +54,7 @@ export function FleetTable({ rows, tracker }: { rows: FleetRow[]; tracker: Track
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
                 <Typography sx={{ fontWeight: 700 }}>{r.ambulance.license_plate}</Typography>
+                <Box sx={{ mt: 0.75 }}><CapabilityChip capability={r.ambulance.capability} /></Box>
               </TableCell>
               <TableCell><StatusCell row={r} /></TableCell>
               <TableCell sx={{ minWidth: 200, maxWidth: 280 }}><LocationCell ambulance={r.ambulance} /></TableCell>
@@ -71,8 +73,11 @@ export function FleetCards({ rows, tracker }: { rows: FleetRow[]; tracker: Track
     <Box component="ul" aria-label="Ambulance fleet" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
       {rows.map((r) => (
         <Card component="li" key={r.ambulance.id} data-testid={`fleet-row-${r.ambulance.id}`} data-plate={r.ambulance.license_plate} sx={{ p: 2 }}>
-          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, mb: 1.5 }}>
-            <Typography sx={{ fontWeight: 800 }}>{r.ambulance.license_plate}</Typography>
+          <Box sx={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 1, mb: 1.5 }}>
+            <Box sx={{ display: 'grid', gap: 0.75, justifyItems: 'start' }}>
+              <Typography sx={{ fontWeight: 800 }}>{r.ambulance.license_plate}</Typography>
+              <CapabilityChip capability={r.ambulance.capability} />
+            </Box>
             <StatusCell row={r} />
           </Box>
           <Field label="Location"><LocationCell ambulance={r.ambulance} /></Field>

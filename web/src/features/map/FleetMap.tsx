@@ -15,6 +15,8 @@ import { batteryText, sourceText, staleHint } from '../../domain/positionText';
 import { CaseLocationNotes } from '../cases/CaseLocationNotes';
 import { extendTrail, trailLine } from '../../domain/trail';
 import { ApproachLines, PatientFixLine, StaleChip } from '../cases/LiveCaseInfo';
+import { CapabilityChip } from '../shared/CapabilityChip';
+import { capabilityWords, isResponderCar } from '../shared/capabilityWords';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
 import { usePlaceName } from '../shared/usePlaceName';
 import { AmbulanceUnitChip } from '../fleet/UnitStatusChip';
@@ -177,9 +179,9 @@ function AmbulanceMarker({ ambulance, now, late, selected, hasTrail, onSelect, m
       longitude={longitude}
       registryKey={markerKey('ambulance', id)}
       markers={markers}
-      icon={ambulanceIcon(unitColor(ambulance), late)}
+      icon={ambulanceIcon(unitColor(ambulance), late, isResponderCar(ambulance.capability))}
       title={ambulance.license_plate}
-      alt={`Ambulance ${ambulance.license_plate}, ${unitLabel(ambulance)}${late ? ', turnout late' : ''}`}
+      alt={`Ambulance ${ambulance.license_plate} (${capabilityWords(ambulance.capability)}), ${unitLabel(ambulance)}${late ? ', turnout late' : ''}`}
       opacity={stale ? STALE_OPACITY : 1}
       zIndexOffset={selected ? 1000 : 0}
       eventHandlers={eventHandlers}
@@ -191,7 +193,7 @@ function AmbulanceMarker({ ambulance, now, late, selected, hasTrail, onSelect, m
   );
 }
 
-/** Popup: plate, status, place name, coordinates to 6 decimals, the position's own time and source, Stale, battery. */
+/** Popup: plate, status, capability, place name, coordinates to 6 decimals, the position's own time and source, Stale, battery. */
 function AmbulancePopup({ ambulance, stale, late, selected, hasTrail }: { ambulance: LocatedAmbulance; stale: boolean; late: boolean; selected: boolean; hasTrail: boolean }) {
   const { latitude, longitude, placeName, updated_at } = ambulance.location;
   const place = usePopupPlace(latitude, longitude, placeName);
@@ -205,6 +207,7 @@ function AmbulancePopup({ ambulance, stale, late, selected, hasTrail }: { ambula
         <AmbulanceStatusBadge status={ambulance.status} />
       </Box>
       <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.75 }}>
+        <CapabilityChip capability={ambulance.capability} />
         <AmbulanceUnitChip ambulance={ambulance} />
         {late && <Typography variant="caption" color="error" sx={{ fontWeight: 700 }} data-testid="popup-turnout-late">Turnout late</Typography>}
       </Box>

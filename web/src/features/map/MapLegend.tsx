@@ -30,7 +30,7 @@ export function MapLegend({ counts, unitCounts, known, patients }: {
       </Box>
       <UnitStatusLegend counts={known ? unitCounts : null} title="Unit status (pin colour)" dense />
       <Typography variant="caption" color="text.secondary" component="p" sx={{ lineHeight: 1.4 }}>
-        A pin with a red ! is still dispatched past the turnout time. Faded: no new position for 2 minutes. Select an ambulance to draw its last 30 minutes.
+        A pin with a car is a response car that cannot convey. A pin with a red ! is still dispatched past the turnout time. Faded: no new position for 2 minutes. Select an ambulance to draw its last 30 minutes.
       </Typography>
     </Box>
   );

@@ -7,6 +7,8 @@ import { patientNameOf } from '../../domain/caseRules';
 import { ambulanceStatusText } from '../../domain/fleetRules';
 import { ambulanceFix, caseFix } from '../../domain/liveText';
 import { StaleChip } from '../cases/LiveCaseInfo';
+import { CapabilityIcon } from '../shared/CapabilityChip';
+import { capabilityWords } from '../shared/capabilityWords';
 import { AmbulanceStatusBadge } from '../shared/StatusBadges';
 import { unitColor, unitLabel } from '../fleet/unitStatus';
 import { STALE_OPACITY, type LocatedAmbulance, type LocatedCase } from './FleetMap';
@@ -50,6 +52,10 @@ export function AmbulanceList({ ambulances, now, lateIds, selectedId, onShow }: 
                 <Dot color={unitColor(a)} stale={stale} />
                 <Box sx={{ minWidth: 0 }}>
                   <Typography variant="body2" noWrap sx={{ fontWeight: 600 }}>{a.license_plate}</Typography>
+                  <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="map-capability" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+                    <CapabilityIcon capability={a.capability} fontSize="inherit" />
+                    {capabilityWords(a.capability)}
+                  </Typography>
                   {/* The unit's step, unless the badge beside it already says the same ("Available"). */}
                   {unitLabel(a).toLowerCase() !== ambulanceStatusText(a.status).toLowerCase() && (
                     <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="map-unit-status">

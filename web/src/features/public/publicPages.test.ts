@@ -83,6 +83,14 @@ describe('track.case on a tracking or driver link', () => {
     expect(applyTrackCase(held, update)).toMatchObject({ priority: 2, assignment: held.assignment, unit_status: 'en_route' });
   });
 
+  it('takes the call\'s other units as the driver\'s update lists them; a viewer\'s (none) keeps them', () => {
+    const units = [{ license_plate: 'CAR 1', capability: 'responder' as const, can_transport: false, status: 'on_scene' as const }];
+    const withUnits = applyTrackCase(held, { ...update, units });
+    expect(withUnits?.units).toEqual(units);
+    expect(applyTrackCase(withUnits, update)?.units).toEqual(units);
+    expect(applyTrackCase(withUnits, { ...update, units: [] })?.units).toEqual([]);
+  });
+
   it('takes the patient\'s shared position and the destination it makes (the patient\'s share reaches a link as track.case)', () => {
     const patient = { latitude: 17.41, longitude: 78.41, accuracy: 12, updated_at: '2026-01-01T00:00:20.000Z' };
     const destination = { latitude: 17.41, longitude: 78.41, source: 'patient' as const, address: null };

@@ -34,8 +34,8 @@ export function applyPositions(held: TrackResponse | undefined, ambulanceId: str
 
 /**
  * Applies `track.case`: the link's own case as it changed (its words, state, the patient's shared
- * position, the unit's step, the destination; the driver's also its priority and assignment).
- * Another case's or ambulance's is ignored.
+ * position, the unit's step, the destination; the driver's also its priority, assignment and the
+ * call's other units). Another case's or ambulance's is ignored.
  */
 export function applyTrackCase(held: TrackResponse | undefined, update: TrackCaseUpdate): TrackResponse | undefined {
   if (!held || update.case.id !== held.case.id || update.ambulanceId !== held.ambulanceId) return held;
@@ -47,6 +47,7 @@ export function applyTrackCase(held: TrackResponse | undefined, update: TrackCas
     destination: update.destination,
     ...(update.priority !== undefined ? { priority: update.priority } : {}),
     ...(update.assignment !== undefined ? { assignment: update.assignment } : {}),
+    ...(update.units !== undefined ? { units: update.units } : {}),
   };
 }
 

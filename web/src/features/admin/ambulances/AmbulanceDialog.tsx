@@ -4,15 +4,20 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
-import { AMBULANCE_STATUS_OPTIONS, type AmbulanceForm } from './ambulanceForm';
+import { CapabilityIcon } from '../../shared/CapabilityChip';
+import { capabilityHint, capabilityWords } from '../../shared/capabilityWords';
+import { AMBULANCE_STATUS_OPTIONS, CAPABILITY_CHOICES, type AmbulanceForm } from './ambulanceForm';
 
 /**
- * Add/Edit Ambulance: plate required, status (default available), optional driver e-mail.
- * With `statusOnly` (operators) the plate and e-mail are shown read-only.
+ * Add/Edit Ambulance: plate required, status (default available), capability (default ALS),
+ * optional driver e-mail. With `statusOnly` (operators) the plate, capability and e-mail are
+ * shown read-only.
  */
 export function AmbulanceDialog({ open, mode, initial, saving, statusOnly, onCancel, onSave }: {
   open: boolean;
@@ -54,6 +59,24 @@ export function AmbulanceDialog({ open, mode, initial, saving, statusOnly, onCan
               {AMBULANCE_STATUS_OPTIONS.map((o) => (
                 // Busy comes from dispatching a case: a new ambulance cannot start busy.
                 <MenuItem key={o.value} value={o.value} disabled={mode === 'add' && o.value === 'busy'}>{o.label}</MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              label="Capability"
+              value={form.capability}
+              onChange={set('capability')}
+              fullWidth
+              variant={statusOnly ? 'filled' : 'outlined'}
+              // The chosen one in words; its line of description under the field, not crammed into it.
+              slotProps={{ select: { readOnly: statusOnly, renderValue: (v) => capabilityWords(v as string) } }}
+              helperText={capabilityHint(form.capability)}
+            >
+              {CAPABILITY_CHOICES.map((c) => (
+                <MenuItem key={c.value} value={c.value}>
+                  <ListItemIcon><CapabilityIcon capability={c.value} /></ListItemIcon>
+                  <ListItemText primary={c.label} secondary={c.description} />
+                </MenuItem>
               ))}
             </TextField>
             <TextField

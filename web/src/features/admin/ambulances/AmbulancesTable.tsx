@@ -5,6 +5,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { AmbulanceDto } from '../../../api/contract';
+import { CapabilityChip } from '../../shared/CapabilityChip';
 import { AmbulanceStatusBadge } from '../../shared/StatusBadges';
 import { UnitStatusLive } from '../../fleet/UnitStatusChip';
 import { RowActions } from '../shared/RowActions';
@@ -24,11 +25,12 @@ export function AmbulancesTable({ ambulances, loading, canDelete, deletingId, on
   onDevice?: (a: AmbulanceDto) => void;
 }) {
   return (
-    <ScrollTable label="Ambulances" minWidth={880}>
+    <ScrollTable label="Ambulances" minWidth={1000}>
       <TableHead>
         <TableRow>
           <TableCell>ID</TableCell>
           <TableCell>License Plate</TableCell>
+          <TableCell>Capability</TableCell>
           <TableCell>Status</TableCell>
           <TableCell>Unit Status</TableCell>
           <TableCell>Location</TableCell>
@@ -36,12 +38,13 @@ export function AmbulancesTable({ ambulances, loading, canDelete, deletingId, on
         </TableRow>
       </TableHead>
       <TableBody>
-        {loading && <StateRow colSpan={6} text="Loading..." loading />}
-        {!loading && ambulances.length === 0 && <StateRow colSpan={6} text="No ambulances found" />}
+        {loading && <StateRow colSpan={7} text="Loading..." loading />}
+        {!loading && ambulances.length === 0 && <StateRow colSpan={7} text="No ambulances found" />}
         {ambulances.map((a) => (
           <TableRow key={a.id} hover>
             <TableCell>{a.id}</TableCell>
             <TableCell sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>{a.license_plate}</TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}><CapabilityChip capability={a.capability} /></TableCell>
             <TableCell><AmbulanceStatusBadge status={a.status} /></TableCell>
             <TableCell sx={{ minWidth: 150 }}><UnitStatusLive ambulance={a} /></TableCell>
             <TableCell sx={{ minWidth: 200 }}><AmbulanceLocation location={a.location} /></TableCell>
