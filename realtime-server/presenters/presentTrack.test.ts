@@ -12,6 +12,7 @@ const kase = (assignedTo: number) => ({
   units: JSON.stringify([{
     id: 9, ambulance_id: assignedTo, license_plate: 'TS09 EA 1005', capability: 'als', status: 'en_route',
     dispatched_at: '2026-11-24T10:00:00.000Z', en_route_at: '2026-11-24T10:00:30.000Z',
+    on_scene_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: null,
   }]),
 }) as unknown as CaseRow;
 

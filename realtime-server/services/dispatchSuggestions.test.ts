@@ -27,7 +27,7 @@ describe('rankSuggestions', () => {
     const d = distanceMeters(north(1), TARGET);
     expect(out[0]).toEqual({
       ambulance_id: 2, license_plate: 'TS09 EA 1002', distance_m: Math.round(d),
-      eta_s: Math.round((d * 1.3) / (30 / 3.6)), position_age_s: 10, stale: false,
+      eta_s: Math.round((d * 1.3) / (30 / 3.6)), position_age_s: 10, stale: false, capability: 'als', can_transport: true, meets_need: true,
     });
     // 1 km × 1.3 at 30 km/h is 156 s.
     expect(out[0].eta_s).toBe(156);

@@ -19,6 +19,8 @@ const estimate = (from: LatLon, to: LatLon = TARGET) => {
   const d = distanceMeters(from, to);
   return { distance_m: Math.round(d), eta_s: Math.round((d * 1.3) / (30 / 3.6)) };
 };
+/** What every unit here is (placeFleet makes them all ALS), as each suggestion says it. */
+const ALS = { capability: 'als', can_transport: true, meets_need: true } as const;
 const intakeAt = (p: LatLon) => ({ ...p, address: `${p.latitude}, ${p.longitude}`, source: 'coordinates' });
 
 interface Placement { km?: number; ageS?: number; source?: string; status?: string }
@@ -26,7 +28,8 @@ interface Placement { km?: number; ageS?: number; source?: string; status?: stri
 async function placeFleet(s: TestServer, fleet: Record<number, Placement>) {
   await s.ctx.db('cases').whereIn('status', ['active', 'pending']).update({ status: 'closed', closed_at: new Date().toISOString() });
   await s.ctx.db('assignments').whereNotIn('status', ['cleared', 'cancelled']).update({ status: 'cancelled', cancelled_at: new Date().toISOString() });
-  await s.ctx.db('ambulances').update({ status: 'maintenance' });
+  // Every unit an ALS ambulance, whatever the demo fleet holds: these tests are about places and steps, not capability.
+  await s.ctx.db('ambulances').update({ status: 'maintenance', capability: 'als' });
   for (const [id, p] of Object.entries(fleet)) {
     const at = p.km == null ? { latitude: null, longitude: null, position_at: null, position_source: null } : { ...north(p.km), position_at: ago(p.ageS ?? 5), position_source: p.source ?? 'staff' };
     await s.ctx.db('ambulances').where({ id: Number(id) }).update({ status: p.status ?? 'available', ...at });
@@ -59,14 +62,14 @@ describe('the free units for a call', () => {
     });
     const call = await newCall(2, { intake_location: intakeAt(TARGET) });
     const res = await suggestionsFor(call.id);
-    const byPoint = expectStatus(await s.api('GET', `/api/dispatch/suggestions?latitude=${TARGET.latitude}&longitude=${TARGET.longitude}`, { token: operator }), 200, 'point').body;
-    expect(Object.keys(byPoint).sort()).toEqual(['model', 'suggestions']);
+    const byPoint = expectStatus(await s.api('GET', `/api/dispatch/suggestions?latitude=${TARGET.latitude}&longitude=${TARGET.longitude}&priority=2`, { token: operator }), 200, 'point').body;
+    expect(Object.keys(byPoint).sort()).toEqual(['model', 'plan', 'suggestions']);
     expect(res.located).toBe(true);
     expect(res.model).toEqual({ road_factor: 1.3, speed_kmh: 30, calibrated: false, trips: 0 });
     const strip = (x: { position_age_s: number | null }) => ({ ...x, position_age_s: expect.any(Number) });
     expect(res.suggestions).toEqual([
       ...byPoint.suggestions.map(strip),
-      { ambulance_id: 5, license_plate: plateOf(5), distance_m: null, eta_s: null, position_age_s: null, stale: true },
+      { ambulance_id: 5, license_plate: plateOf(5), distance_m: null, eta_s: null, position_age_s: null, stale: true, ...ALS },
     ]);
     expect(res.suggestions.map((x: { ambulance_id: number }) => x.ambulance_id)).toEqual([2, 1, 8, 6, 5]);
     expect(res.suggestions[0]).toMatchObject({ ...estimate(north(1)), stale: false });
@@ -89,9 +92,9 @@ describe('the free units for a call', () => {
     const res = await suggestionsFor(call.id);
     expect(res.located).toBe(false);
     expect(res.suggestions).toEqual([
-      { ambulance_id: 1, license_plate: plateOf(1), distance_m: null, eta_s: null, position_age_s: null, stale: true },
-      { ambulance_id: 3, license_plate: plateOf(3), distance_m: null, eta_s: null, position_age_s: expect.any(Number), stale: false },
-      { ambulance_id: 7, license_plate: plateOf(7), distance_m: null, eta_s: null, position_age_s: expect.any(Number), stale: true },
+      { ambulance_id: 1, license_plate: plateOf(1), distance_m: null, eta_s: null, position_age_s: null, stale: true, ...ALS },
+      { ambulance_id: 3, license_plate: plateOf(3), distance_m: null, eta_s: null, position_age_s: expect.any(Number), stale: false, ...ALS },
+      { ambulance_id: 7, license_plate: plateOf(7), distance_m: null, eta_s: null, position_age_s: expect.any(Number), stale: true, ...ALS },
     ]);
     expect(res.suggestions[1].position_age_s).toBeGreaterThanOrEqual(30);
     expect(res.suggestions[2].position_age_s).toBeGreaterThanOrEqual(200);
@@ -120,10 +123,10 @@ describe('the units that could be diverted to a call', () => {
     const res = await suggestionsFor(call.id);
     expect(res.suggestions.map((x: { ambulance_id: number }) => x.ambulance_id)).toEqual([8]);
     expect(res.divertible).toEqual([
-      { ambulance_id: 2, license_plate: plateOf(2), ...estimate(north(1)), position_age_s: expect.any(Number), stale: false, case_id: calls.p4enRoute.id, case_priority: 4, unit_status: 'en_route' },
-      { ambulance_id: 1, license_plate: plateOf(1), ...estimate(north(2)), position_age_s: expect.any(Number), stale: false, case_id: calls.p3dispatched.id, case_priority: 3, unit_status: 'dispatched' },
-      { ambulance_id: 7, license_plate: plateOf(7), ...estimate(north(4)), position_age_s: expect.any(Number), stale: false, case_id: calls.p2enRoute.id, case_priority: 2, unit_status: 'en_route' },
-      { ambulance_id: 5, license_plate: plateOf(5), distance_m: null, eta_s: null, position_age_s: null, stale: true, case_id: calls.p4unplaced.id, case_priority: 4, unit_status: 'dispatched' },
+      { ambulance_id: 2, license_plate: plateOf(2), ...estimate(north(1)), position_age_s: expect.any(Number), stale: false, ...ALS, case_id: calls.p4enRoute.id, case_priority: 4, unit_status: 'en_route' },
+      { ambulance_id: 1, license_plate: plateOf(1), ...estimate(north(2)), position_age_s: expect.any(Number), stale: false, ...ALS, case_id: calls.p3dispatched.id, case_priority: 3, unit_status: 'dispatched' },
+      { ambulance_id: 7, license_plate: plateOf(7), ...estimate(north(4)), position_age_s: expect.any(Number), stale: false, ...ALS, case_id: calls.p2enRoute.id, case_priority: 2, unit_status: 'en_route' },
+      { ambulance_id: 5, license_plate: plateOf(5), distance_m: null, eta_s: null, position_age_s: null, stale: true, ...ALS, case_id: calls.p4unplaced.id, case_priority: 4, unit_status: 'dispatched' },
     ]);
   });
 

@@ -20,7 +20,8 @@ const suggestionsPath = (q: string = `latitude=${TARGET.latitude}&longitude=${TA
 interface Placement { km?: number; ageS?: number; source?: string; status?: string }
 /** Puts each demo ambulance where a test wants it (no `km`: no position); the rest go to maintenance. */
 async function placeFleet(s: TestServer, fleet: Record<number, Placement>) {
-  await s.ctx.db('ambulances').update({ status: 'maintenance' });
+  // Every unit an ALS ambulance, whatever the demo fleet holds: these tests are about places, not capability.
+  await s.ctx.db('ambulances').update({ status: 'maintenance', capability: 'als' });
   for (const [id, p] of Object.entries(fleet)) {
     const at = p.km == null ? { latitude: null, longitude: null, position_at: null, position_source: null } : { ...north(p.km), position_at: ago(p.ageS ?? 5), position_source: p.source ?? 'staff' };
     await s.ctx.db('ambulances').where({ id: Number(id) }).update({ status: p.status ?? 'available', ...at });
@@ -49,7 +50,7 @@ describe('ranking with the default thresholds', () => {
     const got = res.body.suggestions as { ambulance_id: number; stale: boolean; distance_m: number; eta_s: number; position_age_s: number; license_plate: string }[];
     expect(got.map((x) => [x.ambulance_id, x.stale])).toEqual([[2, false], [7, false], [1, false], [8, false], [6, true]]);
     const d2 = distanceMeters(north(1), TARGET);
-    expect(got[0]).toEqual({ ambulance_id: 2, license_plate: 'TS09 EA 1002', distance_m: Math.round(d2), eta_s: Math.round((d2 * 1.3) / (30 / 3.6)), position_age_s: expect.any(Number), stale: false });
+    expect(got[0]).toEqual({ ambulance_id: 2, license_plate: 'TS09 EA 1002', distance_m: Math.round(d2), eta_s: Math.round((d2 * 1.3) / (30 / 3.6)), position_age_s: expect.any(Number), stale: false, capability: 'als', can_transport: true, meets_need: true });
     expect(got[0].position_age_s).toBeGreaterThanOrEqual(10);
     expect(got[4].position_age_s).toBeGreaterThanOrEqual(90);
   });
