@@ -1,11 +1,12 @@
 // npm run simulate: moves the fleet around the city through the real position API, so a new
-// user sees a live map at once. Busy ambulances drive their call's life: en route to the
-// patient, on scene, sometimes to a hospital, then clear.
+// user sees a live map at once. Busy units drive their call's life, each its own (a call may
+// have several): en route to the patient, on scene, sometimes to a hospital, then clear; a
+// responder car never conveys (on scene until its call's ambulance is there, then clear).
 import { parseArgs } from 'node:util';
 import type { AmbulanceDto, AssignmentDto, CaseDto, DeviceIdentityResponse, LatLon, UnitStatusAck, UnitStep } from '../realtime-server/contract';
-import { ASSIGNMENT_STATUSES, isOpenAssignment, stepTimeKey } from '../realtime-server/contract/callLife';
+import { ASSIGNMENT_STATUSES } from '../realtime-server/contract/callLife';
 import { distanceMeters, formatDistance } from '../realtime-server/contract/geo';
-import { type Hospital, type SimJob, destination, nearestHospital, nextStep } from './simulator/callLife';
+import { type Hospital, type SimJob, callJobs, crewOnScene, destination, nearestHospital, nextStep } from './simulator/callLife';
 import { type Vehicle, step } from './simulator/motion';
 import { type DeviceRequest, PROTOCOLS, type SimProtocol, batteryAt, osmandRequest, owntracksRequest } from './simulator/devices';
 
@@ -18,7 +19,11 @@ POST /api/ambulances/{id}/unit-status: after the turnout it goes en route toward
 case's shared patient location, is on scene on arrival (a case with no shared location:
 after the on-scene time), then after the on-scene time either clears (treated on scene)
 or is transporting to the nearest hospital point, at hospital on arrival, and clears after
-the at-hospital time; the case is then resolved and the ambulance free again.
+the at-hospital time; the ambulance is then free again.
+A call with several units (a responder car and an ambulance, a second ambulance): each
+drives its own life as above and the case is resolved when the last one clears. A unit that
+cannot convey (a responder car) never reports transporting or at hospital: on scene it
+waits until an ambulance of its call is on scene too, then clears after the on-scene time.
 An ambulance whose crew reports its own position (driver link) is left to them: the server
 refuses staff positions for it (409) while it does, and the simulator then reports no
 steps for it either.
@@ -137,7 +142,7 @@ async function sendAsDevice(req: DeviceRequest) {
 }
 
 const fleet = new Map<number, Vehicle & { plate: string }>();
-/** Each busy ambulance's call, by ambulance id. */
+/** Each busy unit's part in its call, by ambulance id (a call with several units has a job per unit). */
 let jobs = new Map<number, SimJob>();
 /** Whether each call goes to hospital, decided once per case. */
 const hospitalFor = new Map<string, Hospital | null>();
@@ -150,10 +155,11 @@ let centre: LatLon = { latitude: 17.385, longitude: 78.4867 };
 
 const rank = (s: AssignmentDto['status']) => ASSIGNMENT_STATUSES.indexOf(s);
 
-function jobOf(c: CaseDto, a: AssignmentDto): SimJob {
+/** Where a call's patient goes (null: treated on scene), decided once per case. */
+function hospitalOf(c: CaseDto): Hospital | null {
   const patient = c.latitude != null && c.longitude != null ? { latitude: c.latitude, longitude: c.longitude } : null;
   if (!hospitalFor.has(c.id)) hospitalFor.set(c.id, Math.random() < transportShare ? nearestHospital(patient ?? centre) : null);
-  return { caseId: c.id, status: a.status, since: Date.parse(a[stepTimeKey(a.status)] ?? a.dispatched_at), patient, hospital: hospitalFor.get(c.id) ?? null };
+  return hospitalFor.get(c.id) ?? null;
 }
 
 /** Reads the fleet and which ambulance is on which located case. */
@@ -180,17 +186,18 @@ async function refresh() {
   }
   const next = new Map<number, SimJob>();
   for (const c of cases) {
-    const a = c.assignment;
-    if (c.status !== 'active' || !a || a.ambulance_id == null || !isOpenAssignment(a.status)) continue;
-    const fresh = jobOf(c, a);
-    const held = jobs.get(a.ambulance_id);
-    // A step taken since this list was read is kept (steps only go forward).
-    next.set(a.ambulance_id, held && held.caseId === c.id && rank(held.status) > rank(fresh.status) ? held : fresh);
+    if (c.status !== 'active') continue;
+    // Every open unit of the call, each driven on its own.
+    for (const [id, fresh] of callJobs(c, hospitalOf(c))) {
+      const held = jobs.get(id);
+      // A step taken since this list was read is kept (steps only go forward).
+      next.set(id, held && held.caseId === c.id && rank(held.status) > rank(fresh.status) ? held : fresh);
+    }
   }
   jobs = next;
 }
 
-/** Reports a busy ambulance's next step, if it is due (one at a time per ambulance). */
+/** Reports a busy unit's next step, if it is due (one at a time per unit). */
 async function advance(id: number, v: Vehicle & { plate: string }, now: number) {
   const job = jobs.get(id);
   if (!job || crewDriven.has(id) || stepping.has(id)) return;
@@ -204,6 +211,8 @@ async function advance(id: number, v: Vehicle & { plate: string }, now: number) 
     console.log(`  ${v.plate}: ${status.replace('_', ' ')}${where} (case ${job.caseId.slice(0, 8)})`);
     if (assignment.status === 'cleared') jobs.delete(id);
     else jobs.set(id, { ...job, status: assignment.status, since: now });
+    // An ambulance on scene: a car of the same call waiting for it hands over from now.
+    if (assignment.status === 'on_scene' && assignment.can_transport) crewOnScene(jobs, job.caseId, now);
   } catch (err) {
     // Someone else moved it (a dispatcher, the crew): the next refresh reads where it is.
     console.warn(`  ${v.plate}: ${status} refused: ${(err as Error).message}`);

@@ -7,8 +7,10 @@ const CHUNK = 500;
 /** Bulk writes of the generated demo history (db/seeds/demoHistory.ts), a few statements for thousands of rows. */
 export const demoHistoryRepository = {
   /**
-   * The cases, their assignments and their timeline entries; then each case names its
-   * (only) assignment, found by case id, since the ids are the database's.
+   * The cases, their assignments (one or more per case, in dispatch order) and their timeline
+   * entries; then each case names its primary assignment, found by case id since the ids are the
+   * database's: on a call that is over (every demo call), contract primaryAssignment's last one
+   * that conveyed the patient, else the last one (by id, the order they were inserted in).
    */
   async insert(db: Db, h: { cases: (SearchFields & { ambulance_id?: number | null })[]; assignments: object[]; events: object[] }) {
     // Each case's search text (caseSearchText.ts) as the case repository would write it, with its ambulance's plate.
@@ -19,7 +21,11 @@ export const demoHistoryRepository = {
       for (let i = 0; i < rows.length; i += CHUNK) await db(table).insert(rows.slice(i, i + CHUNK));
     }
     await db('cases').where('demo', true).whereNull('assignment_id').update({
-      assignment_id: db('assignments').max('id').whereRaw('assignments.case_id = cases.id'),
+      assignment_id: db.raw(
+        'coalesce((select max(a.id) from assignments a where a.case_id = cases.id and a.status = ? and a.transporting_at is not null), '
+        + '(select max(a.id) from assignments a where a.case_id = cases.id))',
+        ['cleared'],
+      ),
     });
   },
   count: async (db: Db) => Number((await db('cases').where('demo', true).count({ n: '*' }).first())?.n ?? 0),

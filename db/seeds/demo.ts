@@ -17,14 +17,14 @@ export const DEMO_USERS = [
 ];
 
 export const DEMO_AMBULANCES = [
-  { license_plate: 'TS09 EA 1001', driver_email: 'driver1@lifeline.test', latitude: 17.4126, longitude: 78.4482, place_name: 'Banjara Hills, Hyderabad' },
-  { license_plate: 'TS09 EA 1002', driver_email: 'driver2@lifeline.test', latitude: 17.4399, longitude: 78.4983, place_name: 'Secunderabad, Hyderabad' },
-  { license_plate: 'TS09 EA 1003', driver_email: 'driver3@lifeline.test', latitude: 17.3616, longitude: 78.4747, place_name: 'Charminar, Hyderabad' },
-  { license_plate: 'TS09 EA 1004', driver_email: 'driver4@lifeline.test', latitude: 17.4483, longitude: 78.3915, place_name: 'HITEC City, Hyderabad' },
-  { license_plate: 'TS09 EA 1005', driver_email: 'driver5@lifeline.test', latitude: 17.4239, longitude: 78.4738, place_name: 'Hussain Sagar, Hyderabad' },
-  { license_plate: 'TS09 EA 1006', driver_email: 'driver6@lifeline.test', latitude: 17.3850, longitude: 78.4867, place_name: 'Abids, Hyderabad' },
-  { license_plate: 'TS09 EA 1007', driver_email: 'driver7@lifeline.test', latitude: 17.4062, longitude: 78.5526, place_name: 'Uppal, Hyderabad' },
-  { license_plate: 'TS09 EA 1008', driver_email: 'driver8@lifeline.test', latitude: 17.3457, longitude: 78.5522, place_name: 'LB Nagar, Hyderabad' },
+  { license_plate: 'TS09 EA 1001', capability: 'als', driver_email: 'driver1@lifeline.test', latitude: 17.4126, longitude: 78.4482, place_name: 'Banjara Hills, Hyderabad' },
+  { license_plate: 'TS09 EA 1002', capability: 'als', driver_email: 'driver2@lifeline.test', latitude: 17.4399, longitude: 78.4983, place_name: 'Secunderabad, Hyderabad' },
+  { license_plate: 'TS09 EA 1003', capability: 'als', driver_email: 'driver3@lifeline.test', latitude: 17.3616, longitude: 78.4747, place_name: 'Charminar, Hyderabad' },
+  { license_plate: 'TS09 EA 1004', capability: 'bls', driver_email: 'driver4@lifeline.test', latitude: 17.4483, longitude: 78.3915, place_name: 'HITEC City, Hyderabad' },
+  { license_plate: 'TS09 EA 1005', capability: 'als', driver_email: 'driver5@lifeline.test', latitude: 17.4239, longitude: 78.4738, place_name: 'Hussain Sagar, Hyderabad' },
+  { license_plate: 'TS09 EA 1006', capability: 'als', driver_email: 'driver6@lifeline.test', latitude: 17.3850, longitude: 78.4867, place_name: 'Abids, Hyderabad' },
+  { license_plate: 'TS09 EA 1007', capability: 'bls', driver_email: 'driver7@lifeline.test', latitude: 17.4062, longitude: 78.5526, place_name: 'Uppal, Hyderabad' },
+  { license_plate: 'TS09 EA 1008', capability: 'responder', driver_email: 'driver8@lifeline.test', latitude: 17.3924, longitude: 78.4676, place_name: 'Nampally, Hyderabad' },
 ];
 
 /** The demo history's seed: every first start makes the same calls (relative to its `now`). */

@@ -1,19 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AssignmentStatus } from '../../realtime-server/contract/callLife';
 import { priorityForType } from '../../realtime-server/contract/callLife';
+import { primaryAssignment } from '../../realtime-server/contract/capability';
 import { assignmentTimeViolations, checkInvariants } from '../../realtime-server/reliability/invariants';
 import { type TestServer, startTestServer } from '../../realtime-server/testing/testServer';
 import { demoHistoryRepository } from '../repositories/demoHistoryRepository';
 import { DEMO_AMBULANCES, DEMO_CENTRE, seedDemo } from './demo';
-import { CANCEL_SHARE, CALLS_PER_DAY, type DemoHistory, PRIORITY_MIX, SKIP_EN_ROUTE_SHARE, generateDemoHistory, localHour, mulberry32 } from './demoHistory';
+import {
+  CANCEL_SHARE, CALLS_PER_DAY, type DemoHistory, PRIORITY_MIX, SECOND_AMBULANCE_SHARE, SKIP_EN_ROUTE_SHARE, generateDemoHistory, localHour, mulberry32,
+} from './demoHistory';
 
 const NOW = new Date('2026-11-26T09:30:00.000Z');
 const DAY_MS = 86_400_000;
 const IST = 330;
-const fleet = DEMO_AMBULANCES.map((a, i) => ({ id: i + 1, license_plate: a.license_plate, latitude: a.latitude, longitude: a.longitude }));
+const fleet = DEMO_AMBULANCES.map((a, i) => ({ id: i + 1, license_plate: a.license_plate, latitude: a.latitude, longitude: a.longitude, capability: a.capability }));
+const isCar = (a: { capability: string }) => a.capability === 'responder';
 const generate = (seed = 17) => generateDemoHistory({ now: NOW, days: 30, ambulances: fleet, random: mulberry32(seed), centre: DEMO_CENTRE, utcOffsetMinutes: IST });
 const ms = (iso: string | null) => (iso == null ? null : Date.parse(iso));
 /** When an assignment ended: cleared or cancelled (every one ended). */
 const endOf = (a: DemoHistory['assignments'][number]) => ms(a.cleared_at ?? a.cancelled_at)!;
+/** Each case's assignments, in the order they are inserted (so their ids' order). */
+const unitsByCase = (h: DemoHistory) => {
+  const by = new Map<string, DemoHistory['assignments']>(h.cases.map((c) => [c.id, []]));
+  for (const a of h.assignments) by.get(a.case_id)!.push(a);
+  return by;
+};
 const km = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
   const rad = Math.PI / 180;
   const h = Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2
@@ -84,10 +95,10 @@ describe('generateDemoHistory: the stated model', () => {
 
   it('cancels about 4 % before arrival and skips en route on about 5 %; the rest arrive', () => {
     const cancelled = h.assignments.filter((a) => a.status === 'cancelled');
-    expect(Math.abs(share(cancelled.length) - CANCEL_SHARE)).toBeLessThan(0.02);
+    expect(Math.abs(share(h.cases.filter((c) => c.status === 'closed').length) - CANCEL_SHARE)).toBeLessThan(0.02);
     for (const a of cancelled) expect([a.on_scene_at, a.transporting_at, a.at_hospital_at, a.cleared_at]).toEqual([null, null, null, null]);
-    const arrived = h.assignments.filter((a) => a.status === 'cleared');
-    expect(arrived.every((a) => a.on_scene_at != null)).toBe(true);
+    const arrived = h.assignments.filter((a) => a.status === 'cleared' && !isCar(a));
+    expect(h.assignments.filter((a) => a.status === 'cleared').every((a) => a.on_scene_at != null)).toBe(true);
     const skipped = arrived.filter((a) => a.en_route_at == null).length / arrived.length;
     expect(Math.abs(skipped - SKIP_EN_ROUTE_SHARE)).toBeLessThan(0.025);
     // Treated on scene (on_scene → cleared) is common for priority 4, rare for 1.
@@ -100,9 +111,9 @@ describe('generateDemoHistory: the stated model', () => {
     expect(treatedOnScene(1)).toBeLessThan(0.25);
   });
 
-  it('keeps the stated intervals (turnout, travel from distance and speed, on scene)', () => {
+  it('keeps the stated intervals (turnout, travel from distance and speed, on scene) for the ambulances', () => {
     const caseById = new Map(h.cases.map((c) => [c.id, c]));
-    for (const a of h.assignments.filter((x) => x.en_route_at && x.on_scene_at)) {
+    for (const a of h.assignments.filter((x) => x.en_route_at && x.on_scene_at && !isCar(x))) {
       const turnout = (ms(a.en_route_at)! - ms(a.dispatched_at)!) / 1000;
       expect(turnout).toBeGreaterThanOrEqual(19);
       expect(turnout).toBeLessThanOrEqual(121);
@@ -117,19 +128,82 @@ describe('generateDemoHistory: the stated model', () => {
     }
   });
 
-  it('ends every call: demo, resolved or closed at the assignment\'s end, none open', () => {
-    expect(h.assignments).toHaveLength(h.cases.length);
-    const byCase = new Map(h.assignments.map((a) => [a.case_id, a]));
+  it('ends every call: demo, resolved or closed at its last unit\'s end, none open', () => {
+    const byCase = unitsByCase(h);
+    expect(h.assignments.length).toBeGreaterThan(h.cases.length);
     for (const c of h.cases) {
-      const a = byCase.get(c.id)!;
+      const units = byCase.get(c.id)!;
+      expect(units.length).toBeGreaterThanOrEqual(1);
       expect(c.demo).toBe(true);
-      expect(c.status).toBe(a.status === 'cancelled' ? 'closed' : 'resolved');
-      expect(c.closed_at).toBe(a.cleared_at ?? a.cancelled_at);
+      // Cancelled only all together, before anyone arrived.
+      expect(new Set(units.map((a) => a.status)).size).toBe(1);
+      expect(c.status).toBe(units[0].status === 'cancelled' ? 'closed' : 'resolved');
+      expect(c.closed_at).toBe(new Date(Math.max(...units.map(endOf))).toISOString());
       expect(ms(c.closed_at)).toBeLessThanOrEqual(NOW.getTime());
-      expect(c.ambulance_id).toBe(a.ambulance_id);
+      expect(c.dispatched_at).toBe(units[0].dispatched_at);
       expect(c.patient_email).toMatch(/@demo\.lifeline\.invalid$/);
     }
     expect(new Set(h.cases.map((c) => c.id)).size).toBe(h.cases.length);
+  });
+
+  it('names each case\'s primary unit by the contract\'s rule, its units in dispatch order', () => {
+    const byCase = unitsByCase(h);
+    let id = 0;
+    for (const c of h.cases) {
+      // Ids as the database gives them: in insertion order.
+      const units = byCase.get(c.id)!.map((a) => ({ ...a, id: ++id }));
+      expect(units.map((a) => a.dispatched_at)).toEqual(units.map((a) => a.dispatched_at).sort());
+      expect(c.ambulance_id).toBe(primaryAssignment(units)!.ambulance_id);
+      // The primary is a unit that can convey: the car is never the primary of a call over.
+      expect(isCar(primaryAssignment(units)!)).toBe(false);
+    }
+  });
+
+  it('gives every assignment its unit\'s capability, and every call one ambulance or two', () => {
+    const capabilityOf = new Map(fleet.map((u) => [u.id, u.capability]));
+    for (const a of h.assignments) expect(a.capability).toBe(capabilityOf.get(a.ambulance_id));
+    for (const units of unitsByCase(h).values()) {
+      expect(units.filter((a) => !isCar(a)).length).toBeGreaterThanOrEqual(1);
+      expect(units.filter((a) => !isCar(a)).length).toBeLessThanOrEqual(2);
+      expect(units.filter(isCar).length).toBeLessThanOrEqual(1);
+      expect(new Set(units.map((a) => a.ambulance_id)).size).toBe(units.length);
+    }
+  });
+
+  it('sends the responder car to about a third of priority 1 calls, first there as a rule, never conveying, clearing once the ambulance is there', () => {
+    const byCase = unitsByCase(h);
+    const p1 = h.cases.filter((c) => c.priority === 1);
+    const withCar = p1.filter((c) => byCase.get(c.id)!.some(isCar));
+    expect(Math.abs(withCar.length / p1.length - 1 / 3)).toBeLessThan(0.1);
+    // Only priority 1 calls get the car.
+    expect(h.cases.filter((c) => c.priority !== 1 && byCase.get(c.id)!.some(isCar))).toEqual([]);
+    const cars = h.assignments.filter(isCar);
+    expect(cars.every((a) => a.transporting_at == null && a.at_hospital_at == null)).toBe(true);
+    let first = 0;
+    let arrived = 0;
+    for (const c of withCar) {
+      const units = byCase.get(c.id)!;
+      const car = units.find(isCar)!;
+      const ambulance = units.find((a) => !isCar(a))!;
+      expect(car.dispatched_at <= ambulance.dispatched_at).toBe(true);
+      if (car.status === 'cancelled') continue;
+      arrived += 1;
+      if (car.on_scene_at! < ambulance.on_scene_at!) first += 1;
+      // Treats until the ambulance is there, then hands over within 20 minutes.
+      expect(ms(car.cleared_at)! - ms(ambulance.on_scene_at)!).toBeGreaterThanOrEqual(3 * 60_000 - 1000);
+      expect(ms(car.cleared_at)! - Math.max(ms(car.on_scene_at)!, ms(ambulance.on_scene_at)!)).toBeLessThanOrEqual(20 * 60_000 + 1000);
+    }
+    expect(first / arrived).toBeGreaterThan(0.75);
+  });
+
+  it('sends a second ambulance to a few big priority 2 incidents only', () => {
+    const byCase = unitsByCase(h);
+    const two = (c: DemoHistory['cases'][number]) => byCase.get(c.id)!.filter((a) => !isCar(a)).length === 2;
+    const p2 = h.cases.filter((c) => c.priority === 2);
+    expect(h.cases.filter((c) => c.priority !== 2 && two(c))).toEqual([]);
+    const share = p2.filter(two).length / p2.length;
+    expect(share).toBeGreaterThan(SECOND_AMBULANCE_SHARE / 3);
+    expect(share).toBeLessThan(SECOND_AMBULANCE_SHARE * 2.5);
   });
 
   it('is deterministic for a seed, and another seed gives other calls', () => {
@@ -177,6 +251,40 @@ describe('the demo history on a first start', () => {
     const ambulances = await seeded.api('GET', '/api/ambulances', { token: await seeded.signIn('admin') });
     expect((ambulances.body.ambulances as { status: string }[]).every((a) => a.status === 'available')).toBe(true);
     expect((await checkInvariants(seeded.ctx.db)).violations).toEqual([]);
+  });
+
+  it('SEED=demo: a fleet of 5 ALS, 2 BLS and a responder car; each demo case names its primary unit, its ambulance that one\'s', async () => {
+    const admin = await seeded.signIn('admin');
+    const { ambulances } = (await seeded.api('GET', '/api/ambulances', { token: admin })).body as { ambulances: { license_plate: string; capability: string; can_transport: boolean }[] };
+    expect(ambulances.map((a) => [a.license_plate, a.capability]).sort()).toEqual(DEMO_AMBULANCES.map((a) => [a.license_plate, a.capability]).sort());
+    const count = (c: string) => ambulances.filter((a) => a.capability === c).length;
+    expect([count('als'), count('bls'), count('responder')]).toEqual([5, 2, 1]);
+    expect(ambulances.filter((a) => !a.can_transport).map((a) => a.capability)).toEqual(['responder']);
+
+    const db = seeded.ctx.db;
+    const cases: { id: string; priority: number; assignment_id: number; ambulance_id: number }[] = await db('cases').where('demo', true).select('id', 'priority', 'assignment_id', 'ambulance_id');
+    const rows: { id: number; case_id: string; ambulance_id: number; capability: string; status: AssignmentStatus; dispatched_at: string; transporting_at: string | null; at_hospital_at: string | null }[] = await db('assignments')
+      .select('id', 'case_id', 'ambulance_id', 'capability', 'status', 'dispatched_at', 'transporting_at', 'at_hospital_at');
+    const byCase = new Map<string, typeof rows>();
+    for (const a of rows) byCase.set(a.case_id, [...(byCase.get(a.case_id) ?? []), { ...a, id: Number(a.id), ambulance_id: Number(a.ambulance_id) }]);
+    for (const c of cases) {
+      const primary = primaryAssignment(byCase.get(c.id)!)!;
+      expect([Number(c.assignment_id), Number(c.ambulance_id)]).toEqual([primary.id, primary.ambulance_id]);
+    }
+    const cars = rows.filter((a) => a.capability === 'responder');
+    expect(cars.length).toBeGreaterThan(0);
+    expect(cars.every((a) => a.transporting_at == null && a.at_hospital_at == null)).toBe(true);
+    const p1 = cases.filter((c) => c.priority === 1);
+    const share = p1.filter((c) => byCase.get(c.id)!.some((a) => a.capability === 'responder')).length / p1.length;
+    // Any 30 days before the real now (the fixed NOW above holds it to a third ± 0.1): about 120 priority 1 calls, so wider.
+    expect(share).toBeGreaterThan(0.15);
+    expect(share).toBeLessThan(0.5);
+    // The API shows every unit of a call, the primary as `assignment`.
+    const withCar = p1.find((c) => byCase.get(c.id)!.length > 1)!;
+    const detail = await seeded.api('GET', `/api/cases/${withCar.id}`, { token: admin });
+    expect(detail.status).toBe(200);
+    expect(detail.body.case.assignments).toHaveLength(byCase.get(withCar.id)!.length);
+    expect(detail.body.case.assignment.id).toBe(Number(withCar.assignment_id));
   });
 
   it('never again on a database that has data: a second seeding adds nothing', async () => {
