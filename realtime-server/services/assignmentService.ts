@@ -90,6 +90,25 @@ async function publishCase(trx: Knex.Transaction, id: string, record: Record) {
   record({ type: 'case.updated', case: presentCase((await caseRepository.findById(trx, id))!) });
 }
 
+/**
+ * The unit a crew's (or staff's) request is about, with its open assignment, its rows locked in the
+ * order every write takes them (case, then ambulance), so none deadlock: 404 for no such ambulance
+ * (403 to a driver link, which learns nothing of other ambulances), 403 for a driver link whose
+ * call the unit is not on. `movedMeanwhile`: the assignment changed while the locks were awaited.
+ */
+export async function unitOnCall(trx: Knex.Transaction, ambulanceId: number, source: UnitStatusSource) {
+  const unknown = () => (source.type === 'driver' ? forbidden(NOT_YOUR_ASSIGNMENT) : notFound('Ambulance details not found'));
+  if (!Number.isSafeInteger(ambulanceId) || ambulanceId <= 0) throw unknown();
+  const seen = await assignmentRepository.openForAmbulance(trx, ambulanceId);
+  if (seen) await caseRepository.lock(trx, seen.case_id);
+  await ambulanceRepository.lock(trx, ambulanceId);
+  const ambulance = await ambulanceRepository.findById(trx, ambulanceId);
+  if (!ambulance) throw unknown();
+  const open = await assignmentRepository.openForAmbulance(trx, ambulanceId);
+  if (source.type === 'driver' && open?.case_id !== source.caseId) throw forbidden(NOT_YOUR_ASSIGNMENT);
+  return { ambulance, open, movedMeanwhile: open?.id !== seen?.id };
+}
+
 /** How a timeline entry names one unit of a call. */
 export const unitNamed = (a: Pick<AssignmentRow, 'id' | 'ambulance_id' | 'license_plate' | 'capability'>) =>
   ({ assignment_id: a.id, ambulance_id: a.ambulance_id, license_plate: a.license_plate, capability: a.capability });
@@ -177,18 +196,9 @@ export const assignmentService = {
    */
   setUnitStatus: (ctx: ServiceContext, ambulanceId: number, input: UnitStatusInput, source: UnitStatusSource) =>
     inTransaction(ctx, async (trx, record): Promise<AssignmentDto> => {
-      const unknown = () => (source.type === 'driver' ? forbidden(NOT_YOUR_ASSIGNMENT) : notFound('Ambulance details not found'));
-      if (!Number.isSafeInteger(ambulanceId) || ambulanceId <= 0) throw unknown();
-      const seen = await assignmentRepository.openForAmbulance(trx, ambulanceId);
-      // Case, then ambulance, then assignment: the order every write takes them in, so none deadlock.
-      if (seen) await caseRepository.lock(trx, seen.case_id);
-      await ambulanceRepository.lock(trx, ambulanceId);
-      const ambulance = await ambulanceRepository.findById(trx, ambulanceId);
-      if (!ambulance) throw unknown();
-      const open = await assignmentRepository.openForAmbulance(trx, ambulanceId);
-      if (source.type === 'driver' && open?.case_id !== source.caseId) throw forbidden(NOT_YOUR_ASSIGNMENT);
+      const { ambulance, open, movedMeanwhile } = await unitOnCall(trx, ambulanceId, source);
       if (!open) throw conflict(`Ambulance ${ambulance.license_plate} has no open assignment`);
-      if (open.id !== seen?.id) throw conflict(`Ambulance ${ambulance.license_plate} was reassigned meanwhile; try again`);
+      if (movedMeanwhile) throw conflict(`Ambulance ${ambulance.license_plate} was reassigned meanwhile; try again`);
       const from = open.status as AssignmentStatus;
       if (input.status === from) throw conflict(`Ambulance ${ambulance.license_plate} is already ${words(from)}`);
       if (stepIndex(input.status) < stepIndex(from)) throw conflict(`Ambulance ${ambulance.license_plate} is ${words(from)}; it cannot go back to ${words(input.status)}`);

@@ -10,11 +10,11 @@ import { caseRepository } from '../../db/repositories/caseRepository';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentAssignment } from '../presenters/presentAssignment';
 import { presentCase } from '../presenters/presentCase';
-import { NOT_YOUR_ASSIGNMENT, type UnitStatusSource, assignments, revokeUnitLinks, unitNamed } from './assignmentService';
+import { type UnitStatusSource, assignments, revokeUnitLinks, unitNamed, unitOnCall } from './assignmentService';
 import { claimAmbulance, findCase, findCaseForUpdate, timelineActor } from './caseService';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { notifyDispatch } from './dispatchNotices';
-import { conflict, forbidden, notFound } from './errors';
+import { conflict, notFound } from './errors';
 import type { DomainEvent } from './events';
 import { giveUnit } from './queueDispatchService';
 
@@ -119,15 +119,8 @@ export const callUnitsService = {
    */
   requestBackup: (ctx: ServiceContext, ambulanceId: number, input: BackupRequestInput, source: UnitStatusSource) =>
     inTransaction(ctx, async (trx, record): Promise<BackupAlert> => {
-      const unknown = () => (source.type === 'driver' ? forbidden(NOT_YOUR_ASSIGNMENT) : notFound('Ambulance details not found'));
-      if (!Number.isSafeInteger(ambulanceId) || ambulanceId <= 0) throw unknown();
-      const seen = await assignmentRepository.openForAmbulance(trx, ambulanceId);
-      if (seen) await caseRepository.lock(trx, seen.case_id);
-      const ambulance = await ambulanceRepository.findById(trx, ambulanceId);
-      if (!ambulance) throw unknown();
-      const open = await assignmentRepository.openForAmbulance(trx, ambulanceId);
-      if (source.type === 'driver' && open?.case_id !== source.caseId) throw forbidden(NOT_YOUR_ASSIGNMENT);
-      if (!open || open.id !== seen?.id) throw conflict(`Ambulance ${ambulance.license_plate} is on no call`);
+      const { ambulance, open, movedMeanwhile } = await unitOnCall(trx, ambulanceId, source);
+      if (!open || movedMeanwhile) throw conflict(`Ambulance ${ambulance.license_plate} is on no call`);
       const c = await findCase(trx, open.case_id);
       const at = new Date().toISOString();
       const alert: BackupAlert = {
