@@ -6,7 +6,7 @@ import type {
   AmbulanceDto, CaseDto, DeviceIdentityResponse, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
   SignOutEverywhereResponse, SigninLimitsDto, TrackingInitiateResponse, UserDto,
   ambulanceCreateSchema, ambulanceUpdateSchema, caseCreateSchema, caseUpdateSchema, trackingInitiateSchema, userWriteSchema,
-  AssignmentDto, UnitStatusAck, UnitStatusInput, timeCorrectionSchema, CaseDispatchInput, CaseDispatchResponse,
+  AddUnitInput, AddUnitResponse, AssignmentDto, StandDownInput, StandDownResponse, UnitStatusAck, UnitStatusInput, timeCorrectionSchema, CaseDispatchInput, CaseDispatchResponse,
 } from './contract';
 import { operatorIdByEmail, queries } from './queries';
 
@@ -130,6 +130,33 @@ export const mutations = {
         board.put(r.requeued);
         timelineStale(qc, r.requeued.id);
       }
+    },
+    invalidates: [lists.ambulances],
+  }),
+  /**
+   * POST /api/cases/{id}/assignments: one more free unit on an open call (a waiting call becomes
+   * active with it). One Idempotency-Key per unit and press, so a retry never sends a unit twice; a
+   * 409 (the unit was taken, the call ended) is the server's words, and the board and fleet are refetched.
+   */
+  addUnit: write({
+    request: ({ caseId, ambulanceId }: { caseId: string; ambulanceId: number }) =>
+      apiFetch<AddUnitResponse>(`/api/cases/${caseId}/assignments`, { method: 'POST', body: { ambulance_id: ambulanceId } satisfies AddUnitInput, idempotencyKey: newIdempotencyKey() }),
+    answered: (r, _vars, qc) => {
+      caseBoardOf(qc).put(r.case);
+      timelineStale(qc, r.case.id);
+    },
+    invalidates: [lists.ambulances],
+  }),
+  /**
+   * POST /api/cases/{id}/assignments/{assignmentId}/cancel: stands one unit down before it reaches
+   * the scene, with the dispatcher's reason; the unit is free again (409 once it reached the scene).
+   */
+  standDown: write({
+    request: ({ caseId, assignmentId, reason }: { caseId: string; assignmentId: number } & StandDownInput) =>
+      apiFetch<StandDownResponse>(`/api/cases/${caseId}/assignments/${assignmentId}/cancel`, { method: 'POST', body: { reason } satisfies StandDownInput }),
+    answered: (r, _vars, qc) => {
+      caseBoardOf(qc).put(r.case);
+      timelineStale(qc, r.case.id);
     },
     invalidates: [lists.ambulances],
   }),

@@ -13,9 +13,11 @@ export function listQueryString(q: object): string {
 export const CASE_COUNTS_KEY = ['cases', 'counts'] as const;
 /** Every history page (All Cases, phone list, Case Management) is cached under this prefix. */
 export const CASE_HISTORY_KEY = ['cases', 'history'] as const;
+/** The crews' requests for backup this tab heard (queries.backupAlerts). */
+export const BACKUP_ALERTS_KEY = ['alerts', 'backup'] as const;
 import {
   type AmbulanceDto, type CaseBoardResponse, type CaseSuggestionsResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse,
-  type DemandReport, type ProfileResponse, type SigninLimitsDto, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport,
+  type BackupAlert, type DemandReport, type Priority, type ProfileResponse, type SigninLimitsDto, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport,
 } from './contract';
 
 /** A report's period: local dates YYYY-MM-DD in an IANA zone, half-open (`to` is the day after the last). */
@@ -125,13 +127,30 @@ export const queries = {
    * ambulances key, so every write that changes the fleet refetches it; refreshed now and then
    * as the units move.
    */
-  dispatchSuggestions: (latitude: number, longitude: number) =>
+  dispatchSuggestions: (latitude: number, longitude: number, priority: Priority | null = null) =>
     queryOptions({
-      queryKey: ['ambulances', 'suggestions', latitude.toFixed(5), longitude.toFixed(5)] as const,
+      // With a priority the ranking and its plan differ (units meeting its need first): a key of its own.
+      queryKey: ['ambulances', 'suggestions', latitude.toFixed(5), longitude.toFixed(5), ...(priority != null ? [`p${priority}`] : [])] as const,
       queryFn: ({ signal }) =>
-        apiFetch<DispatchSuggestionsResponse>(`/api/dispatch/suggestions?latitude=${latitude}&longitude=${longitude}`, { signal }),
+        apiFetch<DispatchSuggestionsResponse>(
+          `/api/dispatch/suggestions?latitude=${latitude}&longitude=${longitude}${priority != null ? `&priority=${priority}` : ''}`,
+          { signal },
+        ),
       staleTime: 15_000,
       refetchInterval: 30_000,
+    }),
+  /**
+   * The crews' requests for backup heard on this tab's socket (`backup.requested`), oldest first.
+   * Nothing to fetch: the live cache writes them (realtime/backupAlerts.ts), and a refetch after a
+   * reconnect keeps what is held rather than emptying the list.
+   */
+  backupAlerts: () =>
+    queryOptions({
+      queryKey: BACKUP_ALERTS_KEY,
+      queryFn: ({ client }) => client.getQueryData<BackupAlert[]>(BACKUP_ALERTS_KEY) ?? [],
+      initialData: [] as BackupAlert[],
+      staleTime: Infinity,
+      gcTime: Infinity,
     }),
   /**
    * The free units ranked for a waiting call's best-known place, and the busy units that could be

@@ -239,6 +239,25 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
     expect(fetched).toEqual([]);
   });
 
+  it('holds a crew\'s request for backup once, fetching nothing, and keeps it through a reconnect', async () => {
+    setup({ cases: [caseDto('a', 1)], ambulances: [] });
+    const backupKey = queries.backupAlerts().queryKey;
+    observers.push(new QueryObserver(qc, queries.backupAlerts() as any).subscribe(() => {}));
+    socket.emit('connect');
+    await settle();
+    fetched = [];
+    const alert = { case_id: 'a', priority: 1, ambulance_id: 3, license_plate: 'P3', note: 'second patient', at: '2026-01-01T00:05:00.000Z' };
+    socket.emit('backup.requested', alert);
+    socket.emit('backup.requested', alert); // heard twice (another node, a replay): held once
+    await sleep(20);
+    expect(qc.getQueryData(backupKey)).toEqual([alert]);
+    expect(fetched).toEqual([]);
+    reconnect();
+    await settle();
+    await qc.refetchQueries({ queryKey: backupKey });
+    expect(qc.getQueryData(backupKey)).toEqual([alert]);
+  });
+
   it('fetches again when a fetch left before the socket connected (it may have missed an event)', async () => {
     setup({ cases: [], ambulances: [] }, { hold: true });
     await waitFor(() => pending.some((f) => f.url === '/api/cases'), 'the first fetch', 2000);

@@ -3,6 +3,7 @@ import type { Socket } from 'socket.io-client';
 import type { AmbulanceDto, ServerToClientEvents } from '../api/contract';
 import { CASE_HISTORY_KEY, queries } from '../api/queries';
 import { REPORTS_KEY, reportRefreshMs } from '../api/reportRefresh';
+import { noteBackupRequest } from './backupAlerts';
 import { caseBoardOf } from './caseBoard';
 import { patchPositions, removeById, upsert } from './cachePatches';
 import { fetchJournal } from './fetchJournal';
@@ -105,6 +106,8 @@ export function connectLiveCache(
       patchFleet((l) => removeById(l, id));
     },
     'ambulance.position': ({ positions }) => patchFleet((l) => patchPositions(l, positions)),
+    // Not a row to patch but an alert: held for the alerts and the call's card (features/alerts).
+    'backup.requested': (a) => noteBackupRequest(qc, a),
     'user.created': () => void qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
     'user.updated': () => void qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
     'user.deleted': () => void qc.invalidateQueries({ queryKey: queries.operators().queryKey }),

@@ -1,17 +1,21 @@
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
-import type { AmbulanceDto, CaseDto } from '../../api/contract';
+import type { AmbulanceDto, BackupAlert, CaseDto } from '../../api/contract';
 import { mutations } from '../../api/mutations';
 import { queries } from '../../api/queries';
 import { useApiMutation } from '../../api/useApiMutation';
 import { priorityTag } from '../../domain/callLife';
+import { patientNameOf } from '../../domain/caseRules';
 import { useToast } from '../../layout/toast';
 import { type CallAlert, MAX_SHOWN, assignLabel, callToAssign, freeUnitRankText, moreText } from './alertRules';
+import { AddUnitDialog } from '../cases/AddUnitDialog';
+import { backupText, withBackups } from './backupRules';
 import { CloseIcon } from './icons';
 import { useCallAlerts } from './useCallAlerts';
 
@@ -76,68 +80,150 @@ function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
   );
 }
 
+/** A crew asks for backup: the call, the crew's plate and note, and one action, Add unit, for that call. */
+function BackupNotice({ alert, name, onAdd, onDone }: { alert: BackupAlert; name: string | null; onAdd: (opener: HTMLElement) => void; onDone: () => void }) {
+  return (
+    <Alert
+      severity="error"
+      variant="filled"
+      action={(
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          <Button
+            color="inherit"
+            variant="outlined"
+            size="small"
+            onClick={(e) => onAdd(e.currentTarget)}
+            aria-label={`Add unit to the ${priorityTag(alert.priority)} call${name ? ` of ${name}` : ''}`}
+            sx={{ whiteSpace: 'nowrap' }}
+          >
+            Add unit
+          </Button>
+          <IconButton color="inherit" size="small" aria-label="Close" title="Close" onClick={onDone}>
+            <CloseIcon fontSize="small" />
+          </IconButton>
+        </Stack>
+      )}
+      data-testid="backup-alert"
+      data-case-id={alert.case_id}
+      data-priority={alert.priority}
+    >
+      <AlertTitle sx={{ mb: 0 }}>Backup requested</AlertTitle>
+      {backupText(alert, name)}
+    </Alert>
+  );
+}
+
+/** Focuses a call's card when the board shows it (the opener of a dialog may be gone with its notice). */
+function focusCall(caseId: string) {
+  const card = [...document.querySelectorAll<HTMLElement>('[data-testid="case-card"]')].find((c) => c.dataset.caseId === caseId);
+  card?.focus();
+}
+
 /**
  * The alerts' notices, at the top of the screen below the header (in the flow, so they never
  * cover a control; sticky, so a scrolled board still shows them), most urgent first. Several
  * waiting calls are one notice; a notice goes once what it asked for is done (the call
- * dispatched, the unit taken). Past MAX_SHOWN, a button says how many more and of which
- * priorities, and shows them in a bounded, scrolling list: nothing urgent is dropped unseen.
- * Each notice is a role="alert" with its own close button.
+ * dispatched, the unit taken, a unit added for a crew that asked for backup). Past MAX_SHOWN, a
+ * button says how many more and of which priorities, and shows them in a bounded, scrolling list:
+ * nothing urgent is dropped unseen. Each notice is a role="alert" with its own close button.
  */
 export function CallAlerts({ userId }: { userId: number }) {
-  const { notices, dismiss, cases, ambulances } = useCallAlerts(userId);
+  const { notices, dismiss, backups, dismissBackup, cases, ambulances } = useCallAlerts(userId);
   const [expanded, setExpanded] = useState(false);
+  // The call whose Add unit dialog is open (kept while it fades out); the live row when the board has it.
+  const [adding, setAdding] = useState<{ item: CaseDto; open: boolean } | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
   const visible = notices.filter((n) => {
     if (n.kind !== 'unit-free') return true;
     const ambulance = ambulances?.find((a) => a.id === n.alert?.ambulanceId);
     return ambulance?.unit_status === 'available' && cases != null;
   });
-  if (!visible.length) return null;
-  const more = visible.slice(MAX_SHOWN);
-  const shown = expanded ? visible : visible.slice(0, MAX_SHOWN);
+  const entries = withBackups(backups, visible);
+  const more = entries.slice(MAX_SHOWN);
+  const shown = expanded ? entries : entries.slice(0, MAX_SHOWN);
+  const caseOf = (id: string) => cases?.find((c) => c.id === id);
+  const nameOf = (id: string) => {
+    const c = caseOf(id);
+    return c ? patientNameOf(c) : null;
+  };
+  const addFor = (caseId: string, from: HTMLElement) => {
+    const item = caseOf(caseId);
+    if (!item) return;
+    opener.current = from;
+    setAdding({ item, open: true });
+  };
+  const addingItem = adding ? (caseOf(adding.item.id) ?? adding.item) : null;
   return (
-    <Stack
-      spacing={1}
-      aria-label="Alerts"
-      component="section"
-      data-testid="call-alerts"
-      sx={(t) => ({
-        position: 'sticky', top: { xs: 64, sm: 72 }, zIndex: t.zIndex.appBar - 1, mb: 2,
-        // Bounded: expanded, the list scrolls within half the window rather than pushing the board away.
-        maxHeight: '50vh', overflowY: 'auto',
-      })}
-    >
-      {shown.map((n) => {
-        if (n.kind === 'unit-free') {
-          const ambulance = ambulances!.find((a) => a.id === n.alert!.ambulanceId)!;
-          return <FreeUnitNotice key={n.key} alert={n.alert!} ambulance={ambulance} cases={cases!} onDone={() => dismiss(n.keys)} />;
-        }
-        return (
-          <Alert
-            key={n.key}
-            severity={n.priority === 1 ? 'error' : 'warning'}
-            onClose={() => dismiss(n.keys)}
-            data-testid="call-alert"
-            data-kind={n.kind}
-            data-priority={n.priority}
-          >
-            {n.text}
-          </Alert>
-        );
-      })}
-      {more.length > 0 && (
-        <Button
-          size="small"
-          color="inherit"
-          variant="outlined"
-          onClick={() => setExpanded((e) => !e)}
-          aria-expanded={expanded}
-          data-testid="call-alerts-more"
-          sx={{ alignSelf: 'flex-start', bgcolor: 'background.paper' }}
+    <>
+      {entries.length > 0 && (
+        <Stack
+          spacing={1}
+          aria-label="Alerts"
+          component="section"
+          data-testid="call-alerts"
+          sx={(t) => ({
+            position: 'sticky', top: { xs: 64, sm: 72 }, zIndex: t.zIndex.appBar - 1, mb: 2,
+            // Bounded: expanded, the list scrolls within half the window rather than pushing the board away.
+            maxHeight: '50vh', overflowY: 'auto',
+          })}
         >
-          {expanded ? 'Show fewer alerts' : moreText(more.map((n) => n.priority))}
-        </Button>
+          {shown.map((e) => {
+            if (e.kind === 'backup') {
+              return (
+                <BackupNotice
+                  key={e.key}
+                  alert={e.backup}
+                  name={nameOf(e.backup.case_id)}
+                  onAdd={(from) => addFor(e.backup.case_id, from)}
+                  onDone={() => dismissBackup([e.key])}
+                />
+              );
+            }
+            const n = e.notice;
+            if (n.kind === 'unit-free') {
+              const ambulance = ambulances!.find((a) => a.id === n.alert!.ambulanceId)!;
+              return <FreeUnitNotice key={n.key} alert={n.alert!} ambulance={ambulance} cases={cases!} onDone={() => dismiss(n.keys)} />;
+            }
+            return (
+              <Alert
+                key={n.key}
+                severity={n.priority === 1 ? 'error' : 'warning'}
+                onClose={() => dismiss(n.keys)}
+                data-testid="call-alert"
+                data-kind={n.kind}
+                data-priority={n.priority}
+              >
+                {n.text}
+              </Alert>
+            );
+          })}
+          {more.length > 0 && (
+            <Button
+              size="small"
+              color="inherit"
+              variant="outlined"
+              onClick={() => setExpanded((x) => !x)}
+              aria-expanded={expanded}
+              data-testid="call-alerts-more"
+              sx={{ alignSelf: 'flex-start', bgcolor: 'background.paper' }}
+            >
+              {expanded ? 'Show fewer alerts' : moreText(more.map((x) => x.priority))}
+            </Button>
+          )}
+        </Stack>
       )}
-    </Stack>
+      {adding && addingItem && (
+        <AddUnitDialog
+          item={addingItem}
+          open={adding.open}
+          onClose={() => setAdding((a) => a && { ...a, open: false })}
+          onExited={() => {
+            setAdding(null);
+            // Answered, the notice (and its button) is gone: the focus goes to the call's card.
+            if (!opener.current?.isConnected) focusCall(addingItem.id);
+          }}
+        />
+      )}
+    </>
   );
 }

@@ -222,6 +222,12 @@ describe('which of the user\'s writes free an ambulance', () => {
     expect(ambulanceFreedBy('unknown', cases)).toBeNull();
     expect(ambulanceFreedBy(undefined, cases)).toBeNull();
   });
+  it('reads a unit stood down from a call with several', () => {
+    const several = [{ ...kase('two', { ambulance_id: 4 }), assignments: [{ id: 11, ambulance_id: 4 }, { id: 12, ambulance_id: 8 }] as any }];
+    expect(ambulanceFreedBy({ caseId: 'two', assignmentId: 12, reason: 'first crew is enough' }, several)).toBe(8);
+    expect(ambulanceFreedBy({ caseId: 'two', assignmentId: 99, reason: 'x' }, several)).toBeNull();
+    expect(ambulanceFreedBy({ caseId: 'two', ambulanceId: 8 }, several)).toBeNull();
+  });
 });
 
 it('words a wait as a dispatcher says it', () => {

@@ -6,7 +6,8 @@ import { boardOrder, priorityInfo, priorityTag } from '../../domain/callLife';
  * the cached cases and ambulances on every change and every clock tick, and plays what it answers.
  */
 
-export type AlertReason = 'new-call' | 'queue-wait' | 'unit-free';
+/** `backup`: a crew on a call asked for another unit (backupRules.ts). */
+export type AlertReason = 'new-call' | 'queue-wait' | 'unit-free' | 'backup';
 
 export interface CallAlert {
   /** One per call (or per freeing of a unit) and reason: a key alerts once. */
@@ -302,11 +303,11 @@ export function moreText(priorities: readonly Priority[]): string {
 
 /**
  * The ambulance one of this tab's writes is about to free, from the write's variables: a unit
- * cleared (`setUnitStatus`), or a case closed, resolved, put back to pending or given another
+ * cleared (`setUnitStatus`) or stood down (`standDown`), or a case closed, resolved, put back to pending or given another
  * ambulance (`updateCase`), or deleted (`deleteCase`), while holding one. Read when the write starts: the socket's event may
  * come before the write's answer.
  */
-export function ambulanceFreedBy(variables: unknown, cases: readonly Pick<CaseDto, 'id' | 'status' | 'ambulance_id'>[] | undefined): number | null {
+export function ambulanceFreedBy(variables: unknown, cases: readonly (Pick<CaseDto, 'id' | 'status' | 'ambulance_id'> & Partial<Pick<CaseDto, 'assignments'>>)[] | undefined): number | null {
   // Only an active case holds its ambulance (a closed one's last assignment names one long gone).
   const holder = (id: string) => {
     const c = cases?.find((x) => x.id === id);
@@ -314,9 +315,13 @@ export function ambulanceFreedBy(variables: unknown, cases: readonly Pick<CaseDt
   };
   if (typeof variables === 'string') return holder(variables);
   if (!variables || typeof variables !== 'object') return null;
-  const v = variables as { ambulanceId?: unknown; id?: unknown; body?: { status?: unknown; ambulance_id?: unknown } };
+  const v = variables as { ambulanceId?: unknown; id?: unknown; caseId?: unknown; assignmentId?: unknown; reason?: unknown; body?: { status?: unknown; ambulance_id?: unknown } };
   const body = v.body && typeof v.body === 'object' ? v.body : {};
   if (typeof v.ambulanceId === 'number' && body.status === 'cleared') return v.ambulanceId;
+  // A unit stood down (`standDown`) is free again.
+  if (typeof v.assignmentId === 'number' && typeof v.reason === 'string') {
+    return cases?.find((c) => c.id === v.caseId)?.assignments?.find((a) => a.id === v.assignmentId)?.ambulance_id ?? null;
+  }
   if (typeof v.id !== 'string') return null;
   const held = holder(v.id);
   if (body.status === 'closed' || body.status === 'resolved' || body.status === 'pending') return held;

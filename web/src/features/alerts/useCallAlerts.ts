@@ -4,7 +4,10 @@ import type { CaseDto } from '../../api/contract';
 import { queries } from '../../api/queries';
 import { usePollingFallback } from '../../realtime/LiveProvider';
 import { useServerNow } from '../shared/useNow';
+import { dropBackupAlerts } from '../../realtime/backupAlerts';
+import { patientNameOf } from '../../domain/caseRules';
 import { type HeldAlert, ambulanceFreedBy, arrangeNotices, initialWatch, pruneAlerts, watchStep } from './alertRules';
+import { backupCallAlert, newBackups, openBackups } from './backupRules';
 import { playAlertSound } from './alertSound';
 import { notifyDesktop } from './desktopNotify';
 import { flashTitle, stopTitleFlash } from './titleFlash';
@@ -18,7 +21,8 @@ const OWN_WRITE_MS = 15_000;
  * unless muted or caused by the user's own action, the sound, the flashing title and the desktop
  * notification. An alert is held until it is dismissed or resolved (alertResolved: the call
  * dispatched or ended, the unit taken); the held ones are answered as notices, most urgent first
- * (arrangeNotices), with how to dismiss one.
+ * (arrangeNotices), with how to dismiss one. A crew's request for backup (`backup.requested`, held by
+ * the live cache) rings once as it comes and is answered by a unit added to its call.
  */
 export function useCallAlerts(userId: number) {
   const qc = useQueryClient();
@@ -65,10 +69,32 @@ export function useCallAlerts(userId: number) {
     flashTitle(loud.length > 1 ? `${loud.length} alerts — ${first.title}` : first.title);
   }, [cases.data, ambulances.data, config.data, now, userId]);
 
+  // A crew's request for backup: it rings as it comes (never for the user's own action: staff have no such button).
+  const heldBackups = useQuery(queries.backupAlerts()).data;
+  const backups = useMemo(() => openBackups(heldBackups, cases.data), [heldBackups, cases.data]);
+  const seenBackups = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    const step = newBackups(seenBackups.current, backups);
+    seenBackups.current = step.seen;
+    if (!step.fresh.length) return;
+    const nameOf = (id: string) => {
+      const c = cases.data?.find((x) => x.id === id);
+      return c ? patientNameOf(c) : null;
+    };
+    const alerts = step.fresh.map((a) => backupCallAlert(a, nameOf(a.case_id)));
+    const first = alerts.reduce((a, b) => (b.priority < a.priority ? b : a));
+    if (!isMuted(userId)) {
+      playAlertSound(first.priority);
+      for (const a of alerts) notifyDesktop(a);
+    }
+    flashTitle(alerts.length > 1 ? `${alerts.length} alerts — ${first.title}` : first.title);
+  }, [backups, cases.data, userId]);
+  const dismissBackup = useCallback((keys: readonly string[]) => dropBackupAlerts(qc, keys), [qc]);
+
   useEffect(() => stopTitleFlash, []);
 
   const dismiss = useCallback((keys: readonly string[]) => setHeld((h) => ({ list: h.list.filter((x) => !keys.includes(x.alert.key)), at: h.at })), []);
   const board = cases.data;
   const notices = useMemo(() => (board ? arrangeNotices(held.list, board, held.at) : []), [held, board]);
-  return { notices, dismiss, cases: cases.data, ambulances: ambulances.data };
+  return { notices, dismiss, backups, dismissBackup, cases: cases.data, ambulances: ambulances.data };
 }

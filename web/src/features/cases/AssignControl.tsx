@@ -19,6 +19,7 @@ import { useApiMutation } from '../../api/useApiMutation';
 import { patientNameOf } from '../../domain/caseRules';
 import { AmbulanceIcon } from '../../layout/icons';
 import { useToast } from '../../layout/toast';
+import { capabilityWords } from '../shared/capabilityWords';
 import { dispatchedText, divertDetail, freeUnitDetail, takeQuestion } from './assignText';
 
 const FAIL_TEXT = 'Could not dispatch the ambulance';
@@ -119,7 +120,7 @@ export function AssignControl({ item, onDispatched }: { item: CaseDto; onDispatc
           data.suggestions.map((s, i) => (
             // The first (quickest) takes the focus as it appears: Enter dispatches it.
             <MenuItem key={s.ambulance_id} autoFocus={i === 0} onClick={() => send(s.ambulance_id)} data-testid="assign-free">
-              <ListItemText primary={s.license_plate} secondary={freeUnitDetail(s, located)} slotProps={{ primary: { sx: { fontWeight: 700 } } }} />
+              <ListItemText primary={s.license_plate} secondary={`${capabilityWords(s.capability)} · ${freeUnitDetail(s, located)}`} slotProps={{ primary: { sx: { fontWeight: 700 } } }} />
             </MenuItem>
           ))
         )}
@@ -137,7 +138,7 @@ export function AssignControl({ item, onDispatched }: { item: CaseDto; onDispatc
               }}
               data-testid="assign-divert"
             >
-              <ListItemText primary={d.license_plate} secondary={divertDetail(d, located)} slotProps={{ primary: { sx: { fontWeight: 700 } } }} />
+              <ListItemText primary={d.license_plate} secondary={`${capabilityWords(d.capability)} · ${divertDetail(d, located)}`} slotProps={{ primary: { sx: { fontWeight: 700 } } }} />
             </MenuItem>
           )),
         ]}

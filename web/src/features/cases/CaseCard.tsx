@@ -1,24 +1,26 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { CaseDto } from '../../api/contract';
 import { caseTypeColor, formatDateTime, patientNameOf, typeFromDescription } from '../../domain/caseRules';
 import { MailIcon, MapIcon } from '../../layout/icons';
 import { CaseStatusBadge } from '../shared/StatusBadges';
 import { CallClock } from '../shared/CallClock';
 import { PriorityChip } from '../shared/PriorityChip';
-import { UnitStatusLine } from '../shared/UnitStatusLine';
-import { UnitStepControl } from '../shared/UnitStepControl';
-import { movableAssignment } from '../shared/callLifeText';
 import { awaitsUnit } from '../../domain/callLife';
 import { AmbulanceIcon, ClockIcon, PlaceIcon } from '../../layout/icons';
 import { ApproachLines, PatientFixLine, useCaseLive } from './LiveCaseInfo';
 import { CaseLocationNotes } from './CaseLocationNotes';
 import { AssignControl } from './AssignControl';
+import { AddUnitDialog } from './AddUnitDialog';
+import { CallUnits } from './CallUnits';
+import { useCallBackups } from '../alerts/useBackupAlerts';
+import { backupCardText } from '../alerts/backupRules';
 import { focusCard } from './boardKeys';
 
 function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode; label: string }) {
@@ -32,14 +34,16 @@ function Line({ icon, children, label }: { icon: ReactNode; children: ReactNode;
 
 /**
  * An open call: type colour bar, priority, status, patient, short id, the response clock against
- * its target, the unit's step with its next one, contact, place, time, description, map.
+ * its target, a crew's request for backup, every unit on the call with its step, its next one and
+ * Stand down, Add unit, contact, place, time, description, map.
  */
 export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place: string; onMap: () => void; onTimes?: () => void }) {
   const name = patientNameOf(item);
   const type = item.caseType || typeFromDescription(item.description);
   const live = useCaseLive(item);
-  const movable = movableAssignment(item);
   const waiting = awaitsUnit(item);
+  const backups = useCallBackups(item);
+  const [adding, setAdding] = useState(false);
   const card = useRef<HTMLElement>(null);
   // After Assign the button is gone (the call now runs, and moves down its priority): the focus
   // stays with this call, on its next step, once the board shows it dispatched.
@@ -80,18 +84,42 @@ export function CaseCard({ item, place, onMap, onTimes }: { item: CaseDto; place
           </Typography>
         </Box>
         <CallClock item={item} />
+        {backups.map((b) => (
+          // The alerts' notice is the live announcement; on the card the request is a plain note beside its call.
+          <Alert
+            key={`${b.ambulance_id}:${b.at}`}
+            role="note"
+            severity="error"
+            data-testid="card-backup"
+            action={<Button color="inherit" size="small" variant="outlined" onClick={() => setAdding(true)} sx={{ whiteSpace: 'nowrap' }}>Add unit</Button>}
+          >
+            {backupCardText(b)}
+          </Alert>
+        ))}
         {waiting && (
           <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
             <Typography variant="body2" color="text.secondary" data-testid="unit-line">Waiting for an ambulance</Typography>
-            <AssignControl item={item} onDispatched={() => {
-              // The socket's event may have shown the call dispatched before the answer came.
-              if (card.current?.dataset.waiting === 'true') keepFocus.current = true;
-              else focusCard(card.current, 'next');
-            }} />
+            <Box sx={{ display: 'flex', gap: 1 }}>
+              <AssignControl item={item} onDispatched={() => {
+                // The socket's event may have shown the call dispatched before the answer came.
+                if (card.current?.dataset.waiting === 'true') keepFocus.current = true;
+                else focusCard(card.current, 'next');
+              }} />
+              {/* Several units at once (the plan's "send both"), where Assign sends one. */}
+              <Button size="small" variant="outlined" onClick={() => setAdding(true)} aria-label={`Add unit to the call of ${name}`} data-testid="add-unit">
+                Add unit
+              </Button>
+            </Box>
           </Box>
         )}
-        {item.assignment && item.status !== 'pending' && <UnitStatusLine assignment={item.assignment} />}
-        {movable && <UnitStepControl ambulanceId={movable.ambulance_id} plate={movable.license_plate} status={movable.status} />}
+        <CallUnits item={item} onAddUnit={() => setAdding(true)} />
+        <AddUnitDialog
+          item={item}
+          open={adding}
+          onClose={() => setAdding(false)}
+          // Added to a waiting call, its buttons are gone: the focus stays with the call, on its next step.
+          onExited={() => { if (!card.current?.contains(document.activeElement)) focusCard(card.current, 'next'); }}
+        />
         <Line icon={<MailIcon />} label="Patient email">{item.email}</Line>
         <Line icon={<PlaceIcon />} label="Location">
           <span data-testid="case-location">{place}</span>

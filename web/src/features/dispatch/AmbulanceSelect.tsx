@@ -7,11 +7,12 @@ import TextField from '@mui/material/TextField';
 import type { AmbulanceDto, LatLon } from '../../api/contract';
 import { availableByDistance, plateWithDistance } from '../../domain/nearest';
 import { suggestionLabel, type RankedChoice } from '../location/suggestions';
+import { choiceDetail } from './dispatchPlan';
 import { typeAheadSpaceProps } from './typeAheadSpace';
 import { RetryButton } from '../shared/LoadStateBanner';
 
-/** One option as the select lists it. */
-interface Choice { id: string; label: string; place: string | undefined }
+/** One option as the select lists it: the plate (with its estimate), then its capability in words and where it stands. */
+interface Choice { id: string; label: string; place: string }
 
 /** The list could not be loaded: which ambulances are free is unknown (never "none"). */
 export interface FleetFailure {
@@ -49,8 +50,8 @@ export function AmbulanceSelect({ value, onChange, available, loading, failure =
   if (failure) return <FleetUnknown failure={failure} retryRef={retryRef} />;
   const none = !loading && available.length === 0;
   const choices: Choice[] = ranked
-    ? ranked.map(({ ambulance: a, suggestion }) => ({ id: String(a.id), label: suggestion ? suggestionLabel(suggestion) : a.license_plate, place: a.location?.placeName ?? undefined }))
-    : availableByDistance(available, near).map(({ ambulance: a, meters }) => ({ id: String(a.id), label: plateWithDistance(a.license_plate, meters), place: a.location?.placeName ?? undefined }));
+    ? ranked.map(({ ambulance: a, suggestion }) => ({ id: String(a.id), label: suggestion ? suggestionLabel(suggestion) : a.license_plate, place: choiceDetail(a) }))
+    : availableByDistance(available, near).map(({ ambulance: a, meters }) => ({ id: String(a.id), label: plateWithDistance(a.license_plate, meters), place: choiceDetail(a) }));
   const labelOf = (id: string) => choices.find((c) => c.id === id)?.label ?? '';
   const count = `${available.length} available`;
   const helper = none ? 'No ambulances available'

@@ -14,16 +14,17 @@ import { useToast } from '../../layout/toast';
 import { MailIcon } from '../../layout/icons';
 import { SendIcon } from '../../layout/icons';
 import { LocationField } from '../location/LocationField';
-import { formAmbulance } from '../location/suggestions';
-import { useSuggestions } from '../location/useSuggestions';
 import { AmbulanceSelect } from './AmbulanceSelect';
 import { CallStartClock } from './CallStartClock';
 import { EMERGENCY_TYPES, EMPTY_FORM, descriptionLabel, descriptionMax, dispatchErrors, firstInvalid, type DispatchField, type DispatchMode, type DispatchValues } from './dispatchForm';
-import { callReceivedAt, noteCallStart, startsCall } from './intake';
+import { callReceivedAt, formPriority, noteCallStart, startsCall } from './intake';
+import { planPartner, plannedAmbulance } from './dispatchPlan';
+import { PlanLine } from './PlanLine';
 import { PrioritySelect } from './PrioritySelect';
 import { SuggestedAmbulances } from './SuggestedAmbulances';
 import { typeAheadSpaceProps } from './typeAheadSpace';
 import { useAvailableAmbulances } from './useAvailableAmbulances';
+import { usePlannedSuggestions } from './usePlannedSuggestions';
 import { useDispatchCase, type CreatedCall } from './useDispatchCase';
 
 /** What a field's ref holds: the input, or the select's handle (its focus() focuses the select). */
@@ -41,8 +42,10 @@ type Focusable = { focus: () => void };
  *
  * The location comes first, as a call-taker asks for it first (it has the focus when the screen
  * opens, and Tab goes from it to the patient's name): once it is understood, the server ranks
- * the free ambulances by arrival and the quickest is preselected (its one-click choices sit with
- * the ambulance select), as the priority follows the type, until the operator picks one by hand.
+ * the free ambulances by arrival for the call's priority and its plan's first unit is preselected
+ * (its one-click choices sit with the ambulance select), as the priority follows the type, until
+ * the operator picks one by hand. When the plan sends two ("car 2 min, ambulance 9 min: send
+ * both"), the second is ticked beside its reason and added to the call once it is created.
  *
  * Until the ambulance list has loaded nothing is said about which are free; a failed load shows
  * its error with Retry in the select's place, and the form never claims that none is free.
@@ -90,9 +93,13 @@ export function DispatchForm({ onDispatched, onNextCall, locationRef, near = nul
   const [formKey, setFormKey] = useState(0);
 
   const at = values.intake ?? near;
-  const suggestions = useSuggestions(at, available);
-  // The hand-picked ambulance while it is free (one taken meanwhile drops out), else the quickest suggested one.
-  const ambulanceId = formAmbulance(values.ambulanceId, suggestions.ranked ?? [], available);
+  const suggestions = usePlannedSuggestions(at, available, formPriority(values.priority, values.emergencyType));
+  // The hand-picked ambulance while it is free (one taken meanwhile drops out), else the plan's first unit, else the quickest suggested one.
+  const ambulanceId = plannedAmbulance(values.ambulanceId, suggestions.plan, suggestions.ranked ?? [], available);
+  // "Send both": the plan's second unit goes too unless the dispatcher unticks it (a new plan asks again).
+  const partner = planPartner(suggestions.plan, ambulanceId, available);
+  const [declined, setDeclined] = useState<number | null>(null);
+  const alsoSend = partner && declined !== partner.ambulance_id ? partner : null;
   const submitting = dispatch.isPending;
   const isOther = values.emergencyType === 'Other';
   // Only a list that loaded can say that none is free.
@@ -114,8 +121,9 @@ export function DispatchForm({ onDispatched, onNextCall, locationRef, near = nul
       return;
     }
     focusBefore.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dispatch.mutate(form, { mode, callReceivedAt: callReceivedAt(callStart, serverNow()) }, {
-      onSuccess: () => { setValues(EMPTY_FORM); setTried(null); setCallStart(null); setFormKey((k) => k + 1); },
+    const also = alsoSend ? { ambulanceId: alsoSend.ambulance_id, plate: alsoSend.license_plate } : null;
+    dispatch.mutate(form, { mode, callReceivedAt: callReceivedAt(callStart, serverNow()), also }, {
+      onSuccess: () => { setValues(EMPTY_FORM); setTried(null); setCallStart(null); setDeclined(null); setFormKey((k) => k + 1); },
     });
   };
   // Enter in a field: dispatch, or queue when no ambulance is free.
@@ -183,6 +191,15 @@ export function DispatchForm({ onDispatched, onNextCall, locationRef, near = nul
             />
             {suggestions.ranked && !noneFree && !fleet.failed && (
               <SuggestedAmbulances ranked={suggestions.ranked} value={ambulanceId} onPick={set('ambulanceId')} disabled={submitting} />
+            )}
+            {suggestions.plan && !noneFree && !fleet.failed && (
+              <PlanLine
+                plan={suggestions.plan}
+                partner={partner}
+                checked={alsoSend != null}
+                onCheck={(on) => setDeclined(on || !partner ? null : partner.ambulance_id)}
+                disabled={submitting}
+              />
             )}
           </Box>
           {/* After the ambulance, so Tab goes type → ambulance as before; it is preselected and seldom needs a hand. */}

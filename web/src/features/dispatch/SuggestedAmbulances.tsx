@@ -2,13 +2,14 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { suggestionDetail, type RankedChoice } from '../location/suggestions';
+import { capabilityWords } from '../shared/capabilityWords';
 
 /** How many of the quickest are offered as one-click choices beside the select. */
 const SHOWN = 3;
 
 /**
- * The quickest free ambulances for the call's location as buttons: one click (or Enter) takes
- * one, the select below keeps them all. The one the form holds is pressed.
+ * The quickest free ambulances for the call's location as buttons, each with its capability in
+ * words: one click (or Enter) takes one, the select below keeps them all. The one the form holds is pressed.
  */
 export function SuggestedAmbulances({ ranked, value, onPick, disabled }: {
   ranked: RankedChoice[];
@@ -39,6 +40,7 @@ export function SuggestedAmbulances({ ranked, value, onPick, disabled }: {
           >
             <Box component="span" sx={{ fontWeight: 600 }}>{ambulance.license_plate}</Box>
             <Box component="span" sx={{ ml: 0.75, fontVariantNumeric: 'tabular-nums' }}>{suggestionDetail(suggestion!)}</Box>
+            <Box component="span" sx={{ ml: 0.75 }}>· {capabilityWords(ambulance.capability)}</Box>
           </Button>
         );
       })}
