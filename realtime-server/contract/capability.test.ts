@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssignmentStatus } from './callLife';
-import { canTransport, meetsNeed, primaryAssignment, unitsInOrder } from './capability';
+import { canTransport, meetsNeed, primaryAssignment, responseClockStoppedAt, unitsInOrder } from './capability';
 
 const T = (m: number) => `2026-11-28T10:${String(m).padStart(2, '0')}:00.000Z`;
 const unit = (id: number, status: AssignmentStatus, dispatchedMin: number, transported = false) =>
@@ -30,5 +30,25 @@ describe('the primary unit', () => {
 
   it('a card lists open units first, each group in dispatch order', () => {
     expect(unitsInOrder([unit(1, 'cleared', 0), unit(3, 'en_route', 4), unit(2, 'dispatched', 2)]).map((u) => u.id)).toEqual([2, 3, 1]);
+  });
+});
+
+describe('the live response clock (responseClockStoppedAt)', () => {
+  const car = (on: number | null, status: AssignmentStatus = 'on_scene') => ({ status, on_scene_at: on == null ? null : T(on), can_transport: false });
+  const amb = (on: number | null, status: AssignmentStatus = 'on_scene') => ({ status, on_scene_at: on == null ? null : T(on), can_transport: true });
+
+  it('P1 stops at the first unit on scene, a car included', () => {
+    expect(responseClockStoppedAt({ priority: 1, assignments: [car(5), amb(null, 'en_route')] })).toBe(T(5));
+  });
+
+  it('P2 runs on past a car until a unit able to convey arrives', () => {
+    expect(responseClockStoppedAt({ priority: 2, assignments: [car(5), amb(null, 'en_route')] })).toBeNull();
+    expect(responseClockStoppedAt({ priority: 2, assignments: [car(5), amb(9)] })).toBe(T(9));
+  });
+
+  it('a call nobody could convey from, over: the first arrival; the clock stop is configurable', () => {
+    expect(responseClockStoppedAt({ priority: 2, assignments: [car(5, 'cleared'), amb(null, 'cancelled')] })).toBe(T(5));
+    expect(responseClockStoppedAt({ priority: 2, assignments: [car(5), amb(null, 'en_route')] }, { 1: 'first', 2: 'first', 3: 'first', 4: 'first' })).toBe(T(5));
+    expect(responseClockStoppedAt({ priority: 3, assignments: [] })).toBeNull();
   });
 });

@@ -93,3 +93,21 @@ export function primaryAssignment<A extends Pick<AssignmentDto, 'id' | 'status' 
 export const unitsInOrder = <A extends Pick<AssignmentDto, 'id' | 'status' | 'dispatched_at'>>(list: readonly A[]): A[] =>
   [...list].sort((a, b) => Number(isOpenAssignment(b.status)) - Number(isOpenAssignment(a.status))
     || a.dispatched_at.localeCompare(b.dispatched_at) || a.id - b.id);
+
+/**
+ * When a call's response clock stopped, as the boards show it live (null: still running), by its
+ * priority's clock stop: `first`, the first unit on scene; `transport`, the first unit able to
+ * convey on scene, or, once no unit is left on the call and none could convey from the scene (a
+ * call nobody conveyed), the first arrival. The reports apply the same rule to finished calls.
+ */
+export function responseClockStoppedAt(
+  c: { priority: Priority; assignments: readonly Pick<AssignmentDto, 'status' | 'on_scene_at' | 'can_transport'>[] },
+  clockStops: PriorityClockStops = DEFAULT_CLOCK_STOPS,
+): string | null {
+  const arrivals = (list: readonly Pick<AssignmentDto, 'on_scene_at'>[]) =>
+    list.map((a) => a.on_scene_at).filter((t): t is string => t != null).sort()[0] ?? null;
+  const first = arrivals(c.assignments);
+  if ((clockStops[c.priority] ?? 'first') === 'first') return first;
+  const conveyor = arrivals(c.assignments.filter((a) => a.can_transport));
+  return conveyor ?? (c.assignments.some((a) => isOpenAssignment(a.status)) ? null : first);
+}

@@ -1,6 +1,6 @@
 import {
   CAPABILITY_LABELS, type Capability, type DispatchPlan, type DispatchPlanUnit, type DispatchSuggestion, type DispatchSuggestionsResponse, type LatLon,
-  type Priority, type StaleThresholds, type TransportCapability, arrivalSeconds, canTransport, distanceMeters, meetsNeed, staleAfterMs,
+  type Priority, type StaleThresholds, type TransportCapability, arrivalMinutes, arrivalSeconds, canTransport, distanceMeters, meetsNeed, staleAfterMs,
 } from '../contract';
 import { type CandidateRow, type TripRow, arrivalRepository } from '../../db/repositories/arrivalRepository';
 import type { ServiceContext } from './context';
@@ -99,7 +99,8 @@ export function rankSuggestions(
       || a.eta_s - b.eta_s || a.distance_m - b.distance_m || a.ambulance_id - b.ambulance_id);
 }
 
-const minutes = (s: number | null) => (s == null ? 'no estimate' : `${Math.max(1, Math.round(s / 60))} min`);
+/** As every screen words an arrival (contract arrivalMinutes: rounded up), so the plan's words match the list beside it. */
+const minutes = (s: number | null) => (s == null ? 'no estimate yet' : `~${arrivalMinutes(s)} min`);
 const kind = (u: DispatchPlanUnit) => (u.can_transport ? `ambulance ${u.license_plate}` : `car ${u.license_plate}`);
 const planUnit = (s: DispatchPlanUnit): DispatchPlanUnit => ({
   ambulance_id: s.ambulance_id, license_plate: s.license_plate, capability: s.capability, can_transport: s.can_transport, meets_need: s.meets_need, stale: s.stale, eta_s: s.eta_s,
@@ -121,17 +122,17 @@ export function planDispatch(suggestions: DispatchPlanUnit[], priority: Priority
   if (!first) return { priority, need, first: null, transport: null, send: [], reason: 'No unit is free' };
   const cap = (u: DispatchPlanUnit) => CAPABILITY_LABELS[u.capability];
   if (first.meets_need) {
-    return { priority, need, first: planUnit(first), transport: null, send: [first.ambulance_id], reason: `${cap(first)} ${first.license_plate} ${minutes(first.eta_s)}: meets ${label}` };
+    return { priority, need, first: planUnit(first), transport: null, send: [first.ambulance_id], reason: `${cap(first)} ${first.license_plate}, ${minutes(first.eta_s)}: meets ${label}` };
   }
   const others = suggestions.filter((u) => u.ambulance_id !== first.ambulance_id);
   const transport = quickest(others.filter((u) => u.meets_need)) ?? quickest(others.filter((u) => u.can_transport));
   if (!transport) {
-    return { priority, need, first: planUnit(first), transport: null, send: [first.ambulance_id], reason: `${kind(first)} ${minutes(first.eta_s)}; no free unit can convey at ${label}` };
+    return { priority, need, first: planUnit(first), transport: null, send: [first.ambulance_id], reason: `${kind(first)}, ${minutes(first.eta_s)}; no free unit can convey at ${label}` };
   }
   const short = transport.meets_need ? '' : ` (does not meet ${label}; none free does)`;
   return {
     priority, need, first: planUnit(first), transport: planUnit(transport), send: [first.ambulance_id, transport.ambulance_id],
-    reason: `${kind(first)} ${minutes(first.eta_s)}, ${kind(transport)} ${minutes(transport.eta_s)}${short}: send both`,
+    reason: `${kind(first)}, ${minutes(first.eta_s)}; ${kind(transport)}, ${minutes(transport.eta_s)}${short}: send both`,
   };
 }
 

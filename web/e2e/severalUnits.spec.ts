@@ -210,7 +210,7 @@ test('New Case: the plan for the priority preselects a car and the ambulance to 
     await expect(page.getByRole('combobox', { name: /Priority/ })).toHaveText('1 — Life-threatening');
 
     // P1 needs ALS: the car first, and the quickest ALS ambulance ticked beside the plan's reason.
-    await expect(page.getByTestId('dispatch-plan-reason')).toHaveText(new RegExp(`^Suggested: car ${CAR} \\d+ min, ambulance TS09 EA \\d+ \\d+ min: send both$`));
+    await expect(page.getByTestId('dispatch-plan-reason')).toHaveText(new RegExp(`^Suggested: car ${CAR}, ~\\d+ min; ambulance TS09 EA \\d+, ~\\d+ min: send both$`));
     await expect(select).toHaveText(new RegExp(`^${CAR} — `));
     const also = page.getByRole('checkbox', { name: /^Also send / });
     await expect(also).toBeChecked();

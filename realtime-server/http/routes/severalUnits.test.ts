@@ -214,7 +214,7 @@ describe('GET /api/dispatch/suggestions with a priority', () => {
     const res = expectStatus(await s.api('GET', `/api/dispatch/suggestions?latitude=${place.latitude}&longitude=${place.longitude}&priority=1`, { token: operator }), 200, 'suggest');
     expect(res.body.suggestions.map((x: { ambulance_id: number; meets_need: boolean }) => [x.ambulance_id, x.meets_need])).toEqual([[6, true], [7, false], [5, false]]);
     expect(res.body.plan).toMatchObject({ priority: 1, need: 'als', first: { ambulance_id: 7, can_transport: false }, transport: { ambulance_id: 6, meets_need: true }, send: [7, 6] });
-    expect(res.body.plan.reason).toMatch(/^car TS09 EA 1007 \d+ min, ambulance TS09 EA 1006 \d+ min: send both$/);
+    expect(res.body.plan.reason).toMatch(/^car TS09 EA 1007, ~\d+ min; ambulance TS09 EA 1006, ~\d+ min: send both$/);
 
     const p3 = expectStatus(await s.api('GET', `/api/dispatch/suggestions?latitude=${place.latitude}&longitude=${place.longitude}&priority=3`, { token: operator }), 200, 'suggest');
     expect(p3.body.suggestions.map((x: { ambulance_id: number }) => x.ambulance_id)).toEqual([5, 6, 7]);

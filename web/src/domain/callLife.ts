@@ -1,6 +1,6 @@
 import {
   type AmbulanceDto, type AssignmentDto, type AssignmentStatus, type CaseDto, type ConfigResponse, type Priority, type PriorityInfo,
-  type UnitStatus, type UnitStep, TURNOUT_TARGET_S, UNIT_STEPS, stepTimeKey,
+  type UnitStatus, type UnitStep, TURNOUT_TARGET_S, UNIT_STEPS, responseClockStoppedAt, stepTimeKey,
 } from '../api/contract';
 
 /**
@@ -64,12 +64,22 @@ export function boardOrder<T extends BoardRow>(cases: readonly T[]): T[] {
   return cases.filter(isOpenCall).sort(compareBoard);
 }
 
-/** The crew reached the scene (an assignment not cancelled): the response clock no longer runs. */
-export const clockStopped = (c: Pick<CaseDto, 'assignment'>) => Boolean(c.assignment?.on_scene_at && c.assignment.status !== 'cancelled');
+type StopRow = Pick<CaseDto, 'priority' | 'assignments'>;
+type StopConfig = Partial<Pick<ConfigResponse, 'clock_stops'>> | undefined;
+/** The configuration the clock reads: the targets, and which arrival stops each priority's clock (the defaults without it). */
+type ClockConfig = Pick<ConfigResponse, 'priorities'> & Partial<Pick<ConfigResponse, 'clock_stops'>>;
 
-/** Seconds since the call came in: stopped when the ambulance reached the scene (the response clock, NHS ARP). */
-export function responseSeconds(c: Pick<CaseDto, 'call_received_at' | 'assignment'>, nowMs: number): number {
-  const end = clockStopped(c) ? ms(c.assignment!.on_scene_at) : nowMs;
+/**
+ * The right unit reached the scene: the response clock no longer runs (contract
+ * responseClockStoppedAt: the first unit for a priority whose clock stops at the first arrival,
+ * else the first able to convey).
+ */
+export const clockStopped = (c: StopRow, config?: StopConfig) => responseClockStoppedAt(c, config?.clock_stops) != null;
+
+/** Seconds since the call came in: stopped when the right unit reached the scene (the response clock, NHS ARP). */
+export function responseSeconds(c: StopRow & Pick<CaseDto, 'call_received_at'>, nowMs: number, config?: StopConfig): number {
+  const stoppedAt = responseClockStoppedAt(c, config?.clock_stops);
+  const end = stoppedAt != null ? ms(stoppedAt) : nowMs;
   return Math.max(0, Math.floor((end - ms(c.call_received_at)) / 1000));
 }
 
@@ -79,15 +89,15 @@ export type TargetState = 'ok' | 'amber' | 'red';
 export const targetState = (elapsedS: number, targetS: number): TargetState =>
   elapsedS > targetS ? 'red' : elapsedS > 0.8 * targetS ? 'amber' : 'ok';
 
-type ClockRow = Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'assignment'>;
+type ClockRow = Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'assignments'>;
 
 /**
  * An open call past its priority's response target with nobody on scene yet: the board's red
  * "Past target" (targetState of the response clock) on a call that still waits for help. A call
  * whose crew arrived late missed its target too, but needs nothing more now.
  */
-export const isPastTarget = (c: ClockRow, config: Pick<ConfigResponse, 'priorities'> | undefined, nowMs: number) =>
-  isOpenCall(c) && !clockStopped(c) && targetState(responseSeconds(c, nowMs), priorityInfo(config, c.priority).target_s) === 'red';
+export const isPastTarget = (c: ClockRow, config: ClockConfig | undefined, nowMs: number) =>
+  isOpenCall(c) && !clockStopped(c, config) && targetState(responseSeconds(c, nowMs, config), priorityInfo(config, c.priority).target_s) === 'red';
 
 /**
  * The board as a dispatcher reads it at `nowMs`: the board's order (compareBoard), with the calls
@@ -95,7 +105,7 @@ export const isPastTarget = (c: ClockRow, config: Pick<ConfigResponse, 'prioriti
  * P1 nobody has reached in time is the first card, never below the fold under newer P1s. The
  * server lists in compareBoard's order (it knows no clock); the screen adds this one key.
  */
-export function urgentBoardOrder<T extends BoardRow & ClockRow>(cases: readonly T[], config: Pick<ConfigResponse, 'priorities'> | undefined, nowMs: number): T[] {
+export function urgentBoardOrder<T extends BoardRow & ClockRow>(cases: readonly T[], config: ClockConfig | undefined, nowMs: number): T[] {
   const late = new Set(cases.filter((c) => isPastTarget(c, config, nowMs)));
   return boardOrder(cases).sort((a, b) => a.priority - b.priority || Number(late.has(b)) - Number(late.has(a)) || compareBoard(a, b));
 }

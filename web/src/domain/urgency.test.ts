@@ -7,9 +7,10 @@ import { boardOrder, isPastTarget, urgentBoardOrder } from './callLife';
 
 const T0 = Date.parse('2026-11-24T10:00:00Z');
 const ago = (minutes: number) => new Date(T0 - minutes * 60_000).toISOString();
-const onScene = (at: string) => ({ status: 'on_scene', on_scene_at: at }) as AssignmentDto;
+const onScene = (at: string) => ({ status: 'on_scene', on_scene_at: at, can_transport: true }) as AssignmentDto;
+/** A call whose units are its one `assignment` (as the server lists it in `assignments` too). */
 const call = (id: string, over: Partial<CaseDto>) =>
-  ({ id, status: 'active', priority: 1, call_received_at: ago(1), assignment: null, ...over }) as CaseDto;
+  ({ id, status: 'active', priority: 1, call_received_at: ago(1), assignment: null, assignments: over.assignment ? [over.assignment] : [], ...over }) as CaseDto;
 
 describe('past target', () => {
   it('is an open call whose response clock still runs past its priority\'s target (P1 15 min, P2 40 min by default)', () => {

@@ -68,8 +68,8 @@ describe('the Add unit dialog', () => {
     expect(unitChoiceDetail(offered(1), true)).toBe('Meets the need · 1.2 km, ~4 min');
     expect(unitChoiceDetail(offered(8, { meets_need: false, capability: 'responder', can_transport: false }), false)).toBe('Below the need · no place for the call yet');
     expect(needText(1, 'als')).toBe('P1 needs ALS or better');
-    expect(planReasonText({ reason: 'car TS09 EA 1008 2 min, ambulance TS09 EA 1001 9 min: send both' }))
-      .toBe('Suggested: car TS09 EA 1008 2 min, ambulance TS09 EA 1001 9 min: send both');
+    expect(planReasonText({ reason: 'car TS09 EA 1008, ~2 min; ambulance TS09 EA 1001, ~9 min: send both' }))
+      .toBe('Suggested: car TS09 EA 1008, ~2 min; ambulance TS09 EA 1001, ~9 min: send both');
   });
   it('words the button, the toast and a refusal', () => {
     expect(addButtonText(0)).toBe('Add unit');

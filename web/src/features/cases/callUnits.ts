@@ -75,7 +75,7 @@ export const meetsNeedText = (meets: boolean) => (meets ? 'Meets the need' : 'Be
 /** "Meets the need · 1.2 km, ~4 min": a unit's line in the Add unit dialog, after its plate and capability. */
 export const unitChoiceDetail = (s: CaseSuggestion, located: boolean) => `${meetsNeedText(s.meets_need)} · ${freeUnitDetail(s, located)}`;
 
-/** The plan's reason as the dialog and the form lead with it: "Suggested: car TS09 EA 1008 2 min, ambulance TS09 EA 1001 9 min: send both". */
+/** The plan's reason as the dialog and the form lead with it: "Suggested: car TS09 EA 1008, ~2 min; ambulance TS09 EA 1001, ~9 min: send both". */
 export const planReasonText = (plan: Pick<DispatchPlan, 'reason'>) => `Suggested: ${plan.reason}`;
 
 /** The Add button's words for what is ticked. */

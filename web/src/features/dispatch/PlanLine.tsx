@@ -7,8 +7,8 @@ import { planReasonText } from '../cases/callUnits';
 import { alsoSendText } from './dispatchPlan';
 
 /**
- * The server's plan for the call's priority, in its words ("Suggested: car TS09 EA 1008 2 min,
- * ambulance TS09 EA 1001 9 min: send both"), and when it sends two, the second unit as a ticked
+ * The server's plan for the call's priority, in its words ("Suggested: car TS09 EA 1008, ~2 min;
+ * ambulance TS09 EA 1001, ~9 min: send both"), and when it sends two, the second unit as a ticked
  * box the dispatcher may untick.
  */
 export function PlanLine({ plan, partner, checked, onCheck, disabled }: {

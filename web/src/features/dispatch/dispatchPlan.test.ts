@@ -5,7 +5,7 @@ import { alsoSendText, choiceDetail, planFirst, planPartner, plannedAmbulance } 
 
 const carUnit = { ambulance_id: 8, license_plate: 'TS09 EA 1008', capability: 'responder' as const, can_transport: false, meets_need: false, stale: false, eta_s: 110 };
 const ambUnit = { ambulance_id: 1, license_plate: 'TS09 EA 1001', capability: 'als' as const, can_transport: true, meets_need: true, stale: false, eta_s: 530 };
-const both: DispatchPlan = { priority: 1, need: 'als', first: carUnit, transport: ambUnit, send: [8, 1], reason: 'car TS09 EA 1008 2 min, ambulance TS09 EA 1001 9 min: send both' };
+const both: DispatchPlan = { priority: 1, need: 'als', first: carUnit, transport: ambUnit, send: [8, 1], reason: 'car TS09 EA 1008, ~2 min; ambulance TS09 EA 1001, ~9 min: send both' };
 const one: DispatchPlan = { priority: 3, need: 'bls', first: ambUnit, transport: null, send: [1], reason: 'ALS TS09 EA 1001 9 min: meets BLS' };
 const fleet = [ambulanceDto({ id: 1, license_plate: 'TS09 EA 1001' }), ambulanceDto({ id: 8, license_plate: 'TS09 EA 1008', capability: 'responder', can_transport: false }), ambulanceDto({ id: 2 })];
 const suggestion = (id: number): DispatchSuggestion => ({ ambulance_id: id, license_plate: `P${id}`, distance_m: 100, eta_s: 60, position_age_s: 1, stale: false, capability: 'als', can_transport: true, meets_need: true });

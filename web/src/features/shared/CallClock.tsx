@@ -20,10 +20,10 @@ const LOOK = {
  * 15:00", amber past 80 % of the target and red past it, each state also in words and an icon.
  * No live region: a clock announced every second would drown a screen reader.
  */
-export function CallClock({ item }: { item: Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'assignment'> }) {
+export function CallClock({ item }: { item: Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'assignments'> }) {
   const now = useServerNow(1000);
   const config = useQuery(queries.config());
-  const k = callClock(item, priorityInfo(config.data, item.priority), now);
+  const k = callClock(item, priorityInfo(config.data, item.priority), now, config.data);
   const look = LOOK[k.state];
   const theme = useTheme();
   // On the tinted background the light theme's main tones fall just under 4.5:1: its dark tones read.

@@ -13,7 +13,7 @@ const assignment = (over: Partial<AssignmentDto> = {}): AssignmentDto => ({
   ...over,
 });
 const call = (over: Partial<CaseDto> = {}) =>
-  ({ status: 'active', call_received_at: iso(0), assignment: null, priority: 1, created_at: iso(0), ...over }) as CaseDto;
+  ({ status: 'active', call_received_at: iso(0), assignment: null, priority: 1, created_at: iso(0), assignments: over.assignment ? [over.assignment] : [], ...over }) as CaseDto;
 
 describe('the response clock of a call', () => {
   const P1 = { target_s: 900 };

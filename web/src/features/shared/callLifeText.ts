@@ -1,5 +1,5 @@
 import {
-  type AssignmentDto, type CaseDto, type PriorityInfo, type TimedStep, type UnitStep, NEMSIS_TIMES, TIMED_STEPS, isOpenAssignment, stepTimeKey,
+  type AssignmentDto, type CaseDto, type ConfigResponse, type PriorityInfo, type TimedStep, type UnitStep, NEMSIS_TIMES, TIMED_STEPS, isOpenAssignment, stepTimeKey,
 } from '../../api/contract';
 import {
   type TargetState, UNIT_STATUS_LABELS, clockStopped, compareBoard, formatClock, responseSeconds, stepSince, targetState, turnoutLate,
@@ -30,9 +30,12 @@ export interface CallClock {
   waiting: boolean;
 }
 
-/** The response clock of one call (call received → on scene) against its priority's target. */
-export function callClock(c: Pick<CaseDto, 'status' | 'call_received_at' | 'assignment'>, info: Pick<PriorityInfo, 'target_s'>, nowMs: number): CallClock {
-  const seconds = responseSeconds(c, nowMs);
+/** The response clock of one call (call received → the right unit on scene, PRIORITY_CLOCK_STOP) against its priority's target. */
+export function callClock(
+  c: Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'assignments'>, info: Pick<PriorityInfo, 'target_s'>, nowMs: number,
+  config?: Partial<Pick<ConfigResponse, 'clock_stops'>>,
+): CallClock {
+  const seconds = responseSeconds(c, nowMs, config);
   const state = targetState(seconds, info.target_s);
   return {
     seconds,
@@ -40,7 +43,7 @@ export function callClock(c: Pick<CaseDto, 'status' | 'call_received_at' | 'assi
     target: `target ${formatClock(info.target_s)}`,
     state,
     stateText: TARGET_STATE_TEXT[state],
-    stopped: clockStopped(c),
+    stopped: clockStopped(c, config),
     waiting: c.status === 'pending',
   };
 }

@@ -31,7 +31,7 @@ describe('summaryStats', () => {
 describe('callStats: what is urgent now (issue 25)', () => {
   const T0 = Date.parse('2026-11-24T10:00:00Z');
   const ago = (minutes: number) => new Date(T0 - minutes * 60_000).toISOString();
-  const call = (over: Partial<CaseDto>) => ({ status: 'active', priority: 1, call_received_at: ago(1), assignment: null, ...over }) as CaseDto;
+  const call = (over: Partial<CaseDto>) => ({ status: 'active', priority: 1, call_received_at: ago(1), assignment: null, assignments: over.assignment ? [over.assignment] : [], ...over }) as CaseDto;
 
   it('counts two P1 waiting and one P1 past target as the issue saw them, and names the oldest of the most urgent waiting', () => {
     const cases = [

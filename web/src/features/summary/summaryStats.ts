@@ -40,7 +40,7 @@ export function summaryStats(cases: CaseDto[], ambulances: AmbulanceDto[]): Summ
 export const busyBreakdown = (s: Pick<SummaryStats, 'onEmergency' | 'busyNoCase'>) =>
   `${s.onEmergency} On Emergency · ${s.busyNoCase} Busy`;
 
-type CallRow = Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'assignment'>;
+type CallRow = Pick<CaseDto, 'status' | 'priority' | 'call_received_at' | 'assignment' | 'assignments'>;
 
 export interface CallStats {
   /** Calls waiting for an ambulance (pending). */
@@ -53,7 +53,7 @@ export interface CallStats {
 }
 
 /** What is urgent right now, from the live board's calls: the dashboard's Waiting Calls and Past Target. */
-export function callStats(cases: readonly CallRow[], config: Pick<ConfigResponse, 'priorities'> | undefined, nowMs: number): CallStats {
+export function callStats(cases: readonly CallRow[], config: Pick<ConfigResponse, 'priorities'> & Partial<Pick<ConfigResponse, 'clock_stops'>> | undefined, nowMs: number): CallStats {
   const waiting = cases.filter((c) => c.status === 'pending');
   const first = boardOrder(waiting)[0];
   const pastTarget = Object.fromEntries(PRIORITIES.map((p) => [p, 0])) as Record<Priority, number>;
