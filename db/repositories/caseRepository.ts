@@ -214,6 +214,9 @@ export const caseRepository = {
   },
   /** Names the case's current assignment (part of the write that started it: no version of its own). */
   setAssignment: (db: Db, id: string, assignmentId: number) => db('cases').where({ id }).update({ assignment_id: assignmentId }),
+  /** Keeps the call's latest request for backup (JSON), a change of the row: a new version. */
+  setBackupRequest: (db: Db, id: string, request: string) =>
+    db('cases').where({ id }).update({ backup_request: request, updated_at: nowIso(), version: db.raw('version + 1') }),
   /**
    * A new version of the row for a change that lives beside it (its assignment's times), so clients
    * take the event; `closed_at` when the change moves the end of the call with it.

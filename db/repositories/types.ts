@@ -68,6 +68,8 @@ export interface CaseRow {
    * its text, PostgreSQL the parsed array); absent from a row that was not read whole.
    */
   units?: string | UnitJson[] | null;
+  /** The call's latest request for backup (contract BackupAlert as JSON), answered or not. */
+  backup_request?: string | null;
 }
 /** One assignment as a case row carries it (caseRepository's `units`). */
 export type UnitJson = Pick<AssignmentRow, 'id' | 'ambulance_id' | 'license_plate' | 'status' | 'capability' | 'dispatched_at' | 'en_route_at'

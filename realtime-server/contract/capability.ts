@@ -111,3 +111,21 @@ export function responseClockStoppedAt(
   const conveyor = arrivals(c.assignments.filter((a) => a.can_transport));
   return conveyor ?? (c.assignments.some((a) => isOpenAssignment(a.status)) ? null : first);
 }
+
+/** A crew's request for backup as its call keeps it (the event's and the case's `backup_request`). */
+export interface BackupRequestState {
+  case_id: string;
+  ambulance_id: number;
+  license_plate: string;
+  note: string | null;
+  at: string;
+}
+
+/**
+ * Whether a request is answered: its call is over, or a unit other than the asking one was sent to
+ * it at or after the request. The server stops presenting an answered request; the boards stop alerting.
+ */
+export const backupAnswered = (
+  r: Pick<BackupRequestState, 'ambulance_id' | 'at'>,
+  c: { status: string; assignments: readonly Pick<AssignmentDto, 'ambulance_id' | 'dispatched_at'>[] },
+) => (c.status !== 'active' && c.status !== 'pending') || c.assignments.some((u) => u.ambulance_id !== r.ambulance_id && u.dispatched_at >= r.at);

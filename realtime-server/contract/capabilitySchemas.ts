@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AssignmentDto, Priority } from './callLife';
-import { CAPABILITIES } from './capability';
+import { type BackupRequestState, CAPABILITIES } from './capability';
 import type { CaseDto } from './cases';
 import { intId } from './common';
 
@@ -33,12 +33,7 @@ export const backupRequestSchema = z.object({
 export type BackupRequestInput = z.infer<typeof backupRequestSchema>;
 
 /** `backup.requested` to staff: an unmissable alert on the call, with what a dispatcher needs to add a unit at once. */
-export interface BackupAlert {
-  case_id: string;
+export interface BackupAlert extends BackupRequestState {
   priority: Priority;
-  ambulance_id: number;
-  license_plate: string;
-  note: string | null;
-  at: string;
 }
 export type BackupAck = { ok: true; alert: BackupAlert } | { ok: false; error: string };

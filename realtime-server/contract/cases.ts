@@ -7,6 +7,7 @@ import { priority } from './callLifeSchemas';
 import type { IntakeLocationDto, LocationSource, PatientLocationDto } from './location';
 import { intakeLocationSchema } from './locationSchemas';
 import type { CrewNotice } from './tracking';
+import type { BackupAlert } from './capabilitySchemas';
 
 const caseType = text().trim().max(40).nullish().transform((v) => v || null);
 const description = text().trim().max(2000);
@@ -122,6 +123,8 @@ export interface CaseDto {
   assignment: AssignmentDto | null;
   /** Every unit's assignment to this call, open ones first, each group in dispatch order. */
   assignments: AssignmentDto[];
+  /** A crew's request for backup that no unit has answered yet (contract backupAnswered); null otherwise. */
+  backup_request: BackupAlert | null;
   caseType: string | null;
   patientName: string;
   patient_name: string;

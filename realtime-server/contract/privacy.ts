@@ -37,7 +37,7 @@ export const CASE_PLACE_COLUMNS = CASE_LOCATION_COLUMN_NAMES.filter((k) => CASE_
  * and a 'deleted' timeline entry's copy of the case loses them at retention.
  */
 const CASE_DTO_FIELDS = {
-  id: false, description: false, status: false, priority: false, call_received_at: false, assignment: false, assignments: false,
+  id: false, description: false, status: false, priority: false, call_received_at: false, assignment: false, assignments: false, backup_request: false,
   caseType: false, patientName: false, patient_name: false, email: false, patient_email: false, operator_id: false,
   ambulance_id: false, license_plate: false, created_at: false, updated_at: false, closed_at: false, version: false, demo: false,
   latitude: true,

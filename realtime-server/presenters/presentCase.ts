@@ -1,5 +1,5 @@
 import {
-  type CaseDto, type CaseDtoLocation, type CaseDtoLocationKey, type CaseLocationEvent, type CaseStatus, type IntakeSource, type Priority,
+  type BackupAlert, type CaseDto, backupAnswered, type CaseDtoLocation, type CaseDtoLocationKey, type CaseLocationEvent, type CaseStatus, type IntakeSource, type Priority,
   bestLocation, locationMismatchM, pointWkb,
 } from '../contract';
 import { presentUnits, primaryOf } from './presentAssignment';
@@ -37,6 +37,13 @@ export function caseLocations(c: CaseRow): CaseDtoLocation {
   };
 }
 
+/** The call's request for backup while no unit has answered it (contract backupAnswered). */
+function openBackupRequest(c: CaseRow, units: CaseDto['assignments']): BackupAlert | null {
+  if (!c.backup_request) return null;
+  const r = JSON.parse(c.backup_request) as BackupAlert;
+  return backupAnswered(r, { status: c.status, assignments: units }) ? null : { ...r, priority: Number(c.priority) as Priority };
+}
+
 /** The case's fields that are not its location: typed so that none of the location fields can be set here. */
 function caseFacts(c: CaseRow): Omit<CaseDto, CaseDtoLocationKey> {
   const units = presentUnits(c);
@@ -48,6 +55,7 @@ function caseFacts(c: CaseRow): Omit<CaseDto, CaseDtoLocationKey> {
     call_received_at: c.call_received_at,
     assignment: primaryOf(c, units),
     assignments: units,
+    backup_request: openBackupRequest(c, units),
     caseType: c.case_type,
     patientName: c.patient_name,
     patient_name: c.patient_name,

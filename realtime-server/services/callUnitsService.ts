@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import {
-  type AddUnitResponse, type AssignmentStatus, type BackupAlert, type BackupRequestInput, type Priority, type StandDownInput, type StandDownResponse,
+  type AddUnitResponse, type AssignmentStatus, type BackupAlert, type BackupRequestState, type BackupRequestInput, type Priority, type StandDownInput, type StandDownResponse,
   TIMED_STEPS, type TimedStep, isOpenAssignment,
 } from '../contract';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
@@ -123,11 +123,11 @@ export const callUnitsService = {
       if (!open || movedMeanwhile) throw conflict(`Ambulance ${ambulance.license_plate} is on no call`);
       const c = await findCase(trx, open.case_id);
       const at = new Date().toISOString();
-      const alert: BackupAlert = {
-        case_id: c.id, priority: Number(c.priority) as Priority, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, note: input.note || null, at,
-      };
+      const request: BackupRequestState = { case_id: c.id, ambulance_id: ambulance.id, license_plate: ambulance.license_plate, note: input.note || null, at };
+      const alert: BackupAlert = { ...request, priority: Number(c.priority) as Priority };
       const actor: Actor = source.type === 'staff' ? source.actor : { type: 'driver' };
-      await caseRepository.touch(trx, c.id);
+      // Kept on the call as well as told: a board opened later (or offline now) still shows it until a unit answers.
+      await caseRepository.setBackupRequest(trx, c.id, JSON.stringify(request));
       await caseEventRepository.insert(trx, {
         caseId: c.id, action: 'backup.requested', actor: timelineActor(actor),
         after: { ...unitNamed(open), note: alert.note },

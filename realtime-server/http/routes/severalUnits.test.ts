@@ -182,6 +182,10 @@ describe('backup', () => {
       expect(res.body).toMatchObject({ ok: true, alert: { case_id: caseId, priority: 1, ambulance_id: 2, license_plate: plateOf(2), note: 'two patients' } });
       expect(await heard).toEqual(res.body.alert);
       expect((await caseEvents(s, caseId)).filter((e) => e.action === 'backup.requested')).toHaveLength(1);
+      // The call carries the request until a unit answers it, so a board opened later still shows it.
+      expect((await getCase(caseId)).backup_request).toEqual(res.body.alert);
+      expectStatus(await addUnit(caseId, 4), 201, 'the backup');
+      expect((await getCase(caseId)).backup_request).toBeNull();
     } finally {
       staff.disconnect();
     }

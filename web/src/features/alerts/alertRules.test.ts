@@ -13,7 +13,7 @@ const OTHER = 1;
 
 const kase = (id: string, over: Partial<CaseDto> = {}): CaseDto => ({
   id, description: 'Heart Attack', status: 'active', caseType: null, patientName: `Patient ${id}`, patient_name: `Patient ${id}`, email: 'p@x.test',
-  priority: 1, call_received_at: ago(10), assignment: null, assignments: [], patient_email: 'p@x.test', operator_id: OTHER, ambulance_id: null,
+  priority: 1, call_received_at: ago(10), assignment: null, assignments: [], backup_request: null, patient_email: 'p@x.test', operator_id: OTHER, ambulance_id: null,
   license_plate: null, latitude: null, longitude: null, location_accuracy: null, location_updated_at: null, wkb: null, location_source: null, intake_location: null, patient_location: null, location_mismatch_m: null, demo: false,
   created_at: ago(10), updated_at: ago(10), closed_at: null, version: 1, ...over,
 });

@@ -22,6 +22,13 @@ describe('a crew\'s request for backup', () => {
     expect(backupAnswered(alert(), [])).toBe(true);
     expect(openBackups([alert(), alert({ case_id: 'gone' })], [asking])).toEqual([alert()]);
   });
+  it('shows a request the call carries though this tab never heard it (opened later, or offline then), once', () => {
+    const carried = { ...asking, backup_request: alert() };
+    expect(openBackups([], [carried])).toEqual([alert()]);
+    expect(openBackups([alert()], [carried])).toEqual([alert()]);
+    const helped = { ...carried, assignments: [...asking.assignments, unit(2, 5, '2026-01-01T00:11:00.000Z')] };
+    expect(openBackups(undefined, [helped])).toEqual([]);
+  });
   it('says the call, the crew and its note', () => {
     expect(backupText(alert(), 'Ravi Kumar')).toBe('Backup asked for the P1 call of Ravi Kumar by TS09 EA 1003: second patient');
     expect(backupText(alert({ note: null, priority: 3 }), null)).toBe('Backup asked for the P3 call by TS09 EA 1003');

@@ -1,4 +1,4 @@
-import type { BackupAlert, CaseDto } from '../../api/contract';
+import { type BackupAlert, type CaseDto, backupAnswered as answered } from '../../api/contract';
 import { priorityTag } from '../../domain/callLife';
 import { backupKey } from '../../realtime/backupAlerts';
 import type { CallAlert } from './alertRules';
@@ -8,22 +8,28 @@ import type { CallAlert } from './alertRules';
  * Pure: the hook feeds it the held requests and the board, and plays what it answers.
  */
 
-type CaseLook = Pick<CaseDto, 'id' | 'status' | 'assignments'>;
+type CaseLook = Pick<CaseDto, 'id' | 'status' | 'assignments'> & Partial<Pick<CaseDto, 'backup_request'>>;
 
 /**
  * Whether a request is answered: its call is over (or gone from the board), or a unit was sent to it
- * at or after the request. A board not yet loaded answers nothing.
+ * at or after the request (the contract's backupAnswered). A board not yet loaded answers nothing.
  */
 export function backupAnswered(a: BackupAlert, cases: readonly CaseLook[] | undefined): boolean {
   if (!cases) return false;
   const c = cases.find((x) => x.id === a.case_id);
-  if (!c || (c.status !== 'active' && c.status !== 'pending')) return true;
-  return (c.assignments ?? []).some((u) => u.ambulance_id !== a.ambulance_id && u.dispatched_at >= a.at);
+  return !c || answered(a, { status: c.status, assignments: c.assignments ?? [] });
 }
 
-/** The requests still asking, oldest first (the order they came in). */
-export const openBackups = (held: readonly BackupAlert[] | undefined, cases: readonly CaseLook[] | undefined): BackupAlert[] =>
-  (held ?? []).filter((a) => !backupAnswered(a, cases));
+/**
+ * The requests still asking, oldest first: those heard on this tab's socket and those the calls
+ * themselves carry (`backup_request`), so a board opened after a request, or a tab that was offline
+ * when it came, shows it too. The same request heard both ways is one.
+ */
+export function openBackups(held: readonly BackupAlert[] | undefined, cases: readonly CaseLook[] | undefined): BackupAlert[] {
+  const onCalls = (cases ?? []).flatMap((c) => (c.backup_request ? [c.backup_request] : []));
+  const all = new Map([...(held ?? []), ...onCalls].map((a) => [backupKey(a), a]));
+  return [...all.values()].filter((a) => !backupAnswered(a, cases)).sort((a, b) => a.at.localeCompare(b.at));
+}
 
 /** "Backup asked for the P1 call of Ravi Kumar by TS09 EA 1003: second patient" */
 export function backupText(a: BackupAlert, patientName: string | null): string {
