@@ -96,7 +96,7 @@ test('the open driver page hears its ambulance\'s next call live, with a sound, 
     const standby = driver.getByTestId('driver-standby');
     await expect(standby).toBeVisible({ timeout: 10_000 });
     await expect(standby).toHaveAttribute('data-ended', 'cleared');
-    await expect(driver.getByTestId('driver-standby-ended')).toHaveText('Job done. The call is resolved.');
+    await expect(driver.getByTestId('driver-standby-ended')).toHaveText('Job done. This ambulance is clear of the call.');
     await expect(standby.getByRole('heading', { name: 'Waiting for the next call' })).toBeVisible();
     await expect(driver.getByTestId('driver-standby-text')).toContainText(`Ambulance ${ambulance.license_plate}: keep this page open`);
     // No "link not found" beside it: one state.

@@ -101,7 +101,7 @@ test('the crew reports its steps with one big button, online and offline (queued
     await confirm.click();
     cleared = true;
     // The job is done: the page says so, stops sharing, and waits for the ambulance's next call (crew-live.spec.ts).
-    await expect(driver.getByTestId('driver-standby-ended')).toHaveText('Job done. The call is resolved.', { timeout: 15_000 });
+    await expect(driver.getByTestId('driver-standby-ended')).toHaveText('Job done. This ambulance is clear of the call.', { timeout: 15_000 });
     await expect.poll(() => unitStatus(page, operator, ambulance.id)).toBe('available');
     const done = await caseNow(page, operator, caseId);
     expect(done.case.status).toBe('resolved');

@@ -114,7 +114,7 @@ function StandbyCard({ standby }: { standby: DriverStandby }) {
     <section className="ll-card ll-card--left" aria-labelledby="driver-standby-heading" data-testid="driver-standby" data-ended={standby.ended}>
       <div className={`ll-state ${done ? 'll-state--done' : 'll-state--closed'}`} role="status" data-testid="driver-standby-ended">
         {done ? <CheckIcon className="ll-state-icon" /> : <StopIcon className="ll-state-icon" />}
-        <p className="ll-state-title">{done ? 'Job done. The call is resolved.' : 'The dispatcher took this ambulance off the call.'}</p>
+        <p className="ll-state-title">{done ? 'Job done. This ambulance is clear of the call.' : 'The dispatcher took this ambulance off the call.'}</p>
       </div>
       <h1 id="driver-standby-heading" className="ll-title ll-title--small ll-standby-title">Waiting for the next call</h1>
       <p className="ll-text ll-standby-text" data-testid="driver-standby-text">
