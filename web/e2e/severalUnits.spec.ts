@@ -161,6 +161,10 @@ test('a crew asking for backup alerts the board at once, and its Add unit sends 
     await expect(notice).toContainText('Backup requested');
     await expect(notice).toContainText(`Backup asked for the P2 call of ${name} by ${AMBULANCE}: second patient`);
     await expect(card.getByTestId('card-backup')).toContainText(`Backup asked by ${AMBULANCE}: second patient`);
+    // The one action: the unit ranked first for the call that meets its need (a P2 needs ALS: never the car).
+    const send = notice.getByRole('button', { name: new RegExp(`^Send TS09 EA \\d+ to the P2 call of ${name}$`) });
+    await expect(send).toBeVisible();
+    await expect(send).not.toHaveAccessibleName(new RegExp(CAR));
     await expect.poll(async () => (await page.evaluate(() => (window as unknown as { __lifelineAudio: number[] }).__lifelineAudio)).length).toBeGreaterThan(0);
     await expectNoViolations(page, 'the board with a request for backup', { pointerAt: { x: 640, y: 600 } });
     await page.screenshot({ path: '.tmp/several-units-backup.png' });

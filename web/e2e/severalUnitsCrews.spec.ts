@@ -156,3 +156,26 @@ test('a three-ambulance incident: two more units added at once from the card, al
     for (const back of restore) await back();
   }
 });
+
+test('a crew\'s request for backup is answered in one action from the notice, and a board opened later still shows it', async ({ page }) => {
+  const token = await apiToken(page, 'operator');
+  const ambulance = await freeAmbulance(page, token, 'TS09 EA 1002');
+  const name = `Backup Later Divya ${run}`;
+  const created = await page.request.post('/api/cases', {
+    headers: auth(token), data: { email: `later.${run.toLowerCase()}@example.com`, caseType: 'Accident', patientName: name, ambulance_id: ambulance.id, description: `Backup later ${run}` },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const caseId = (await created.json()).case.id as string;
+  // Asked before any board is open: the call carries the request.
+  const asked = await page.request.post(`/api/ambulances/${ambulance.id}/backup`, { headers: auth(token), data: { note: 'trapped driver' } });
+  expect(asked.ok(), await asked.text()).toBeTruthy();
+
+  await signIn(page, 'operator', '/dashboard/cases');
+  const notice = page.getByTestId('backup-alert').filter({ hasText: name });
+  await expect(notice).toContainText(`by TS09 EA 1002: trapped driver`);
+  const send = notice.getByRole('button', { name: new RegExp(`^Send (TS09 EA \\d+) to the P2 call of ${name}$`) });
+  const plate = /^Send (TS09 EA \d+)/.exec((await send.textContent())!)![1];
+  await send.click();
+  await expect(notice).toHaveCount(0);
+  await expect.poll(async () => (await caseNow(page, token, caseId)).assignments.map((a) => a.license_plate).sort()).toEqual(['TS09 EA 1002', plate].sort());
+});

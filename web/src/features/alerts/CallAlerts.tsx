@@ -15,7 +15,8 @@ import { patientNameOf } from '../../domain/caseRules';
 import { useToast } from '../../layout/toast';
 import { type CallAlert, MAX_SHOWN, assignLabel, callToAssign, freeUnitRankText, moreText } from './alertRules';
 import { AddUnitDialog } from '../cases/AddUnitDialog';
-import { backupText, withBackups } from './backupRules';
+import { backupChoice, backupText, withBackups } from './backupRules';
+import { addedText } from '../cases/callUnits';
 import { CloseIcon } from './icons';
 import { useCallAlerts } from './useCallAlerts';
 
@@ -80,20 +81,40 @@ function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
   );
 }
 
-/** A crew asks for backup: the call, the crew's plate and note, and one action, Add unit, for that call. */
+/**
+ * A crew asks for backup: the call, the crew's plate and note, and one action that sends help at
+ * once, the unit the server ranks first for that call (one meeting its need, else the quickest);
+ * Add unit opens the call's list for more, or another.
+ */
 function BackupNotice({ alert, name, onAdd, onDone }: { alert: BackupAlert; name: string | null; onAdd: (opener: HTMLElement) => void; onDone: () => void }) {
+  const call = `the ${priorityTag(alert.priority)} call${name ? ` of ${name}` : ''}`;
+  const ranked = useQuery(queries.caseSuggestions(alert.case_id)).data?.suggestions ?? [];
+  const first = backupChoice(ranked);
+  const add = useApiMutation(mutations.addUnit);
+  const toast = useToast();
+  const send = () => {
+    if (!first || add.isPending) return;
+    add.mutate({ caseId: alert.case_id, ambulanceId: first.ambulance_id }, {
+      onSuccess: (r) => toast(addedText([first.license_plate], { priority: r.case.priority, name: patientNameOf(r.case) }), 'success'),
+    });
+  };
   return (
     <Alert
       severity="error"
       variant="filled"
       action={(
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          {first && (
+            <Button color="inherit" variant="outlined" size="small" onClick={send} disabled={add.isPending} aria-label={`Send ${first.license_plate} to ${call}`} sx={{ whiteSpace: 'nowrap' }}>
+              Send {first.license_plate}
+            </Button>
+          )}
           <Button
             color="inherit"
             variant="outlined"
             size="small"
             onClick={(e) => onAdd(e.currentTarget)}
-            aria-label={`Add unit to the ${priorityTag(alert.priority)} call${name ? ` of ${name}` : ''}`}
+            aria-label={`Add unit to ${call}`}
             sx={{ whiteSpace: 'nowrap' }}
           >
             Add unit
@@ -109,6 +130,7 @@ function BackupNotice({ alert, name, onAdd, onDone }: { alert: BackupAlert; name
     >
       <AlertTitle sx={{ mb: 0 }}>Backup requested</AlertTitle>
       {backupText(alert, name)}
+      {add.isError && <div>{add.error instanceof ApiError && add.error.serverError ? add.error.serverError : 'Could not send the unit'}</div>}
     </Alert>
   );
 }

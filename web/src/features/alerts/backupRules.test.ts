@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AssignmentDto, BackupAlert } from '../../api/contract';
 import { caseDto } from '../../testing/dtos';
-import { backupAnswered, backupCallAlert, backupCardText, backupOrder, backupText, backupTitle, newBackups, openBackups, withBackups } from './backupRules';
+import { backupAnswered, backupCallAlert, backupChoice, backupCardText, backupOrder, backupText, backupTitle, newBackups, openBackups, withBackups } from './backupRules';
 
 const alert = (over: Partial<BackupAlert> = {}): BackupAlert => ({
   case_id: 'c1', priority: 1, ambulance_id: 3, license_plate: 'TS09 EA 1003', note: 'second patient', at: '2026-01-01T00:10:00.000Z', ...over,
@@ -28,6 +28,12 @@ describe('a crew\'s request for backup', () => {
     expect(openBackups([alert()], [carried])).toEqual([alert()]);
     const helped = { ...carried, assignments: [...asking.assignments, unit(2, 5, '2026-01-01T00:11:00.000Z')] };
     expect(openBackups(undefined, [helped])).toEqual([]);
+  });
+  it('sends in one action the first unit ranked for the call that meets its need, else the first, else none', () => {
+    const s = (ambulance_id: number, meets_need: boolean) => ({ ambulance_id, license_plate: `TS09 EA 100${ambulance_id}`, meets_need });
+    expect(backupChoice([s(8, false), s(4, true), s(1, true)])?.ambulance_id).toBe(4);
+    expect(backupChoice([s(8, false), s(7, false)])?.ambulance_id).toBe(8);
+    expect(backupChoice([])).toBeNull();
   });
   it('says the call, the crew and its note', () => {
     expect(backupText(alert(), 'Ravi Kumar')).toBe('Backup asked for the P1 call of Ravi Kumar by TS09 EA 1003: second patient');

@@ -1,4 +1,4 @@
-import { type BackupAlert, type CaseDto, backupAnswered as answered } from '../../api/contract';
+import { type BackupAlert, type CaseDto, type CaseSuggestion, backupAnswered as answered } from '../../api/contract';
 import { priorityTag } from '../../domain/callLife';
 import { backupKey } from '../../realtime/backupAlerts';
 import type { CallAlert } from './alertRules';
@@ -30,6 +30,10 @@ export function openBackups(held: readonly BackupAlert[] | undefined, cases: rea
   const all = new Map([...(held ?? []), ...onCalls].map((a) => [backupKey(a), a]));
   return [...all.values()].filter((a) => !backupAnswered(a, cases)).sort((a, b) => a.at.localeCompare(b.at));
 }
+
+/** The unit a request's one action sends: the first the server ranks for the call that meets its need, else its first (null: none free). */
+export const backupChoice = <S extends Pick<CaseSuggestion, 'ambulance_id' | 'license_plate' | 'meets_need'>>(ranked: readonly S[]): S | null =>
+  ranked.find((s) => s.meets_need) ?? ranked[0] ?? null;
 
 /** "Backup asked for the P1 call of Ravi Kumar by TS09 EA 1003: second patient" */
 export function backupText(a: BackupAlert, patientName: string | null): string {
