@@ -13,7 +13,7 @@ import { presentCase } from '../presenters/presentCase';
 import { type UnitStatusSource, assignments, revokeUnitLinks, unitNamed, unitOnCall } from './assignmentService';
 import { claimAmbulance, findCase, findCaseForUpdate, timelineActor } from './caseService';
 import { type Actor, type ServiceContext, inTransaction } from './context';
-import { notifyDispatch } from './dispatchNotices';
+import { issueTrackingLinks, mailTrackingLinks, notifyDispatch } from './dispatchNotices';
 import { conflict, notFound } from './errors';
 import type { DomainEvent } from './events';
 import { giveUnit } from './queueDispatchService';
@@ -27,6 +27,18 @@ const reached = (s: string, step: TimedStep) => TIMED_STEPS.indexOf(s as TimedSt
 async function publishAmbulance(trx: Knex.Transaction, id: number, record: Record) {
   const row = await ambulanceRepository.findById(trx, id);
   if (row) record({ type: 'ambulance.updated', ambulance: presentAmbulance(row) });
+}
+
+/**
+ * The patient's tracking link followed a unit that left the call while another is still coming: a
+ * new link for the call's primary unit, mailed as at a dispatch (only the patient: its crew has its own).
+ */
+async function retellPatient(trx: Knex.Transaction, ctx: ServiceContext, record: Record, actor: Staff, caseId: string, ambulanceId: number) {
+  const ambulance = await ambulanceRepository.findById(trx, ambulanceId);
+  if (!ambulance) return;
+  const c = await findCase(trx, caseId);
+  const links = await issueTrackingLinks(trx, ctx.config.publicUrl, c, ambulance, { driver: false });
+  await mailTrackingLinks(trx, record, actor, c, ambulance, links, { patient: 'tracking' });
 }
 
 /**
@@ -93,6 +105,8 @@ export const callUnitsService = {
         before: { status }, after: { ...unitNamed(open), status: 'cancelled', reason: input.reason },
       });
       const stillOn = await assignmentRepository.openForCase(trx, c.id);
+      // The patient was told of the call's primary unit (at its dispatch): when it leaves, of the unit still coming instead.
+      const patientWatched = Number(c.assignment_id) === open.id;
       if (stillOn.length > 0) {
         await revokeUnitLinks(trx, record, c.id, open.ambulance_id);
       } else {
@@ -106,7 +120,8 @@ export const callUnitsService = {
         });
         await revokeUnitLinks(trx, record, c.id, null);
       }
-      await assignments.settlePrimary(trx, c.id, actor);
+      const primary = await assignments.settlePrimary(trx, c.id, actor);
+      if (patientWatched && stillOn.length > 0 && primary?.ambulance_id != null) await retellPatient(trx, ctx, record, actor, c.id, primary.ambulance_id);
       const dto = presentCase(await findCase(trx, c.id));
       record({ type: 'case.updated', case: dto });
       return { case: dto, assignment: presentAssignment((await assignmentRepository.findById(trx, open.id))!) };

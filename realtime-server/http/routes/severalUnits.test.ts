@@ -143,6 +143,24 @@ describe('the call with several units', () => {
     expect(JSON.parse(entry!.after)).toMatchObject({ ambulance_id: 6, reason: 'first crew has it in hand', status: 'cancelled' });
   });
 
+  it('standing down the unit the patient watches come: the patient is mailed the link of the unit still coming', async () => {
+    const caseId = await dispatchCase(s, operator, 1);
+    const first = (await getCase(caseId)).assignment!;
+    expectStatus(await addUnit(caseId, 5), 201, 'add');
+    const mailsBefore = (await s.ctx.db('outbox').where({ case_id: caseId, kind: 'tracking-patient' })).length;
+    expectStatus(await standDown(caseId, first.id, 'the ambulance behind it is nearer now'), 200, 'stand down');
+    const mails = await s.ctx.db('outbox').where({ case_id: caseId, kind: 'tracking-patient' }).orderBy('id');
+    expect(mails.length).toBe(mailsBefore + 1);
+    const link = (JSON.parse(mails.at(-1).links) as string[]).find((l) => l.includes('/track/5?t='))!;
+    expect(link).toBeTruthy();
+    const t = new URL(link).searchParams.get('t');
+    expect(expectStatus(await s.api('GET', `/api/track/5?t=${t}`), 200, 'the new link').body).toMatchObject({ ambulanceId: 5, unit_status: 'dispatched' });
+    // A unit the patient was not watching leaves without a mail.
+    const third = expectStatus(await addUnit(caseId, 6), 201, 'add').body.assignment as AssignmentDto;
+    expectStatus(await standDown(caseId, third.id), 200, 'stand down');
+    expect((await s.ctx.db('outbox').where({ case_id: caseId, kind: 'tracking-patient' })).length).toBe(mailsBefore + 1);
+  });
+
   it('standing down the last unit before the scene sends the call back to the queue; after a unit treated and cleared, it resolves', async () => {
     const queued = await dispatchCase(s, operator, 1);
     const only = (await getCase(queued)).assignment!;
