@@ -1,6 +1,6 @@
 import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiToken, dispatchCase, signIn, settled, skipTimeUntil, storeSession } from './helpers';
+import { apiToken, dispatchCase, recordTones, signIn, settled, skipTimeUntil, storeSession } from './helpers';
 
 noOpenCallsAroundEachTest();
 
@@ -16,24 +16,12 @@ interface Recorded { audio: { hz: number; type: string }[]; notifications: { tit
  * requests, and a switchable document.hidden (headless Chromium's tab is always visible).
  */
 async function instrument(page: Page) {
+  await recordTones(page);
   await page.addInitScript(() => {
-    const w = window as unknown as { __lifelineAudio: unknown[]; __notifications: unknown[]; __permissionAsks: number; __hidden: boolean };
-    w.__lifelineAudio = [];
+    const w = window as unknown as { __notifications: unknown[]; __permissionAsks: number; __hidden: boolean };
     w.__notifications = [];
     w.__permissionAsks = 0;
     w.__hidden = false;
-    const Real = window.AudioContext;
-    window.AudioContext = class extends Real {
-      createOscillator() {
-        const osc = super.createOscillator();
-        const start = osc.start.bind(osc);
-        osc.start = (when?: number) => {
-          w.__lifelineAudio.push({ hz: osc.frequency.value, type: osc.type });
-          start(when);
-        };
-        return osc;
-      }
-    };
     let permission: NotificationPermission = 'default';
     class FakeNotification {
       static get permission() { return permission; }
@@ -55,8 +43,8 @@ async function instrument(page: Page) {
 }
 
 const recorded = (page: Page) => page.evaluate((): Recorded => {
-  const w = window as unknown as { __lifelineAudio: Recorded['audio']; __notifications: Recorded['notifications']; __permissionAsks: number };
-  return { audio: w.__lifelineAudio, notifications: w.__notifications, permissionAsks: w.__permissionAsks };
+  const w = window as unknown as { __tones: Recorded['audio']; __notifications: Recorded['notifications']; __permissionAsks: number };
+  return { audio: w.__tones, notifications: w.__notifications, permissionAsks: w.__permissionAsks };
 });
 
 const setHidden = (page: Page, hidden: boolean) => page.evaluate((h) => {

@@ -1,6 +1,6 @@
-import { expect, test, type BrowserContext, type Page, noOpenCallsAroundEachTest } from './fixtures';
+import { expect, test, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiToken, dispatchCase, freeAmbulance, outboxLinks, signIn } from './helpers';
+import { apiToken, dispatchCase, freeAmbulance, outboxLinks, recordTones, signIn, tones } from './helpers';
 
 noOpenCallsAroundEachTest();
 
@@ -12,26 +12,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const shot = (page: Page, name: string) => page.screenshot({ path: `.tmp/crew-live/${name}.png`, fullPage: true });
 const run = String(Date.now() % 1_000_000);
 
-/** Counts the oscillators the page starts (the Web Audio beep), as alerts.spec.ts does. */
-async function countBeeps(context: BrowserContext) {
-  await context.addInitScript(() => {
-    const w = window as unknown as { __beeps: number };
-    w.__beeps = 0;
-    const Real = window.AudioContext;
-    window.AudioContext = class extends Real {
-      createOscillator() {
-        const osc = super.createOscillator();
-        const start = osc.start.bind(osc);
-        osc.start = (when?: number) => {
-          w.__beeps += 1;
-          start(when);
-        };
-        return osc;
-      }
-    };
-  });
-}
-const beeps = (page: Page) => page.evaluate(() => (window as unknown as { __beeps: number }).__beeps);
+const beeps = async (page: Page) => (await tones(page)).length;
 
 /** Sends the tracking e-mails of a case (Send Tracker) and answers its driver link as a path. */
 async function driverLinkOf(page: Page, token: string, caseId: string, ambulanceId: number): Promise<string> {
@@ -82,7 +63,7 @@ test('the open driver page hears its ambulance\'s next call live, with a sound, 
   const link = await driverLinkOf(page, operator, first, ambulance.id);
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  await countBeeps(phone);
+  await recordTones(phone);
   try {
     const driver = await phone.newPage();
     await driver.goto(link);

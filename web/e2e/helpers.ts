@@ -268,3 +268,32 @@ export function apiPath(path: string, { under = false }: { under?: boolean } = {
   const escaped = path.replace(/\/$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^https?://[^/]+${escaped}${under ? '(?:/[^?#]*)?' : ''}(?:[?#].*)?$`);
 }
+
+/** A tone the page started (the Web Audio alerts): its frequency and wave. */
+export interface Tone { hz: number; type: OscillatorType }
+
+/**
+ * Records every tone a page of `target` (a page or a whole context) starts, before any page
+ * script: AudioContext wrapped so each oscillator's start is kept in order (read with `tones`).
+ */
+export async function recordTones(target: Pick<Page, 'addInitScript'>) {
+  await target.addInitScript(() => {
+    const w = window as unknown as { __tones: { hz: number; type: OscillatorType }[] };
+    w.__tones = [];
+    const Real = window.AudioContext;
+    window.AudioContext = class extends Real {
+      createOscillator() {
+        const osc = super.createOscillator();
+        const start = osc.start.bind(osc);
+        osc.start = (when?: number) => {
+          w.__tones.push({ hz: osc.frequency.value, type: osc.type });
+          start(when);
+        };
+        return osc;
+      }
+    };
+  });
+}
+
+/** The tones a page has started so far (recordTones). */
+export const tones = (page: Page) => page.evaluate(() => (window as unknown as { __tones: Tone[] }).__tones);

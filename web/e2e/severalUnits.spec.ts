@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page, noOpenCallsAroundEachTest } from './fixtures';
 import { expectNoViolations } from './axe';
-import { apiToken, closeCase, freeAmbulance, signIn } from './helpers';
+import { apiToken, closeCase, freeAmbulance, recordTones, signIn, tones } from './helpers';
 
 noOpenCallsAroundEachTest();
 
@@ -121,22 +121,7 @@ test('a unit added to a running call from its card, both listed with their capab
 
 test('a crew asking for backup alerts the board at once, and its Add unit sends one', async ({ page }) => {
   // The page's sounds, as alerts.spec records them: a request for backup rings like the other alerts.
-  await page.addInitScript(() => {
-    const w = window as unknown as { __lifelineAudio: number[] };
-    w.__lifelineAudio = [];
-    const Real = window.AudioContext;
-    window.AudioContext = class extends Real {
-      createOscillator() {
-        const osc = super.createOscillator();
-        const start = osc.start.bind(osc);
-        osc.start = (when?: number) => {
-          w.__lifelineAudio.push(osc.frequency.value);
-          start(when);
-        };
-        return osc;
-      }
-    };
-  });
+  await recordTones(page);
   const admin = await apiToken(page, 'admin');
   const token = await apiToken(page, 'operator');
   const ambulance = await freeAmbulance(page, token, AMBULANCE);
@@ -165,7 +150,7 @@ test('a crew asking for backup alerts the board at once, and its Add unit sends 
     const send = notice.getByRole('button', { name: new RegExp(`^Send TS09 EA \\d+ to the P2 call of ${name}$`) });
     await expect(send).toBeVisible();
     await expect(send).not.toHaveAccessibleName(new RegExp(CAR));
-    await expect.poll(async () => (await page.evaluate(() => (window as unknown as { __lifelineAudio: number[] }).__lifelineAudio)).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await tones(page)).length).toBeGreaterThan(0);
     await expectNoViolations(page, 'the board with a request for backup', { pointerAt: { x: 640, y: 600 } });
     await page.screenshot({ path: '.tmp/several-units-backup.png' });
 
