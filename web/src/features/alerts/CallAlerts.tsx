@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import type { AmbulanceDto, BackupAlert, CaseDto } from '../../api/contract';
 import { mutations } from '../../api/mutations';
@@ -19,6 +19,18 @@ import { backupChoice, backupText, withBackups } from './backupRules';
 import { addedText } from '../cases/callUnits';
 import { CloseIcon } from './icons';
 import { useCallAlerts } from './useCallAlerts';
+
+/** A notice's buttons, then Close: MUI's Alert drops its own close button when given an action, so the same one is put back beside them. */
+function NoticeActions({ children, onClose }: { children: ReactNode; onClose: () => void }) {
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      {children}
+      <IconButton color="inherit" size="small" aria-label="Close" title="Close" onClick={onClose}>
+        <CloseIcon fontSize="small" />
+      </IconButton>
+    </Stack>
+  );
+}
 
 /** The freed unit's distance and ETA to the call it would take, by the dispatch ranking; null while unknown or without a location. */
 function useFreeUnitRank(ambulanceId: number, target: Pick<CaseDto, 'latitude' | 'longitude'> | undefined): string | null {
@@ -60,15 +72,11 @@ function FreeUnitNotice({ alert, ambulance, cases, onDone }: {
     <Alert
       severity={severity(alert)}
       action={(
-        // MUI's Alert drops its close button when given an action: the same one is put back beside it.
-        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+        <NoticeActions onClose={onDone}>
           <Button color="inherit" variant="outlined" size="small" onClick={press} disabled={assign.isPending} sx={{ whiteSpace: 'nowrap' }}>
             {assignLabel(ambulance.license_plate, target.priority)}
           </Button>
-          <IconButton color="inherit" size="small" aria-label="Close" title="Close" onClick={onDone}>
-            <CloseIcon fontSize="small" />
-          </IconButton>
-        </Stack>
+        </NoticeActions>
       )}
       data-testid="unit-free-alert"
     >
@@ -103,7 +111,7 @@ function BackupNotice({ alert, name, onAdd, onDone }: { alert: BackupAlert; name
       severity="error"
       variant="filled"
       action={(
-        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+        <NoticeActions onClose={onDone}>
           {first && (
             <Button color="inherit" variant="outlined" size="small" onClick={send} disabled={add.isPending} aria-label={`Send ${first.license_plate} to ${call}`} sx={{ whiteSpace: 'nowrap' }}>
               Send {first.license_plate}
@@ -119,10 +127,7 @@ function BackupNotice({ alert, name, onAdd, onDone }: { alert: BackupAlert; name
           >
             Add unit
           </Button>
-          <IconButton color="inherit" size="small" aria-label="Close" title="Close" onClick={onDone}>
-            <CloseIcon fontSize="small" />
-          </IconButton>
-        </Stack>
+        </NoticeActions>
       )}
       data-testid="backup-alert"
       data-case-id={alert.case_id}
