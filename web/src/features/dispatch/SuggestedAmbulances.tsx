@@ -38,9 +38,13 @@ export function SuggestedAmbulances({ ranked, value, onPick, disabled }: {
             onClick={() => onPick(id)}
             sx={{ textTransform: 'none', borderRadius: 4 }}
           >
-            <Box component="span" sx={{ fontWeight: 600 }}>{ambulance.license_plate}</Box>
-            <Box component="span" sx={{ ml: 0.75, fontVariantNumeric: 'tabular-nums' }}>{suggestionDetail(suggestion!)}</Box>
-            <Box component="span" sx={{ ml: 0.75 }}>· {capabilityWords(ambulance.capability)}</Box>
+            {/* One run of text: as separate flex items of the button, the three parts wrapped as columns. */}
+            <Box component="span" sx={{ textAlign: 'left' }}>
+              <Box component="span" sx={{ fontWeight: 600 }}>{ambulance.license_plate}</Box>
+              {' '}
+              <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums' }}>{suggestionDetail(suggestion!)}</Box>
+              {` · ${capabilityWords(ambulance.capability)}`}
+            </Box>
           </Button>
         );
       })}
