@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures';
-import { apiToken, closeCase, dispatchCase, freeAmbulance, locationApiPath, locationPath, outboxLinks, signIn } from './helpers';
+import { animationsDone, apiToken, closeCase, dispatchCase, freeAmbulance, locationApiPath, locationPath, outboxLinks, signIn } from './helpers';
 
 /**
  * Safe rendering: a case whose patient name and description hold markup and a
@@ -101,6 +101,8 @@ test('patient- and operator-supplied text is shown as text on every screen, publ
         await page.goto(path);
         const marker = page.getByTitle(`Patient ${NAME}`);
         await expect(marker).toBeVisible();
+        // The map fits its markers once they load (an animated zoom): a click while it moves can land beside the pin.
+        await animationsDone(page);
         await marker.click();
         await expect(page.locator('.leaflet-popup-content').getByText(NAME)).toBeVisible();
         await expectInert(page, `${path} with the patient's popup open`);

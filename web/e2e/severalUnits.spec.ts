@@ -47,6 +47,8 @@ async function addOnly(dialog: Locator, plate: string) {
 }
 
 test('a unit added to a running call from its card, both listed with their capability, one stood down with a reason', async ({ page }) => {
+  // Three axe checks, each on a settled page: on a loaded machine (two workers) more than the default minute.
+  test.setTimeout(120_000);
   const admin = await apiToken(page, 'admin');
   const token = await apiToken(page, 'operator');
   const ambulance = await freeAmbulance(page, token, AMBULANCE);
