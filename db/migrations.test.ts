@@ -13,7 +13,7 @@ const MIGRATIONS = fs.readdirSync(path.join(import.meta.dirname, 'migrations')).
 const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 // cases_search*: the FTS5 index of the history search and its shadow tables (20261127000200_case_lists.ts).
 const FTS_TABLES = ['cases_search', 'cases_search_config', 'cases_search_data', 'cases_search_docsize', 'cases_search_idx'];
-const APP_TABLES = [...FTS_TABLES, 'ambulance_positions', 'ambulances', 'assignments', 'case_events', 'cases', 'geocode_cache', 'geocode_searches', 'health_probe', 'idempotency_keys', 'job_runs', 'outbox', 'sessions', 'signin_challenges', 'signin_codes', 'track_tokens', 'users'];
+const APP_TABLES = [...FTS_TABLES, 'ambulance_positions', 'ambulances', 'assignments', 'case_events', 'cases', 'geocode_cache', 'geocode_searches', 'health_probe', 'hospitals', 'idempotency_keys', 'job_runs', 'outbox', 'prealerts', 'sessions', 'signin_challenges', 'signin_codes', 'track_tokens', 'users'];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeline-migrations-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

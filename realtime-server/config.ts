@@ -53,6 +53,8 @@ const envSchema = z.object({
   PRIORITY_NEEDS: z.string().default('1=als,2=als,3=bls,4=bls'),
   PRIORITY_CLOCK_STOP: z.string().default('1=first,2=transport,3=transport,4=transport'),
   QUEUE_ALERT_AFTER: z.string().default('1m,2m,5m,10m'),
+  PREALERT_ACK_AFTER: z.string().default('3m'),
+  HANDOVER_TARGETS: z.string().default('15,30,45,60'),
 });
 
 /** The names of the variables above, for the check that the docs and `--help` name every one. */
@@ -129,6 +131,10 @@ export type Config = {
   priorityNeeds: PriorityNeeds;
   /** Which arrival stops each priority's response clock (PRIORITY_CLOCK_STOP): the first unit, or the first able to convey. */
   clockStops: PriorityClockStops;
+  /** A pre-alert not acknowledged this many seconds after it was sent alerts the dispatchers (PREALERT_ACK_AFTER). */
+  prealertAckAfterS: number;
+  /** The handover clock's four thresholds in minutes, ascending (HANDOVER_TARGETS; the third is "release to respond"). */
+  handoverTargets: number[];
 };
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
@@ -181,7 +187,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     priorities: priorityConfig(e),
     priorityNeeds: parsePerPriority('PRIORITY_NEEDS', e.PRIORITY_NEEDS, TRANSPORT_CAPABILITIES),
     clockStops: parsePerPriority('PRIORITY_CLOCK_STOP', e.PRIORITY_CLOCK_STOP, CLOCK_STOPS),
+    prealertAckAfterS: duration('PREALERT_ACK_AFTER', e.PREALERT_ACK_AFTER) ?? 180,
+    handoverTargets: handoverTargets(e.HANDOVER_TARGETS),
   };
+}
+
+/** Four ascending whole minutes (the NHS's 15, 30, 45 and 60 by default). */
+function handoverTargets(v: string): number[] {
+  const parts = v.split(',').map((x) => Number(x.trim()));
+  const ok = parts.length === 4 && parts.every((n, i) => Number.isInteger(n) && n > 0 && (i === 0 || n > parts[i - 1]));
+  if (!ok) throw new Error(`Invalid environment: HANDOVER_TARGETS: "${v}" is not four ascending whole minutes (15,30,45,60)`);
+  return parts;
 }
 
 /** `90s`, `15m`, `2h` or bare seconds; `-` for none. */

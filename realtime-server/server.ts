@@ -12,6 +12,7 @@ import { createApp } from './http/app';
 import { answerClientError } from './http/clientError';
 import { startOutboxWorker } from './jobs/outboxWorker';
 import { startRetentionJob } from './jobs/retention';
+import { startPrealertWatch } from './jobs/prealertWatch';
 import { createMetrics } from './metrics';
 import { openCluster } from './realtime/cluster';
 import { attachRealtime } from './realtime/socketServer';
@@ -89,6 +90,8 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   // Once at start (before taking requests) and hourly: old patient positions and position history go.
   const retention = startRetentionJob(ctx);
   await retention.ready;
+  // Pre-alerts nobody acknowledged in PREALERT_ACK_AFTER: the dispatchers are told to phone the hospital.
+  const prealerts = startPrealertWatch(ctx);
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -119,6 +122,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
         // Time for the balancer's health check to see the 503 and send no one new here.
         if (opts.drainMs) await new Promise((r) => setTimeout(r, opts.drainMs));
         await retention.stop();
+        await prealerts.stop();
         await outbox.stop();
         await realtime.close();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));

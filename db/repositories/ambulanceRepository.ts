@@ -49,7 +49,7 @@ const withKey = (f: AmbulanceFields) => (f.license_plate ? { ...f, plate_key: pl
 const bump = (db: Db) => ({ updated_at: nowIso(), version: db.raw('version + 1') });
 
 /** The time of the open assignment's current step (each step has its own column). */
-const STEP_AT = `case a.status ${['dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital'].map((s) => `when '${s}' then a.${s}_at`).join(' ')} end`;
+const STEP_AT = `case a.status ${['dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital', 'handover'].map((s) => `when '${s}' then a.${s}_at`).join(' ')} end`;
 
 /** Ambulances with their open assignment's step (the unit status) joined. */
 const withUnitStep = (db: Db) =>

@@ -4,7 +4,7 @@ import { type AssignmentRow, type Db, insertedId, rowLocks, fetched } from './ty
 export const ENDED: readonly string[] = ['cleared', 'cancelled'];
 
 /** The steps of an assignment (the contract's AssignmentStatus; db/ imports nothing above it). */
-type AssignmentStatus = 'dispatched' | 'en_route' | 'on_scene' | 'transporting' | 'at_hospital' | 'cleared' | 'cancelled';
+type AssignmentStatus = 'dispatched' | 'en_route' | 'on_scene' | 'transporting' | 'at_hospital' | 'handover' | 'cleared' | 'cancelled';
 /** A step's time column, from the closed list of steps only (never a caller's text). */
 export type AssignmentTimeField = `${AssignmentStatus}_at`;
 
@@ -51,4 +51,23 @@ export const assignmentRepository = {
   /** Moves an assignment to a step and records the step's time (or corrects a recorded time when `status` is left out). */
   update: (db: Db, id: number, fields: { status?: AssignmentStatus } & Partial<Record<AssignmentTimeField, string>>) =>
     db('assignments').where({ id }).update(fields),
+  /** Sets where the unit conveys its patient (the hospital's name kept, like the plate). */
+  setDestination: (db: Db, id: number, d: { hospital_id: number; name: string; reason: string; at: string }) =>
+    db('assignments').where({ id }).update({
+      destination_hospital_id: d.hospital_id, destination_name: d.name, destination_reason: d.reason, destination_set_at: d.at,
+    }),
+  /**
+   * A hospital page's units: conveyed there and not over more than `keepMs` ago (an open assignment,
+   * or one whose handover or clear is recent), with the unit's latest fix for its arrival estimate.
+   */
+  forHospital: (db: Db, hospitalId: number, sinceIso: string) =>
+    fetched<(AssignmentRow & { priority: number; unit_latitude: number | null; unit_longitude: number | null; position_at: string | null })[]>(
+      db('assignments as a').join('cases as c', 'c.id', 'a.case_id').leftJoin('ambulances as am', 'am.id', 'a.ambulance_id')
+        .where('a.destination_hospital_id', hospitalId)
+        // Bounds the index range: no unit stays on one call for a week.
+        .where('a.dispatched_at', '>=', new Date(Date.parse(sinceIso) - 7 * 86_400_000).toISOString())
+        .where((q) => q.whereNotIn('a.status', ENDED).orWhere('a.handover_at', '>=', sinceIso).orWhere('a.cleared_at', '>=', sinceIso))
+        .whereNot('a.status', 'cancelled')
+        .orderBy('a.id')
+        .select('a.*', 'c.priority', 'am.latitude as unit_latitude', 'am.longitude as unit_longitude', 'am.position_at')),
 };

@@ -6,7 +6,7 @@ type EntryText = Pick<CaseEventRow, 'id' | 'before' | 'after'>;
 export interface TimelineEntry {
   caseId: string;
   action: string;
-  actor: { type: 'user' | 'patient' | 'driver' | 'system'; id?: number | null };
+  actor: { type: 'user' | 'patient' | 'driver' | 'system' | 'hospital'; id?: number | null };
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
   /** When it happened; now when absent. */
@@ -51,11 +51,14 @@ export const caseEventRepository = {
     (await db<CaseEventRow>('case_events').where({ case_id: caseId }).orderBy('id'))
       .map((e) => ({ ...e, before: entryFields(e.before), after: entryFields(e.after) })),
   /** Of these cases, those whose timeline already has `action` by this staff member since `sinceIso`. */
-  async recentlyBy(db: Db, action: string, userId: number, caseIds: string[], sinceIso: string): Promise<Set<string>> {
+  recentlyBy: (db: Db, action: string, userId: number, caseIds: string[], sinceIso: string) =>
+    caseEventRepository.recentlyByActor(db, action, { type: 'user', id: userId }, caseIds, sinceIso),
+  /** Of these cases, those whose timeline already has `action` by this actor (a staff member, a hospital's page) since `sinceIso`. */
+  async recentlyByActor(db: Db, action: string, actor: { type: 'user' | 'hospital'; id: number }, caseIds: string[], sinceIso: string): Promise<Set<string>> {
     const seen = new Set<string>();
     for (let i = 0; i < caseIds.length; i += 500) {
       const ids = await db<CaseEventRow>('case_events')
-        .where({ action, actor_type: 'user', actor_id: userId })
+        .where({ action, actor_type: actor.type, actor_id: actor.id })
         .whereIn('case_id', caseIds.slice(i, i + 500))
         .where('created_at', '>=', sinceIso)
         .distinct('case_id')

@@ -83,12 +83,16 @@ export interface CaseFields {
 /** Row locks exist on PostgreSQL; SQLite runs one connection, so its write transactions never overlap. */
 
 /** The columns of each assignment a case row carries (`units`). */
-const UNIT_COLUMNS = ['id', 'ambulance_id', 'license_plate', 'status', 'capability', 'dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at', 'cleared_at', 'cancelled_at'];
-const pairs = UNIT_COLUMNS.map((c) => `'${c}', u.${c}`).join(', ');
+const UNIT_COLUMNS = ['id', 'ambulance_id', 'license_plate', 'status', 'capability', 'dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at',
+  'handover_at', 'cleared_at', 'cancelled_at', 'destination_hospital_id', 'destination_name', 'destination_reason', 'destination_set_at'];
+/** A transporting unit's destination and latest fix, for its arrival estimate there (by primary key, only while transporting). */
+const ARRIVAL_PAIRS = `'destination_latitude', h.latitude, 'destination_longitude', h.longitude, 'unit_latitude', am.latitude, 'unit_longitude', am.longitude`;
+const ARRIVAL_JOINS = "left join hospitals h on u.status = 'transporting' and h.id = u.destination_hospital_id left join ambulances am on h.id is not null and am.id = u.ambulance_id";
+const pairs = `${UNIT_COLUMNS.map((c) => `'${c}', u.${c}`).join(', ')}, ${ARRIVAL_PAIRS}`;
 /** Every assignment of the case as one JSON array, by the (case_id) index: a call holds a few. */
 const unitsOf = (db: Db) => db.raw(clientName(db) === 'better-sqlite3'
-  ? `(select json_group_array(json_object(${pairs})) from assignments u where u.case_id = cases.id) as units`
-  : `(select coalesce(json_agg(json_build_object(${pairs}) order by u.id), '[]'::json) from assignments u where u.case_id = cases.id) as units`);
+  ? `(select json_group_array(json_object(${pairs})) from assignments u ${ARRIVAL_JOINS} where u.case_id = cases.id) as units`
+  : `(select coalesce(json_agg(json_build_object(${pairs}) order by u.id), '[]'::json) from assignments u ${ARRIVAL_JOINS} where u.case_id = cases.id) as units`);
 
 /** Cases with their ambulance's plate and every assignment (`units`, the primary among them by `assignment_id`). */
 const withPlate = (db: Db) =>

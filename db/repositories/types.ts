@@ -73,13 +73,23 @@ export interface CaseRow {
 }
 /** One assignment as a case row carries it (caseRepository's `units`). */
 export type UnitJson = Pick<AssignmentRow, 'id' | 'ambulance_id' | 'license_plate' | 'status' | 'capability' | 'dispatched_at' | 'en_route_at'
-  | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'cleared_at' | 'cancelled_at'>;
+  | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'handover_at' | 'cleared_at' | 'cancelled_at'
+  | 'destination_hospital_id' | 'destination_name' | 'destination_reason' | 'destination_set_at'> & DestinationPoints;
+/** Joined with an assignment for its arrival at its destination: the hospital's point and the unit's latest fix. */
+export interface DestinationPoints {
+  destination_latitude?: number | null; destination_longitude?: number | null;
+  unit_latitude?: number | null; unit_longitude?: number | null;
+}
 export interface AssignmentRow {
   id: number; case_id: string; ambulance_id: number | null; license_plate: string; status: string;
   /** The unit's capability when dispatched (contract CAPABILITIES). */
   capability: string;
   dispatched_at: string; en_route_at: string | null; on_scene_at: string | null; transporting_at: string | null;
   at_hospital_at: string | null; cleared_at: string | null; cancelled_at: string | null;
+  /** eTimes.12, the transfer of care at the destination. */
+  handover_at: string | null;
+  /** The destination (eDisposition.01/.20): the hospital, its name when chosen, why, and when. */
+  destination_hospital_id?: number | null; destination_name?: string | null; destination_reason?: string | null; destination_set_at?: string | null;
   /** Recorded at on_scene: metres driven since en_route (the fixes' path) and the straight line from the en-route fix to the scene. */
   travel_distance_m?: number | null; travel_straight_m?: number | null;
 }
@@ -128,3 +138,18 @@ export const clientName = (db: Db) => (db.client as Knex.Client).config.client;
 
 /** Row locks (FOR UPDATE / FOR SHARE) where the engine has them; SQLite serialises writers on its one connection instead. */
 export const rowLocks = (db: Db) => clientName(db) !== 'better-sqlite3';
+export interface HospitalRow {
+  id: number; name: string; address: string; latitude: number; longitude: number;
+  /** JSON list of contract HOSPITAL_CAPABILITIES. */
+  capabilities: string;
+  status: string; status_reason: string | null; status_updated_at: string; status_updated_by: string | null;
+  /** SHA-256 of the hospital page's link token; null until an admin makes one. */
+  link_hash: string | null; link_issued_at: string | null;
+  version: number; created_at: string; updated_at: string;
+}
+export interface PrealertRow {
+  id: number; assignment_id: number; case_id: string; hospital_id: number | null; activation: string;
+  /** The ATMIST content as JSON (contract PrealertInput without activation); null once redacted. */
+  content: string | null;
+  sent_at: string; acknowledged_at: string | null; ack_alerted_at: string | null; redacted_at: string | null;
+}

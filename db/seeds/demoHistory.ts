@@ -47,7 +47,7 @@ export interface DemoCaseRow {
 export interface DemoAssignmentRow {
   case_id: string; ambulance_id: number; license_plate: string; capability: string; status: 'cleared' | 'cancelled';
   dispatched_at: string; en_route_at: string | null; on_scene_at: string | null; transporting_at: string | null;
-  at_hospital_at: string | null; cleared_at: string | null; cancelled_at: string | null;
+  at_hospital_at: string | null; handover_at: string | null; cleared_at: string | null; cancelled_at: string | null;
 }
 
 export interface DemoHistory { cases: DemoCaseRow[]; assignments: DemoAssignmentRow[] }
@@ -206,7 +206,7 @@ export function generateDemoHistory(o: DemoHistoryOptions): DemoHistory {
       const row: DemoAssignmentRow = {
         case_id: '', ambulance_id: unit.id, license_plate: unit.license_plate, capability: unit.capability ?? 'als', status: 'cleared',
         dispatched_at: iso(dispatched), en_route_at: s.chance(SKIP_EN_ROUTE_SHARE) ? null : iso(enRoute),
-        on_scene_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: null,
+        on_scene_at: null, transporting_at: null, at_hospital_at: null, handover_at: null, cleared_at: null, cancelled_at: null,
       };
       return { unit, row, dispatched, enRoute, onScene, car, over: onScene };
     };

@@ -1,4 +1,5 @@
 import type { Capability } from './capability';
+import type { DestinationDto } from './hospitals';
 
 /**
  * A call's life as EMS records it (DOMAIN.md §1, NEMSIS v3.5 eTimes): the unit's status lives
@@ -67,11 +68,14 @@ export interface PriorityInfo {
 }
 
 /** The steps an assignment goes through, in order; `cancelled` ends one that never cleared. */
-export const ASSIGNMENT_STATUSES = ['dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital', 'cleared', 'cancelled'] as const;
+export const ASSIGNMENT_STATUSES = ['dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital', 'handover', 'cleared', 'cancelled'] as const;
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 
-/** The steps a crew (or staff for them) reports: forward only, a step may be skipped. */
-export const UNIT_STEPS = ['en_route', 'on_scene', 'transporting', 'at_hospital', 'cleared'] as const;
+/**
+ * The steps a crew (or staff for them) reports: forward only, a step may be skipped. `handover`
+ * (eTimes.12, transfer of care) may also be pressed by the destination hospital's page.
+ */
+export const UNIT_STEPS = ['en_route', 'on_scene', 'transporting', 'at_hospital', 'handover', 'cleared'] as const;
 export type UnitStep = (typeof UNIT_STEPS)[number];
 
 /** The steps whose times follow one another (cancelled stands apart: it ends an assignment from any step). */
@@ -95,6 +99,7 @@ export const NEMSIS_TIMES = {
   on_scene_at: 'eTimes.06',
   transporting_at: 'eTimes.09',
   at_hospital_at: 'eTimes.11',
+  handover_at: 'eTimes.12',
   cleared_at: 'eTimes.13',
   cancelled_at: 'eTimes.14',
 } as const;
@@ -118,8 +123,14 @@ export interface AssignmentDto {
   on_scene_at: string | null;
   transporting_at: string | null;
   at_hospital_at: string | null;
+  /** eTimes.12, the transfer of care at the destination: the handover clock runs from at_hospital_at to here. */
+  handover_at: string | null;
   cleared_at: string | null;
   cancelled_at: string | null;
+  /** Where the unit conveys its patient (eDisposition.01/.20); null until one is chosen. */
+  destination: DestinationDto | null;
+  /** While transporting to a destination: seconds to arrive there from the unit's latest position (null otherwise). */
+  destination_eta_s: number | null;
 }
 
 /** What a unit-status change answers (REST) and acknowledges (socket), shaped like the position ack. */

@@ -4,6 +4,7 @@ import type { UnitStatusAck, UnitStatusInput } from './callLife';
 import type { BackupAck, BackupAlert, BackupRequestInput } from './capabilitySchemas';
 import type { DriverDispatched, DriverStandby, TrackCaseUpdate, TrackPositionBatch } from './tracking';
 import type { UserDto } from './users';
+import type { HospitalDto, PrealertAckNotice, PrealertLateAlert } from './hospitals';
 
 /** Socket.IO rooms (DESIGN.md §4). */
 export const rooms = {
@@ -11,6 +12,8 @@ export const rooms = {
   admins: 'admins',
   /** The tracking and driver links of an ambulance: its positions as `track.position`. */
   ambulance: (id: number) => `ambulance:${id}`,
+  /** A hospital's own page (its link's sockets): `hospital.changed` only. */
+  hospital: (id: number) => `hospital:${id}`,
 } as const;
 
 export interface Deleted<Id> { id: Id }
@@ -32,6 +35,15 @@ export interface ServerToClientEvents {
   'user.deleted': (d: Deleted<number>) => void;
   /** A crew on a call asked for backup: an alert every dispatcher must see. */
   'backup.requested': (a: BackupAlert) => void;
+  /** Hospitals as admins edit them or a hospital sets its diversion status (staff). */
+  'hospital.updated': (h: HospitalDto) => void;
+  'hospital.deleted': (d: Deleted<number>) => void;
+  /** A pre-alert nobody acknowledged in PREALERT_ACK_AFTER: phone the hospital (staff). */
+  'prealert.late': (a: PrealertLateAlert) => void;
+  /** A hospital acknowledged a pre-alert (staff): a late alert about it is answered. */
+  'prealert.acknowledged': (a: PrealertAckNotice) => void;
+  /** To a hospital's page: something it shows changed (a unit's step, destination, pre-alert or its status); it reads its page again. */
+  'hospital.changed': (c: { hospital_id: number }) => void;
   /**
    * A tracking or driver link's socket hears only `track.*` (and, waiting, `driver.*`) events, each
    * made by the presenter of GET /api/track for the link's role: its own case as it changes
@@ -57,6 +69,6 @@ export interface ClientToServerEvents {
 }
 
 /** What the handshake accepts in `auth`. */
-export type SocketAuth = { token: string } | { trackToken: string } | { driverToken: string };
+export type SocketAuth = { token: string } | { trackToken: string } | { driverToken: string } | { hospitalId: number; hospitalToken: string };
 
 export type EventName = keyof ServerToClientEvents;

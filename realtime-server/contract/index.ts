@@ -9,6 +9,8 @@ export * from './ambulances';
 export * from './callLife';
 export * from './capability';
 export * from './capabilitySchemas';
+export * from './hospitals';
+export * from './hospitalSchemas';
 export * from './callLifeSchemas';
 export * from './location';
 export * from './locationSchemas';

@@ -150,6 +150,10 @@ export interface ConfigResponse {
   priority_needs: PriorityNeeds;
   /** Which arrival stops each priority's response clock (PRIORITY_CLOCK_STOP): `first` or `transport`. */
   clock_stops: PriorityClockStops;
+  /** The handover clock's thresholds in minutes (HANDOVER_TARGETS, 15,30,45,60 by default; the third is "release to respond"). */
+  handover_targets: number[];
+  /** Seconds after which an unacknowledged pre-alert alerts the dispatchers (PREALERT_ACK_AFTER). */
+  prealert_ack_after_s: number;
 }
 
 export interface GeocodeResponse { displayName: string; cached: boolean }

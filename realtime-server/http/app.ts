@@ -19,6 +19,7 @@ import { mountDevices } from './routes/devices';
 import { mountDispatch } from './routes/dispatch';
 import { mountDispatchSuggestions } from './routes/dispatchSuggestions';
 import { mountHealth } from './routes/health';
+import { mountHospitals } from './routes/hospitals';
 import { mountMetrics } from './routes/metrics';
 import { mountOpenApi } from './routes/openapi';
 import { mountPublic } from './routes/public';
@@ -37,7 +38,7 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   // Every route is gated by its entry in policies/permissions.ts `access`.
   const router = new GatedRouter();
   const deps = { svc, geocoder: opts.geocoder ?? createGeocoder(svc) };
-  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountDispatchSuggestions, mountAmbulances, mountDevices, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics, mountReports, mountReportsCsv, mountOpenApi]) {
+  for (const mount of [mountHealth, mountAuth, mountCases, mountDispatch, mountDispatchSuggestions, mountAmbulances, mountDevices, mountHospitals, mountUsers, mountPublic, mountOutboxAndGeocode, mountMetrics, mountReports, mountReportsCsv, mountOpenApi]) {
     mount(router, deps);
   }
   if (router.undeclared.length) throw new Error(`No access rule is declared in policies/permissions.ts for ${router.undeclared.join(', ')}`);

@@ -42,6 +42,11 @@ export const permissions = {
   'ambulance.device': { roles: ADMIN, denied: 'Only admins can give an ambulance a device identity' },
   'live.connect': { roles: STAFF, denied: 'Only staff can follow every live event' },
   'metrics.read': { roles: ADMIN, denied: 'Only admins (or the METRICS_TOKEN scraper) can read metrics' },
+  'hospital.read': { roles: STAFF, denied: 'Only staff can read hospitals' },
+  'hospital.manage': { roles: ADMIN, denied: 'Only admins can add, edit or delete hospitals' },
+  'hospital.link': { roles: ADMIN, denied: "Only admins can make a hospital's link" },
+  /** A unit's destination and pre-alert: staff, or the unit's own driver link. */
+  'case.destination': { roles: STAFF, denied: "Only staff or the unit's crew can set its destination or send a pre-alert" },
 } as const satisfies Record<string, { roles: readonly Role[]; denied: string }>;
 
 export type Permission = keyof typeof permissions;
@@ -54,11 +59,12 @@ export type StaffMember = { id: number; role: Role };
 /**
  * Everyone who can reach the server: no credentials; the holder of a tracking link's viewer
  * token (watch one ambulance); the holder of a driver link's token (watch it and send its
- * positions); a signed-in operator; a signed-in admin.
+ * positions); the holder of a hospital's link (its own page: units coming to it); a signed-in
+ * operator; a signed-in admin.
  */
-export const PRINCIPALS = ['anonymous', 'viewer', 'driver', 'operator', 'admin'] as const;
+export const PRINCIPALS = ['anonymous', 'viewer', 'driver', 'hospital', 'operator', 'admin'] as const;
 export type Principal = (typeof PRINCIPALS)[number];
-export type LinkPrincipal = 'viewer' | 'driver';
+export type LinkPrincipal = 'viewer' | 'driver' | 'hospital';
 
 /**
  * One entry per REST route (`METHOD /path` as the router declares it) and per socket event
@@ -161,8 +167,25 @@ export const access = {
   /** `?t=` with a viewer or driver token of an active case holding this ambulance; every bad link is the same 404. */
   'GET /api/track/:ambulanceId': { links: ['viewer', 'driver'] },
 
-  /** Staff sessions (rooms `staff`, admins also `admins`) and link holders (their ambulance's and case's rooms). */
-  'socket:connect': { permission: 'live.connect', links: ['viewer', 'driver'] },
+  /** Hospitals (issue 30): staff read them (and rank them for a conveyance), admins manage them and make each one's page link. */
+  'GET /api/hospitals': { permission: 'hospital.read' },
+  'GET /api/hospitals/suggestions': { permission: 'hospital.read' },
+  'POST /api/hospitals': { permission: 'hospital.manage' },
+  'PUT /api/hospitals/:id': { permission: 'hospital.manage' },
+  'DELETE /api/hospitals/:id': { permission: 'hospital.manage' },
+  'POST /api/hospitals/:id/link': { permission: 'hospital.link' },
+  /** A unit's destination and its ATMIST pre-alert: staff, or `?t=` with that unit's driver link. */
+  'POST /api/cases/:id/assignments/:assignmentId/destination': { permission: 'case.destination', links: ['driver'] },
+  'POST /api/cases/:id/assignments/:assignmentId/prealert': { permission: 'case.destination', links: ['driver'] },
+  /** A hospital's own page: `?t=` with its link; every bad link is the same 404. */
+  'GET /api/hospital/:id': { links: ['hospital'] },
+  'PUT /api/hospital/:id/status': { links: ['hospital'] },
+  'POST /api/hospital/:id/prealerts/:prealertId/ack': { links: ['hospital'] },
+  /** The hospital presses "Handover complete" for a unit conveyed to it (eTimes.12). */
+  'POST /api/hospital/:id/handover/:assignmentId': { links: ['hospital'] },
+
+  /** Staff sessions (rooms `staff`, admins also `admins`) and link holders (their ambulance's and case's rooms; a hospital's page its hospital's). */
+  'socket:connect': { permission: 'live.connect', links: ['viewer', 'driver', 'hospital'] },
   /** The events a client sends: a driver link's position for its own ambulance, and its unit's next step. */
   'socket:ambulance.position': { links: ['driver'] },
   'socket:unit.status': { links: ['driver'] },

@@ -41,6 +41,8 @@ const f = {
   viewer: '',
   driver: '',
   device: '', // ambulance 2's device id (GPS apps)
+  hospitalId: 0, // a hospital with a page link
+  hospital: '', // that link's token
 };
 
 /**
@@ -367,7 +369,8 @@ describe('socket events', () => {
   afterAll(() => { for (const sock of open) sock.disconnect(); });
 
   const authOf = async (p: Principal): Promise<Record<string, unknown>> =>
-    p === 'viewer' ? { trackToken: f.viewer } : p === 'driver' ? { driverToken: f.driver } : p === 'anonymous' ? {} : { token: await s.signIn(p) };
+    p === 'viewer' ? { trackToken: f.viewer } : p === 'driver' ? { driverToken: f.driver } : p === 'hospital' ? { hospitalId: f.hospitalId, hospitalToken: f.hospital }
+      : p === 'anonymous' ? {} : { token: await s.signIn(p) };
 
   async function connectAs(p: Principal) {
     const sock = await s.socket(await authOf(p));

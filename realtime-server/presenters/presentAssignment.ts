@@ -1,7 +1,12 @@
-import { type AssignmentDto, type AssignmentStatus, type Capability, canTransport, primaryAssignment, unitsInOrder } from '../contract';
-import type { AssignmentRow, CaseRow, UnitJson } from '../../db/repositories/types';
+import { type AssignmentDto, type AssignmentStatus, type Capability, type EtaModelParams, canTransport, primaryAssignment, unitsInOrder } from '../contract';
+import type { AssignmentRow, CaseRow, DestinationPoints, UnitJson } from '../../db/repositories/types';
+import { destinationEta, presentDestination } from './presentHospital';
 
-export const presentAssignment = (a: Omit<AssignmentRow, 'case_id'> & { case_id: string }): AssignmentDto => ({
+/**
+ * One unit's part in a call. `destination_eta_s` needs the unit's latest fix and its destination's
+ * point on the row (a case's `units` carry them while transporting) and the arrival model in force.
+ */
+export const presentAssignment = (a: Omit<AssignmentRow, 'case_id'> & { case_id: string } & DestinationPoints, model?: EtaModelParams | null): AssignmentDto => ({
   id: a.id,
   case_id: a.case_id,
   ambulance_id: a.ambulance_id,
@@ -14,14 +19,18 @@ export const presentAssignment = (a: Omit<AssignmentRow, 'case_id'> & { case_id:
   on_scene_at: a.on_scene_at,
   transporting_at: a.transporting_at,
   at_hospital_at: a.at_hospital_at,
+  handover_at: a.handover_at ?? null,
   cleared_at: a.cleared_at,
   cancelled_at: a.cancelled_at,
+  destination: presentDestination(a),
+  destination_eta_s: destinationEta(a.status, { latitude: a.unit_latitude, longitude: a.unit_longitude },
+    { latitude: a.destination_latitude, longitude: a.destination_longitude }, model),
 });
 
 /** Every assignment a case row carries (`units`), open first, then in dispatch order. */
-export function presentUnits(c: CaseRow): AssignmentDto[] {
+export function presentUnits(c: CaseRow, model?: EtaModelParams | null): AssignmentDto[] {
   const raw = c.units == null ? [] : typeof c.units === 'string' ? JSON.parse(c.units) as UnitJson[] : c.units;
-  return unitsInOrder(raw.map((u) => presentAssignment({ ...u, case_id: c.id })));
+  return unitsInOrder(raw.map((u) => presentAssignment({ ...u, case_id: c.id }, model)));
 }
 
 /** The case's primary assignment among its units: the one `assignment_id` names, else the contract's rule. */

@@ -1,5 +1,5 @@
 import {
-  type BackupAlert, type CaseDto, backupAnswered, type CaseDtoLocation, type CaseDtoLocationKey, type CaseLocationEvent, type CaseStatus, type IntakeSource, type Priority,
+  type BackupAlert, type CaseDto, type EtaModelParams, backupAnswered, type CaseDtoLocation, type CaseDtoLocationKey, type CaseLocationEvent, type CaseStatus, type IntakeSource, type Priority,
   bestLocation, locationMismatchM, pointWkb,
 } from '../contract';
 import { presentUnits, primaryOf } from './presentAssignment';
@@ -45,8 +45,8 @@ function openBackupRequest(c: CaseRow, units: CaseDto['assignments']): BackupAle
 }
 
 /** The case's fields that are not its location: typed so that none of the location fields can be set here. */
-function caseFacts(c: CaseRow): Omit<CaseDto, CaseDtoLocationKey> {
-  const units = presentUnits(c);
+function caseFacts(c: CaseRow, model?: EtaModelParams | null): Omit<CaseDto, CaseDtoLocationKey> {
+  const units = presentUnits(c, model);
   return {
     id: c.id,
     description: c.description,
@@ -72,7 +72,12 @@ function caseFacts(c: CaseRow): Omit<CaseDto, CaseDtoLocationKey> {
   };
 }
 
-export const presentCase = (c: CaseRow): CaseDto => ({ ...caseFacts(c), ...caseLocations(c) });
+/**
+ * A case as REST and socket events carry it. With the arrival model in force (`model`), each
+ * transporting unit gets its `destination_eta_s`; without it (events after a write, which the
+ * boards re-estimate from the live positions with the same model) that stays null.
+ */
+export const presentCase = (c: CaseRow, model?: EtaModelParams | null): CaseDto => ({ ...caseFacts(c, model), ...caseLocations(c) });
 
 /** After a patient's share: the row holds a patient fix, so every location field is known. */
 export const presentCaseLocation = (c: CaseRow): CaseLocationEvent => {

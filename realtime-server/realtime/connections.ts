@@ -60,6 +60,9 @@ export function acceptConnections(io: LifelineServer, ctx: ServiceContext, stand
       void standby.offerTo(socket);
       const timer = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Math.max(0, Date.parse(grant.until) - Date.now())));
       socket.once('disconnect', () => clearTimeout(timer));
+    } else if (who.kind === 'hospital') {
+      // A hospital's page hears that what it shows changed, and reads it again over REST (its link checked there).
+      void socket.join(rooms.hospital(who.hospitalId));
     } else {
       // A link's holder hears its ambulance's positions and its own case's changes for its role
       // (track.position, track.case: what GET /api/track answers it), nothing else.

@@ -22,6 +22,15 @@ function toLinks(io: LifelineServer, c: CaseDto) {
   }
 }
 
+/**
+ * The hospital pages a changed case concerns: the destination of each of its units (a step, a close
+ * or a stand-down changes what the page shows); each page reads itself again (`hospital.changed`).
+ */
+function toHospitals(io: LifelineServer, c: CaseDto) {
+  const ids = new Set(c.assignments.flatMap((a) => (a.destination?.hospital_id != null ? [a.destination.hospital_id] : [])));
+  for (const id of ids) io.to(rooms.hospital(id)).emit('hospital.changed', { hospital_id: id });
+}
+
 /** A case whose assignments have just been made offers the call to those ambulances' waiting driver links. */
 function offerToStandby(c: CaseDto, standby?: Standby) {
   if (c.status !== 'active') return;
@@ -41,6 +50,7 @@ export function routeEvents(io: LifelineServer, cluster: Cluster, metrics?: Metr
       case 'case.updated':
         io.to(rooms.staff).emit(e.type, e.case);
         toLinks(io, e.case);
+        toHospitals(io, e.case);
         return offerToStandby(e.case, standby);
       case 'case.deleted':
         return io.to(rooms.staff).emit(e.type, { id: e.id });
@@ -70,6 +80,21 @@ export function routeEvents(io: LifelineServer, cluster: Cluster, metrics?: Metr
         });
         return;
       case 'backup.requested':
+        return io.to(rooms.staff).emit(e.type, e.alert);
+      case 'hospital.updated':
+        io.to(rooms.staff).emit(e.type, e.hospital);
+        return io.to(rooms.hospital(e.hospital.id)).emit('hospital.changed', { hospital_id: e.hospital.id });
+      case 'hospital.deleted':
+        io.to(rooms.staff).emit(e.type, { id: e.id });
+        return io.in(rooms.hospital(e.id)).disconnectSockets(true);
+      case 'hospital.linkRevoked':
+        return io.in(rooms.hospital(e.hospitalId)).disconnectSockets(true);
+      case 'hospital.changed':
+        for (const id of e.hospitalIds) io.to(rooms.hospital(id)).emit('hospital.changed', { hospital_id: id });
+        return;
+      case 'prealert.late':
+        return io.to(rooms.staff).emit(e.type, e.alert);
+      case 'prealert.acknowledged':
         return io.to(rooms.staff).emit(e.type, e.alert);
       case 'mail.queued':
         return;

@@ -7,6 +7,7 @@ import { authService } from '../services/authService';
 import type { ServiceContext } from '../services/context';
 import { hashToken } from '../services/tokens';
 import { type StandbyGrant, trackingService } from '../services/trackingService';
+import { hospitalOfLink } from '../services/hospitalService';
 
 /** Who a socket is, decided once at the handshake. */
 export type SocketIdentity =
@@ -18,7 +19,9 @@ export type SocketIdentity =
    * standbyUntil): it hears only that (realtime/standby.ts) and may send nothing. `offered` is the
    * assignment it was last offered a link for (so one dispatch offers once).
    */
-  | { kind: 'standby'; standby: StandbyGrant; linkKey: string; offered?: number };
+  | { kind: 'standby'; standby: StandbyGrant; linkKey: string; offered?: number }
+  /** A hospital's own page (its link): it hears `hospital.changed` for that hospital, nothing else, and sends nothing. */
+  | { kind: 'hospital'; hospitalId: number; linkKey: string };
 
 /** What one node tells the others (`io.serverSideEmit`, clustered only). */
 export interface ServerSideEvents {
@@ -35,6 +38,13 @@ export type LifelineSocket = Socket<ClientToServerEvents, ServerToClientEvents, 
  */
 export const principalOf = (who: SocketIdentity): Principal => (who.kind === 'staff' ? who.role : who.kind === 'standby' ? 'driver' : who.kind);
 
+/** A hospital page's handshake: its hospital's id and link token; undefined for any bad link. */
+async function identifyHospital(ctx: ServiceContext, hospitalId: unknown, token: string): Promise<SocketIdentity | undefined> {
+  const id = typeof hospitalId === 'number' ? hospitalId : typeof hospitalId === 'string' && /^\d{1,10}$/.test(hospitalId) ? Number(hospitalId) : NaN;
+  const h = await hospitalOfLink(ctx.db, id, token).catch(() => undefined);
+  return h && { kind: 'hospital', hospitalId: h.id, linkKey: hashToken(token) };
+}
+
 /** The identity a handshake's `auth` proves, or undefined. `client` is its client key (for the link counters). */
 export async function identify(ctx: ServiceContext, auth: Record<string, unknown>, client: string): Promise<SocketIdentity | undefined> {
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
@@ -43,6 +53,8 @@ export async function identify(ctx: ServiceContext, auth: Record<string, unknown
     const p = await authService.authenticate(ctx, token);
     return p && { kind: 'staff', userId: p.user.id, role: p.user.role, sessionId: p.session.id, expiresAt: p.session.expires_at };
   }
+  const hospitalToken = str(auth.hospitalToken);
+  if (hospitalToken) return identifyHospital(ctx, auth.hospitalId, hospitalToken);
   for (const kind of ['trackToken', 'driverToken'] as const) {
     const t = str(auth[kind]);
     if (!t) continue;

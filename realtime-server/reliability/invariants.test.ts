@@ -8,7 +8,7 @@ import { assignmentTimeViolations, checkInvariants } from './invariants';
 const T = (m: number) => `2026-11-24T10:${String(m).padStart(2, '0')}:00.000Z`;
 const row = (fields: Partial<AssignmentRow>): AssignmentRow => ({
   id: 7, case_id: 'c', ambulance_id: 1, license_plate: 'TS09 EA 1001', capability: 'als', status: 'dispatched', dispatched_at: T(0),
-  en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: null, ...fields,
+  en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, handover_at: null, cleared_at: null, cancelled_at: null, ...fields,
 });
 
 describe('assignmentTimeViolations (1c): times never decrease, the status is the last step reached', () => {

@@ -16,17 +16,24 @@ import { presentCase } from '../presenters/presentCase';
 import { tripTravel } from './dispatchSuggestions';
 import type { DomainEvent } from './events';
 import { conflict, forbidden, notFound, unprocessable } from './errors';
-import { type Actor, type ServiceContext, inTransaction } from './context';
+import { type Actor, type ServiceContext, inTransaction, timelineActor } from './context';
 
 type Record = (e: DomainEvent) => void;
 
 /** Who reports a unit's step: staff (any ambulance) or a driver link, which holds for its own case's assignment only. */
-export type UnitStatusSource = { type: 'staff'; actor: Actor & { type: 'user' } } | { type: 'driver'; caseId: string };
+export type UnitStatusSource = { type: 'staff'; actor: Actor & { type: 'user' } } | { type: 'driver'; caseId: string }
+  /** A hospital's page presses "Handover complete" for one unit conveyed to it. */
+  | { type: 'hospital'; hospitalId: number; assignmentId: number };
+
+export const NOT_COMING_HERE = 'This unit is not coming to this hospital';
+
+/** Who a step is recorded as having been pressed by. */
+const sourceActor = (source: UnitStatusSource): Actor =>
+  source.type === 'staff' ? source.actor : source.type === 'hospital' ? { type: 'hospital', id: source.hospitalId } : { type: 'driver' };
 
 export const NOT_YOUR_ASSIGNMENT = 'This link is not valid for sending positions';
 
 const stepIndex = (s: AssignmentStatus) => TIMED_STEPS.indexOf(s as TimedStep);
-const timelineActor = (a: Actor) => (a.type === 'user' ? { type: a.type, id: a.id } : { type: a.type });
 const words = (s: AssignmentStatus) => s.replace('_', ' ');
 
 /** The latest time recorded on an assignment before `step` (the dispatch time at least). */
@@ -97,7 +104,7 @@ async function publishCase(trx: Knex.Transaction, id: string, record: Record) {
  * call the unit is not on. `movedMeanwhile`: the assignment changed while the locks were awaited.
  */
 export async function unitOnCall(trx: Knex.Transaction, ambulanceId: number, source: UnitStatusSource) {
-  const unknown = () => (source.type === 'driver' ? forbidden(NOT_YOUR_ASSIGNMENT) : notFound('Ambulance details not found'));
+  const unknown = () => (source.type === 'driver' ? forbidden(NOT_YOUR_ASSIGNMENT) : source.type === 'hospital' ? forbidden(NOT_COMING_HERE) : notFound('Ambulance details not found'));
   if (!Number.isSafeInteger(ambulanceId) || ambulanceId <= 0) throw unknown();
   const seen = await assignmentRepository.openForAmbulance(trx, ambulanceId);
   if (seen) await caseRepository.lock(trx, seen.case_id);
@@ -106,6 +113,7 @@ export async function unitOnCall(trx: Knex.Transaction, ambulanceId: number, sou
   if (!ambulance) throw unknown();
   const open = await assignmentRepository.openForAmbulance(trx, ambulanceId);
   if (source.type === 'driver' && open?.case_id !== source.caseId) throw forbidden(NOT_YOUR_ASSIGNMENT);
+  if (source.type === 'hospital' && (open?.id !== source.assignmentId || open.destination_hospital_id !== source.hospitalId)) throw forbidden(NOT_COMING_HERE);
   return { ambulance, open, movedMeanwhile: open?.id !== seen?.id };
 }
 
@@ -209,7 +217,7 @@ export const assignmentService = {
       const at = pressed > received ? received : pressed < floor ? floor : pressed;
       await assignmentRepository.update(trx, open.id, { status: input.status, [stepTimeKey(input.status)]: at });
       if (input.status === 'on_scene') await recordTravel(trx, open, ambulanceId, at);
-      const actor: Actor = source.type === 'staff' ? source.actor : { type: 'driver' };
+      const actor = sourceActor(source);
       await caseRepository.touch(trx, open.case_id);
       await caseEventRepository.insert(trx, {
         caseId: open.case_id, action: 'unit.status', actor: timelineActor(actor),
@@ -282,5 +290,5 @@ export const assignmentService = {
     }),
 
   /** Every assignment a case had, the first first (404 for an unknown case is the caller's). */
-  listForCase: async (ctx: ServiceContext, caseId: string) => (await assignmentRepository.listForCase(ctx.db, caseId)).map(presentAssignment),
+  listForCase: async (ctx: ServiceContext, caseId: string) => (await assignmentRepository.listForCase(ctx.db, caseId)).map((a) => presentAssignment(a)),
 };

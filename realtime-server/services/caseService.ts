@@ -15,11 +15,12 @@ import { casePolicy } from '../policies/casePolicy';
 import { LOCATION_LINK_STATUSES, linkPolicy } from '../policies/links';
 import { presentAmbulance } from '../presenters/presentAmbulance';
 import { presentUnits } from '../presenters/presentAssignment';
+import { etaModel } from './dispatchSuggestions';
 import { presentCase, presentCaseLocation } from '../presenters/presentCase';
 import { presentCaseEvent } from '../presenters/presentCaseEvent';
 import type { DomainEvent } from './events';
 import { conflict, forbidden, gone, notFound, unprocessable } from './errors';
-import { type Actor, type ServiceContext, inTransaction } from './context';
+import { type Actor, type ServiceContext, inTransaction, timelineActor } from './context';
 import { assignments, revokeUnitLinks } from './assignmentService';
 import { mailTemplates } from './mailTemplates';
 import { notifyDispatch } from './dispatchNotices';
@@ -50,7 +51,7 @@ const intakeFields = (l: IntakeLocationInput | null) => ({
   intake_address: l?.address ?? null,
   intake_source: l?.source ?? null,
 });
-export const timelineActor = (a: Actor) => (a.type === 'user' ? { type: a.type, id: a.id } : { type: a.type });
+export { timelineActor };
 
 export async function findCase(trx: Db, id: string): Promise<CaseRow> {
   const row = UUID.test(id) ? await caseRepository.findById(trx, id) : undefined;
@@ -240,7 +241,8 @@ export const caseService = {
     // Every open call is on the board, so it is counted from these rows rather than read again.
     const counts = { active: open.filter((r) => r.status === 'active').length, pending: open.filter((r) => r.status === 'pending').length, total: await caseRepository.total(ctx.db) };
     if (viewer) await recordLocationViews(ctx, viewer, rows);
-    return { cases: rows.map(presentCase), counts };
+    const model = await etaModel(ctx);
+    return { cases: rows.map((r) => presentCase(r, model)), counts };
   },
 
   /** One page of history (keyset by created_at, id); only the page's rows go on the timelines as seen. */
@@ -254,7 +256,7 @@ export const caseService = {
     const matches = await caseRepository.countHistory(ctx.db, filter, HISTORY_COUNT_CAP);
     if (viewer) await recordLocationViews(ctx, viewer, page.rows);
     return {
-      cases: page.rows.map(presentCase), next_cursor: page.next_cursor, prev_cursor: page.prev_cursor,
+      cases: page.rows.map((r) => presentCase(r)), next_cursor: page.next_cursor, prev_cursor: page.prev_cursor,
       total: Math.min(matches, HISTORY_COUNT_CAP), total_exact: matches <= HISTORY_COUNT_CAP,
     };
   },
@@ -262,7 +264,7 @@ export const caseService = {
   async get(ctx: ServiceContext, id: string, viewer?: Actor & { type: 'user' }) {
     const row = await findCase(ctx.db, id);
     if (viewer) await recordLocationViews(ctx, viewer, [row]);
-    return presentCase(row);
+    return presentCase(row, await etaModel(ctx));
   },
 
   async timeline(ctx: ServiceContext, id: string): Promise<TimelineEntryDto[]> {

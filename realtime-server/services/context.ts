@@ -62,7 +62,12 @@ export interface WriteHook {
 }
 
 /** Who is acting, as recorded on the case timeline. */
-export type Actor = { type: 'user'; id: number; role: 'admin' | 'operator' } | { type: 'patient' } | { type: 'driver' } | { type: 'system' };
+export type Actor = { type: 'user'; id: number; role: 'admin' | 'operator' } | { type: 'patient' } | { type: 'driver' } | { type: 'system' }
+  /** A hospital's own page (its link), by the hospital's id. */
+  | { type: 'hospital'; id: number };
+
+/** How a timeline entry names who acted: a staff member or a hospital by id, anyone else by kind. */
+export const timelineActor = (a: Actor) => (a.type === 'user' || a.type === 'hospital' ? { type: a.type, id: a.id } : { type: a.type });
 
 /**
  * Runs `work` in one transaction, then the caller's `writeHook.alsoWrite` in that same

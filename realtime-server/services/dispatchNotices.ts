@@ -4,7 +4,7 @@ import { caseEventRepository } from '../../db/repositories/caseEventRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { trackTokenRepository } from '../../db/repositories/trackTokenRepository';
 import type { AmbulanceRow, CaseRow } from '../../db/repositories/types';
-import type { Actor, ServiceContext } from './context';
+import { type Actor, type ServiceContext, timelineActor } from './context';
 import type { DomainEvent } from './events';
 import { mailTemplates } from './mailTemplates';
 import { hashToken, newToken } from './tokens';
@@ -14,7 +14,6 @@ type Record = (e: DomainEvent) => void;
 /** A case's tracking links as issued: the patient's (watch only) and the driver's (watch and send positions), when one was minted. */
 export interface TrackingLinks { trackLink: string; driverLink: string | null }
 
-const timelineActor = (a: Actor) => (a.type === 'user' ? { type: a.type, id: a.id } : { type: a.type });
 
 /**
  * Mints a viewer token and, with `driver`, a driver token for a case and its ambulance (stored

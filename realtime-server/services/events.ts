@@ -1,4 +1,4 @@
-import type { AmbulanceDto, BackupAlert, CaseDto, CaseLocationEvent, PositionDto, UserDto } from '../contract';
+import type { AmbulanceDto, BackupAlert, CaseDto, CaseLocationEvent, HospitalDto, PositionDto, PrealertAckNotice, PrealertLateAlert, UserDto } from '../contract';
 
 /** What services record inside a transaction; published only after it commits. */
 export type DomainEvent =
@@ -17,6 +17,14 @@ export type DomainEvent =
   | { type: 'grants.revoked'; caseId: string; ambulanceId?: number }
   /** A crew asked for another unit: every dispatcher is alerted. */
   | { type: 'backup.requested'; alert: BackupAlert }
+  | { type: 'hospital.updated'; hospital: HospitalDto }
+  | { type: 'hospital.deleted'; id: number }
+  /** A hospital's link was replaced: its open pages' sockets go (the new link reconnects). */
+  | { type: 'hospital.linkRevoked'; hospitalId: number }
+  /** What these hospitals' pages show changed (a unit's step or destination, a pre-alert): they read it again. */
+  | { type: 'hospital.changed'; hospitalIds: number[] }
+  | { type: 'prealert.late'; alert: PrealertLateAlert }
+  | { type: 'prealert.acknowledged'; alert: PrealertAckNotice }
   | { type: 'mail.queued' };
 
 type Listener = (e: DomainEvent) => void;

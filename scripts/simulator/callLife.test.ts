@@ -79,7 +79,7 @@ describe('the simulator\'s units of one call', () => {
   const iso = (ms: number) => new Date(ms).toISOString();
   const unit = (id: number, status: AssignmentStatus, patch: Partial<AssignmentDto> = {}): AssignmentDto => ({
     id, case_id: 'c', ambulance_id: id, license_plate: `TS09 EA 100${id}`, capability: 'als', can_transport: true, status,
-    dispatched_at: iso(T), en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: null, ...patch,
+    dispatched_at: iso(T), en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, handover_at: null, cleared_at: null, cancelled_at: null, destination: null, destination_eta_s: null, ...patch,
   });
   const car = (status: AssignmentStatus, patch: Partial<AssignmentDto> = {}) => unit(8, status, { capability: 'responder', can_transport: false, ...patch });
   const call = (...assignments: AssignmentDto[]) => ({ id: 'c', latitude: patient.latitude, longitude: patient.longitude, assignments });

@@ -16,6 +16,7 @@ export const mountHealth: Mount = (router, { svc }) => {
     ctx.body = {
       tileUrl: svc.config.tileUrl, etaSpeedKmh: svc.config.etaSpeedKmh, eta_model: { road_factor, speed_kmh }, priorities: svc.config.priorities, turnout_s: TURNOUT_TARGET_S, board_recent_hours: svc.config.boardRecentHours,
       stale_after_s: svc.config.staleAfterS, centre: svc.config.centre, priority_needs: svc.config.priorityNeeds, clock_stops: svc.config.clockStops,
+      handover_targets: svc.config.handoverTargets, prealert_ack_after_s: svc.config.prealertAckAfterS,
     } satisfies ConfigResponse;
   });
 };

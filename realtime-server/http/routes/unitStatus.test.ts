@@ -132,9 +132,9 @@ describe('refusals change nothing', () => {
   });
 
   it.each([
-    ['an unknown status', { status: 'lunch' }, 'status: must be one of en_route, on_scene, transporting, at_hospital, cleared'],
-    ['dispatched (the dispatch itself starts an assignment)', { status: 'dispatched' }, 'status: must be one of en_route, on_scene, transporting, at_hospital, cleared'],
-    ['no status', {}, 'status: must be one of en_route, on_scene, transporting, at_hospital, cleared'],
+    ['an unknown status', { status: 'lunch' }, 'status: must be one of en_route, on_scene, transporting, at_hospital, handover, cleared'],
+    ['dispatched (the dispatch itself starts an assignment)', { status: 'dispatched' }, 'status: must be one of en_route, on_scene, transporting, at_hospital, handover, cleared'],
+    ['no status', {}, 'status: must be one of en_route, on_scene, transporting, at_hospital, handover, cleared'],
     ['an `at` that is no time', { status: 'at_hospital', at: 'yesterday' }, 'at: must be an ISO 8601 date and time'],
   ])('%s: 400', async (_what, body, error) => {
     expectError(await expectNoWrite(s.ctx.db, () => press(5, body)), 400, error);
@@ -291,7 +291,7 @@ describe('the driver link', () => {
     expect(await send({ status: 'on_scene' })).toEqual({ ok: true, assignment: expect.objectContaining({ case_id: caseId, status: 'on_scene', on_scene_at: expect.stringMatching(ISO_TIME) }) });
     expect(await expectNoWrite(s.ctx.db, () => send({ status: 'on_scene' }))).toEqual({ ok: false, error: `Ambulance ${plateOf(2)} is already on scene` });
     expect(await expectNoWrite(s.ctx.db, () => send({ status: 'en_route' }))).toEqual({ ok: false, error: `Ambulance ${plateOf(2)} is on scene; it cannot go back to en route` });
-    expect(await expectNoWrite(s.ctx.db, () => send({ status: 'parked' }))).toEqual({ ok: false, error: 'status: must be one of en_route, on_scene, transporting, at_hospital, cleared' });
+    expect(await expectNoWrite(s.ctx.db, () => send({ status: 'parked' }))).toEqual({ ok: false, error: 'status: must be one of en_route, on_scene, transporting, at_hospital, handover, cleared' });
     expect(await expectNoWrite(s.ctx.db, () => send('on_scene'))).toEqual({ ok: false, error: expect.stringMatching(/^status: /) });
     const staff = await s.socket({ token: operator });
     expect(await expectNoWrite(s.ctx.db, () => staff.timeout(2000).emitWithAck('unit.status', { status: 'cleared' }))).toEqual({ ok: false, error: "Only a driver link may change its unit's status" });

@@ -127,6 +127,7 @@ export const UNIT_STATUS_LABELS: Record<UnitStatus | AssignmentStatus, string> =
   on_scene: 'On scene',
   transporting: 'Transporting',
   at_hospital: 'At hospital',
+  handover: 'Handed over',
   cleared: 'Cleared',
   cancelled: 'Cancelled',
 };
@@ -142,6 +143,7 @@ export const UNIT_STATUS_COLORS: Record<UnitStatus, string> = {
   on_scene: '#c62828',
   transporting: '#6a1b9a',
   at_hospital: '#00695c',
+  handover: '#37474f',
   maintenance: '#616161',
 };
 

@@ -9,7 +9,7 @@ import {
 const unit = (over: Partial<AssignmentDto> = {}): AssignmentDto => ({
   id: 1, case_id: 'c1', ambulance_id: 1, license_plate: 'TS09 EA 1001', capability: 'als', can_transport: true, status: 'en_route',
   dispatched_at: '2026-01-01T00:01:00Z', en_route_at: '2026-01-01T00:02:00Z', on_scene_at: null, transporting_at: null, at_hospital_at: null,
-  cleared_at: null, cancelled_at: null, ...over,
+  handover_at: null, cleared_at: null, cancelled_at: null, destination: null, destination_eta_s: null, ...over,
 });
 const car = unit({ id: 2, ambulance_id: 8, license_plate: 'TS09 EA 1008', capability: 'responder', can_transport: false, status: 'dispatched' });
 const gone = unit({ id: 3, ambulance_id: 4, license_plate: 'TS09 EA 1004', capability: 'bls', status: 'cancelled', cancelled_at: '2026-01-01T00:03:00Z' });

@@ -9,7 +9,7 @@ import { memoryStorage } from '../../testing/memoryStorage';
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
 const assignment = (status: AssignmentDto['status']): AssignmentDto => ({
   id: 7, case_id: 'c', ambulance_id: 1, license_plate: 'TS09', capability: 'als', can_transport: true, status, dispatched_at: '2026-11-24T09:59:00.000Z',
-  en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: null,
+  en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, handover_at: null, cleared_at: null, cancelled_at: null, destination: null, destination_eta_s: null,
 });
 
 type Answer = 'ok' | 'offline' | 409 | 404 | 403 | 500;

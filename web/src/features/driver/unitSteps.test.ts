@@ -5,7 +5,7 @@ import { expectedStatus, furthest, isAhead, stepChoices } from './unitSteps';
 const press = (status: 'en_route' | 'on_scene' | 'transporting' | 'at_hospital' | 'cleared') => ({ status, at: '2026-11-24T10:00:00.000Z' });
 const assignment = (id: number, status: AssignmentDto['status']): AssignmentDto => ({
   id, case_id: 'c', ambulance_id: 1, license_plate: 'X', capability: 'als', can_transport: true, status, dispatched_at: '2026-11-24T09:00:00.000Z',
-  en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: null,
+  en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, handover_at: null, cleared_at: null, cancelled_at: null, destination: null, destination_eta_s: null,
 });
 
 describe('the crew\'s next step', () => {

@@ -15,16 +15,20 @@ export const STEP_BUTTON: Record<UnitStep, string> = {
   on_scene: 'On scene',
   transporting: 'Transporting',
   at_hospital: 'At hospital',
+  handover: 'Handover complete',
   cleared: 'Clear',
 };
 
 /**
  * The skips a crew may take beside the next step: on scene straight from dispatch (the en-route
- * press was forgotten), and clear from the scene (treated there, no transport).
+ * press was forgotten), clear from the scene (treated there, no transport), and clear at the
+ * hospital (the handover went unrecorded).
  */
 const SKIPS: Partial<Record<AssignmentStatus, UnitStep[]>> = {
   dispatched: ['on_scene'],
   on_scene: ['cleared'],
+  // Handover pressed by the hospital, or not recorded: the crew clears.
+  at_hospital: ['cleared'],
 };
 
 export interface StepChoices {

@@ -9,7 +9,7 @@ const iso = (offsetS: number) => new Date(T0 + offsetS * 1000).toISOString();
 
 const assignment = (over: Partial<AssignmentDto> = {}): AssignmentDto => ({
   id: 1, case_id: 'c', ambulance_id: 7, license_plate: 'TS09 EA 1007', capability: 'als', can_transport: true, status: 'dispatched',
-  dispatched_at: iso(30), en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: null,
+  dispatched_at: iso(30), en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: null, handover_at: null, cleared_at: null, cancelled_at: null, destination: null, destination_eta_s: null,
   ...over,
 });
 const call = (over: Partial<CaseDto> = {}) =>
