@@ -1,12 +1,18 @@
 // npm run simulate: moves the fleet around the city through the real position API, so a new
 // user sees a live map at once. Busy units drive their call's life, each its own (a call may
-// have several): en route to the patient, on scene, sometimes to a hospital, then clear; a
-// responder car never conveys (on scene until its call's ambulance is there, then clear).
+// have several): en route to the patient, on scene, sometimes to a hospital (a destination
+// chosen through the API, now and then a pre-alert), a handover there with a long tail, then
+// clear; a responder car never conveys (on scene until its call's ambulance is there, then clear).
 import { parseArgs } from 'node:util';
-import type { AmbulanceDto, AssignmentDto, CaseDto, DeviceIdentityResponse, LatLon, UnitStatusAck, UnitStep } from '../realtime-server/contract';
+import type {
+  AmbulanceDto, AssignmentDto, CaseDto, DeviceIdentityResponse, HospitalDto, HospitalSuggestionsResponse, LatLon, UnitStatusAck, UnitStep,
+} from '../realtime-server/contract';
 import { ASSIGNMENT_STATUSES } from '../realtime-server/contract/callLife';
 import { distanceMeters, formatDistance } from '../realtime-server/contract/geo';
-import { type Hospital, type SimJob, callJobs, crewOnScene, destination, nearestHospital, nextStep } from './simulator/callLife';
+import {
+  type Hospital, PACE_MINUTES, PREALERT_SHARE, type SimJob, asHospital, callJobs, chooseDestination, crewOnScene, destination, handoverWaitS,
+  nearestHospital, needsFor, nextStep, prealertBody,
+} from './simulator/callLife';
 import { type Vehicle, step } from './simulator/motion';
 import { type DeviceRequest, PROTOCOLS, type SimProtocol, batteryAt, osmandRequest, owntracksRequest } from './simulator/devices';
 
@@ -18,8 +24,17 @@ wander. A dispatched one drives its call's life, reported through
 POST /api/ambulances/{id}/unit-status: after the turnout it goes en route towards the
 case's shared patient location, is on scene on arrival (a case with no shared location:
 after the on-scene time), then after the on-scene time either clears (treated on scene)
-or is transporting to the nearest hospital point, at hospital on arrival, and clears after
-the at-hospital time; the ambulance is then free again.
+or takes the patient to hospital: it asks GET /api/hospitals/suggestions from the scene
+with the needs of the call's emergency type (Stroke: stroke, Heart Attack: pci, Accident
+and Injury: trauma), sets the first as the destination
+(POST /api/cases/{id}/assignments/{assignmentId}/destination, reason closest, or specialty
+when a closer hospital lacks the need), reports transporting, sends an ATMIST pre-alert for
+about one in ten (--prealert; POST …/prealert, the activation from the type), drives to that
+hospital, is at hospital on arrival, hands over after a wait with a long tail (most about
+--at-hospital, about 1 in 4 over twice it, a few over four times: the NHS's 15, 30 and 60
+minutes at that pace), and clears --after-handover later; the ambulance is then free
+again. A destination a dispatcher or the crew set is where it goes. On a server with no
+hospitals it drives to the nearest of a few built-in points and sets none.
 A call with several units (a responder car and an ambulance, a second ambulance): each
 drives its own life as above and the case is resolved when the last one clears. A unit that
 cannot convey (a responder car) never reports transporting or at hospital: on scene it
@@ -47,8 +62,11 @@ Options:
   --radius KM      free ambulances stay within this distance of the centre (default 8)
   --turnout S      seconds a dispatched crew stands before going en route (default 5)
   --on-scene S     seconds on scene before transporting or clearing (default 20)
-  --at-hospital S  seconds at hospital before clearing (default 15)
+  --at-hospital S  seconds that stand for a 15-minute handover: the typical wait at hospital
+                   before handover, each drawn with a long tail (default 15: a minute a second)
+  --after-handover S  seconds from handover to clear (default 5)
   --transport P    share of calls taken to hospital, 0 to 1 (default 0.6)
+  --prealert P     share of transports that send a pre-alert, 0 to 1 (default 0.1)
   --duration S     stop after S seconds (default: run until Ctrl-C)
   --email, --username, --phone   the staff account to post as (default: the demo operator;
                    the demo admin with --protocol osmand or owntracks, which issue device ids)
@@ -66,7 +84,9 @@ const { values: o } = parseArgs({
     turnout: { type: 'string', default: '5' },
     'on-scene': { type: 'string', default: '20' },
     'at-hospital': { type: 'string', default: '15' },
+    'after-handover': { type: 'string', default: '5' },
     transport: { type: 'string', default: '0.6' },
+    prealert: { type: 'string', default: String(PREALERT_SHARE) },
     email: { type: 'string' },
     username: { type: 'string' },
     phone: { type: 'string' },
@@ -96,8 +116,10 @@ const life = {
   turnoutS: num('turnout', o.turnout, 0, 3600),
   onSceneS: num('on-scene', o['on-scene'], 0, 3600),
   atHospitalS: num('at-hospital', o['at-hospital'], 0, 3600),
+  afterHandoverS: num('after-handover', o['after-handover'], 0, 3600),
 };
 const transportShare = num('transport', o.transport, 0, 1);
+const prealertShare = num('prealert', o.prealert, 0, 1);
 if (!(PROTOCOLS as readonly string[]).includes(o.protocol)) {
   console.error(`--protocol must be one of ${PROTOCOLS.join(', ')}`);
   process.exit(2);
@@ -146,6 +168,8 @@ const fleet = new Map<number, Vehicle & { plate: string }>();
 let jobs = new Map<number, SimJob>();
 /** Whether each call goes to hospital, decided once per case. */
 const hospitalFor = new Map<string, Hospital | null>();
+/** The server's hospitals by id, read with the fleet: a unit's destination is one of them. */
+let hospitals = new Map<number, Hospital>();
 /** Ambulances whose crew reports itself (its staff positions are refused): no steps for them. */
 const crewDriven = new Set<number>();
 /** Ambulances with a step on its way to the server. */
@@ -164,10 +188,12 @@ function hospitalOf(c: CaseDto): Hospital | null {
 
 /** Reads the fleet and which ambulance is on which located case. */
 async function refresh() {
-  const [{ ambulances }, { cases }] = await Promise.all([
+  const [{ ambulances }, { cases }, listed] = await Promise.all([
     api<{ ambulances: AmbulanceDto[] }>('GET', '/api/ambulances'),
     api<{ cases: CaseDto[] }>('GET', '/api/cases'),
+    api<{ hospitals: HospitalDto[] }>('GET', '/api/hospitals'),
   ]);
+  hospitals = new Map(listed.hospitals.map((h) => [h.id, asHospital(h)]));
   const located = ambulances.filter((a) => a.location).slice(0, count);
   if (fleet.size === 0 && located.length) {
     centre = {
@@ -188,7 +214,7 @@ async function refresh() {
   for (const c of cases) {
     if (c.status !== 'active') continue;
     // Every open unit of the call, each driven on its own.
-    for (const [id, fresh] of callJobs(c, hospitalOf(c))) {
+    for (const [id, fresh] of callJobs(c, hospitalOf(c), hospitals)) {
       const held = jobs.get(id);
       // A step taken since this list was read is kept (steps only go forward).
       next.set(id, held && held.caseId === c.id && rank(held.status) > rank(fresh.status) ? held : fresh);
@@ -197,18 +223,59 @@ async function refresh() {
   jobs = next;
 }
 
+/**
+ * A unit leaving the scene with its patient: the destination the server suggests from the scene
+ * for the call's needs, set on its assignment. Answers the job with it (unchanged on a server with
+ * no hospitals, when one was set already, or when the server refused: the unit still goes).
+ */
+async function chooseHospital(job: SimJob, at: LatLon, plate: string): Promise<SimJob> {
+  if (job.destinationSet || hospitals.size === 0) return job;
+  const from = job.patient ?? at;
+  const needs = needsFor(job.call.caseType);
+  try {
+    const { suggestions } = await api<HospitalSuggestionsResponse>('GET', `/api/hospitals/suggestions?latitude=${from.latitude}&longitude=${from.longitude}${needs.length ? `&needs=${needs.join(',')}` : ''}`);
+    const chosen = chooseDestination(suggestions);
+    if (!chosen) return job;
+    await api('POST', `/api/cases/${job.caseId}/assignments/${job.assignmentId}/destination`, { hospital_id: chosen.hospital.id, reason: chosen.reason });
+    return { ...job, hospital: chosen.hospital, destinationSet: true };
+  } catch (err) {
+    console.warn(`  ${plate}: destination refused: ${(err as Error).message}`);
+    return job;
+  }
+}
+
+/** About one transport in ten (--prealert) tells its destination what is coming: an ATMIST pre-alert. */
+async function maybePrealert(job: SimJob, plate: string) {
+  if (!job.destinationSet || Math.random() >= prealertShare) return;
+  try {
+    const { prealert } = await api<{ prealert: { activation: string } }>('POST', `/api/cases/${job.caseId}/assignments/${job.assignmentId}/prealert`, prealertBody(job.call, Math.random));
+    console.log(`  ${plate}: pre-alert (${prealert.activation}) to ${job.hospital?.name} (case ${job.caseId.slice(0, 8)})`);
+  } catch (err) {
+    console.warn(`  ${plate}: pre-alert refused: ${(err as Error).message}`);
+  }
+}
+
+/** How a step reads in the log: where a transport goes, how long the handover will take. */
+function stepText(status: UnitStep, job: SimJob) {
+  const where = (status === 'transporting' || status === 'at_hospital') && job.hospital ? ` ${status === 'transporting' ? 'to' : 'at'} ${job.hospital.name}` : '';
+  const wait = status === 'at_hospital' ? `, handover in ${Math.round(handoverWaitS(job.assignmentId, life.atHospitalS))} s` : '';
+  return `${status.replace('_', ' ')}${where}${wait}`;
+}
+
 /** Reports a busy unit's next step, if it is due (one at a time per unit). */
 async function advance(id: number, v: Vehicle & { plate: string }, now: number) {
-  const job = jobs.get(id);
+  let job = jobs.get(id);
   if (!job || crewDriven.has(id) || stepping.has(id)) return;
   const status: UnitStep | null = nextStep(job, v.position, now, life);
   if (!status) return;
   stepping.add(id);
   try {
+    // Leaving with the patient: where to, first (a pre-alert needs it).
+    if (status === 'transporting') job = await chooseHospital(job, v.position, v.plate);
     const { assignment } = await api<Extract<UnitStatusAck, { ok: true }>>('POST', `/api/ambulances/${id}/unit-status`, { status });
     steps++;
-    const where = status === 'transporting' && job.hospital ? ` to ${job.hospital.name}` : '';
-    console.log(`  ${v.plate}: ${status.replace('_', ' ')}${where} (case ${job.caseId.slice(0, 8)})`);
+    console.log(`  ${v.plate}: ${stepText(status, job)} (case ${job.caseId.slice(0, 8)})`);
+    if (status === 'transporting') await maybePrealert(job, v.plate);
     if (assignment.status === 'cleared') jobs.delete(id);
     else jobs.set(id, { ...job, status: assignment.status, since: now });
     // An ambulance on scene: a car of the same call waiting for it hands over from now.
@@ -278,7 +345,7 @@ try {
   console.error(`Cannot reach Lifeline at ${base}: ${(err as Error).message}\nStart it with \`npm start\` first (or pass --url).`);
   process.exit(1);
 }
-console.log(`Simulating ${fleet.size} ambulances at ${base}${asDevice ? ` as ${protocol} devices` : ''}: ${rate} positions/s each, ${speedKmh} km/h on calls, within ${radiusM / 1000} km of ${centre.latitude.toFixed(4)}, ${centre.longitude.toFixed(4)}; turnout ${life.turnoutS} s, ${life.onSceneS} s on scene, ${life.atHospitalS} s at hospital, ${Math.round(transportShare * 100)} % transported. Ctrl-C stops.`);
+console.log(`Simulating ${fleet.size} ambulances at ${base}${asDevice ? ` as ${protocol} devices` : ''}: ${rate} positions/s each, ${speedKmh} km/h on calls, within ${radiusM / 1000} km of ${centre.latitude.toFixed(4)}, ${centre.longitude.toFixed(4)}; turnout ${life.turnoutS} s, ${life.onSceneS} s on scene, ${Math.round(transportShare * 100)} % transported to ${hospitals.size ? `${hospitals.size} hospitals` : 'built-in hospital points (the server has none)'}, handover after about ${life.atHospitalS} s (for ${PACE_MINUTES} min; a long tail), clear ${life.afterHandoverS} s later, ${Math.round(prealertShare * 100)} % pre-alerted. Ctrl-C stops.`);
 
 const timers = [
   setInterval(() => void tick(), 1000 / rate),

@@ -10,9 +10,13 @@ export const demoHistoryRepository = {
    * The cases, their assignments (one or more per case, in dispatch order) and their timeline
    * entries; then each case names its primary assignment, found by case id since the ids are the
    * database's: on a call that is over (every demo call), contract primaryAssignment's last one
-   * that conveyed the patient, else the last one (by id, the order they were inserted in).
+   * that conveyed the patient, else the last one (by id, the order they were inserted in). Last the
+   * pre-alerts, each of the assignment of its case and ambulance (a unit is on a call once).
    */
-  async insert(db: Db, h: { cases: (SearchFields & { ambulance_id?: number | null })[]; assignments: object[]; events: object[] }) {
+  async insert(db: Db, h: {
+    cases: (SearchFields & { ambulance_id?: number | null })[]; assignments: object[]; events: object[];
+    prealerts?: ({ case_id: string; ambulance_id: number } & object)[];
+  }) {
     // Each case's search text (caseSearchText.ts) as the case repository would write it, with its ambulance's plate.
     const ambulances: { id: number; license_plate: string }[] = await db('ambulances').select('id', 'license_plate');
     const plates = new Map(ambulances.map((a) => [a.id, a.license_plate]));
@@ -27,6 +31,16 @@ export const demoHistoryRepository = {
         ['cleared'],
       ),
     });
+    const prealerts = h.prealerts ?? [];
+    if (!prealerts.length) return;
+    const assignmentIds = new Map<string, number>();
+    const caseIds = [...new Set(prealerts.map((p) => p.case_id))];
+    for (let i = 0; i < caseIds.length; i += CHUNK) {
+      const rows: { id: number; case_id: string; ambulance_id: number }[] = await db('assignments').whereIn('case_id', caseIds.slice(i, i + CHUNK)).select('id', 'case_id', 'ambulance_id');
+      for (const r of rows) assignmentIds.set(`${r.case_id} ${Number(r.ambulance_id)}`, Number(r.id));
+    }
+    const rows = prealerts.map(({ ambulance_id: ambulanceId, ...p }) => ({ ...p, assignment_id: assignmentIds.get(`${p.case_id} ${ambulanceId}`) }));
+    for (let i = 0; i < rows.length; i += CHUNK) await db('prealerts').insert(rows.slice(i, i + CHUNK));
   },
   count: async (db: Db) => Number((await db('cases').where('demo', true).count({ n: '*' }).first())?.n ?? 0),
 };

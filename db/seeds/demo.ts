@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { ambulanceRepository } from '../repositories/ambulanceRepository';
+import { hospitalRepository } from '../repositories/hospitalRepository';
 import { userRepository } from '../repositories/userRepository';
 import { lockForTransaction } from '../advisoryLock';
 import { isSqlite } from '../connection';
 import { demoHistoryRepository } from '../repositories/demoHistoryRepository';
-import { demoCreatedEntries, generateDemoHistory, mulberry32 } from './demoHistory';
+import { type DemoCapability, demoCreatedEntries, generateDemoHistory, mulberry32 } from './demoHistory';
 
 const SEED_LOCK_KEY = 7_104_202;
 
@@ -27,6 +28,21 @@ export const DEMO_AMBULANCES = [
   { license_plate: 'TS09 EA 1008', capability: 'responder', driver_email: 'driver8@lifeline.test', latitude: 17.3924, longitude: 78.4676, place_name: 'Nampally, Hyderabad' },
 ];
 
+/**
+ * Four hospitals around the centre, open, each able to take different patients (contract
+ * HOSPITAL_CAPABILITIES): a major centre for stroke, heart attack (PCI) and trauma to the north-west,
+ * a women's and children's hospital to the north-east, a burns and trauma centre to the south-east,
+ * and a general hospital in the old city near the centre; each list in HOSPITAL_CAPABILITIES' order,
+ * as the API keeps it. Made-up names at real places: the demo's capabilities are not those of any
+ * real hospital there.
+ */
+export const DEMO_HOSPITALS = [
+  { name: 'Punjagutta Heart, Stroke and Trauma Centre', address: 'Punjagutta, Hyderabad', latitude: 17.4232, longitude: 78.4518, capabilities: ['stroke', 'pci', 'trauma'] },
+  { name: "Secunderabad Women's and Children's Hospital", address: 'Secunderabad, Hyderabad', latitude: 17.4337, longitude: 78.5016, capabilities: ['paediatrics', 'maternity'] },
+  { name: 'LB Nagar Burns and Trauma Centre', address: 'LB Nagar, Hyderabad', latitude: 17.3474, longitude: 78.5527, capabilities: ['trauma', 'burns'] },
+  { name: 'Old City General Hospital', address: 'Afzal Gunj, Hyderabad', latitude: 17.3713, longitude: 78.4740, capabilities: [] },
+] as const satisfies readonly { name: string; address: string; latitude: number; longitude: number; capabilities: readonly DemoCapability[] }[];
+
 /** The demo history's seed: every first start makes the same calls (relative to its `now`). */
 const HISTORY_SEED = 17;
 
@@ -37,7 +53,8 @@ export interface SeedOptions {
 }
 
 /**
- * Demo data, only into an empty database (no users and no ambulances). Returns whether it seeded.
+ * Demo data (the staff, the fleet and the hospitals), only into an empty database (no users and
+ * no ambulances). Returns whether it seeded.
  * Several nodes may start at once on one PostgreSQL database: a transaction-level advisory lock
  * makes them check and seed one after the other (the second finds the data and does nothing).
  * With `historyDays`, the same transaction adds that many days of past, closed demo calls.
@@ -49,10 +66,12 @@ export async function seedDemo(db: Knex, opts: SeedOptions = {}): Promise<boolea
     for (const u of DEMO_USERS) await userRepository.insert(trx, u);
     const ambulances = [];
     for (const a of DEMO_AMBULANCES) ambulances.push({ ...a, id: await ambulanceRepository.insert(trx, { ...a, status: 'available' }) });
+    const hospitals = [];
+    for (const h of DEMO_HOSPITALS) hospitals.push({ ...h, id: await hospitalRepository.insert(trx, { ...h, status: 'open' }) });
     if (opts.historyDays) {
       const now = opts.now ?? new Date();
       const history = generateDemoHistory({
-        now, days: opts.historyDays, ambulances, random: mulberry32(HISTORY_SEED), centre: DEMO_CENTRE,
+        now, days: opts.historyDays, ambulances, hospitals, random: mulberry32(HISTORY_SEED), centre: DEMO_CENTRE,
       });
       // On shift since the history began: otherwise unit hour utilisation would divide 30 days of calls by minutes of shift.
       await ambulanceRepository.setCreatedAt(trx, ambulances.map((a) => a.id), new Date(now.getTime() - opts.historyDays * 86_400_000).toISOString());

@@ -2,12 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssignmentStatus } from '../../realtime-server/contract/callLife';
 import { priorityForType } from '../../realtime-server/contract/callLife';
 import { primaryAssignment } from '../../realtime-server/contract/capability';
+import { ACTIVATIONS, DESTINATION_REASONS, HOSPITAL_CAPABILITIES } from '../../realtime-server/contract/hospitals';
+import { hospitalCreateSchema, prealertSchema } from '../../realtime-server/contract/hospitalSchemas';
 import { assignmentTimeViolations, checkInvariants } from '../../realtime-server/reliability/invariants';
 import { type TestServer, startTestServer } from '../../realtime-server/testing/testServer';
 import { demoHistoryRepository } from '../repositories/demoHistoryRepository';
-import { DEMO_AMBULANCES, DEMO_CENTRE, seedDemo } from './demo';
+import { prealertRepository } from '../repositories/prealertRepository';
+import { DEMO_AMBULANCES, DEMO_CENTRE, DEMO_HOSPITALS, seedDemo } from './demo';
 import {
-  CANCEL_SHARE, CALLS_PER_DAY, type DemoHistory, PRIORITY_MIX, SECOND_AMBULANCE_SHARE, SKIP_EN_ROUTE_SHARE, generateDemoHistory, localHour, mulberry32,
+  CANCEL_SHARE, CALLS_PER_DAY, type DemoHistory, type DemoPrealertContent, HANDOVER_TAIL_SHARE, PATIENT_CHOICE_SHARE, PREALERT_ACK_AFTER_S, PRIORITY_MIX,
+  SECOND_AMBULANCE_SHARE, SKIP_EN_ROUTE_SHARE, drawHandoverS, generateDemoHistory, hospitalNeedsFor, localHour, mulberry32,
 } from './demoHistory';
 
 const NOW = new Date('2026-11-26T09:30:00.000Z');
@@ -15,7 +19,8 @@ const DAY_MS = 86_400_000;
 const IST = 330;
 const fleet = DEMO_AMBULANCES.map((a, i) => ({ id: i + 1, license_plate: a.license_plate, latitude: a.latitude, longitude: a.longitude, capability: a.capability }));
 const isCar = (a: { capability: string }) => a.capability === 'responder';
-const generate = (seed = 17) => generateDemoHistory({ now: NOW, days: 30, ambulances: fleet, random: mulberry32(seed), centre: DEMO_CENTRE, utcOffsetMinutes: IST });
+const hospitals = DEMO_HOSPITALS.map((h, i) => ({ ...h, id: i + 1 }));
+const generate = (seed = 17, days = 30) => generateDemoHistory({ now: NOW, days, ambulances: fleet, hospitals, random: mulberry32(seed), centre: DEMO_CENTRE, utcOffsetMinutes: IST });
 const ms = (iso: string | null) => (iso == null ? null : Date.parse(iso));
 /** When an assignment ended: cleared or cancelled (every one ended). */
 const endOf = (a: DemoHistory['assignments'][number]) => ms(a.cleared_at ?? a.cancelled_at)!;
@@ -212,6 +217,146 @@ describe('generateDemoHistory: the stated model', () => {
   });
 });
 
+describe('generateDemoHistory: the hospital end (issue 30)', () => {
+  // 90 days: enough pre-alerts (about 300) for their shares.
+  const h = generate(17, 90);
+  const caseById = new Map(h.cases.map((c) => [c.id, c]));
+  const placeOf = (a: { case_id: string }) => { const c = caseById.get(a.case_id)!; return { latitude: c.intake_latitude, longitude: c.intake_longitude }; };
+  const conveyed = h.assignments.filter((a) => a.transporting_at != null);
+  const hospitalById = new Map(hospitals.map((x) => [x.id, x]));
+  const min = (from: string | null, to: string | null) => (ms(to)! - ms(from)!) / 60_000;
+  const closestTo = (p: { latitude: number; longitude: number }) => [...hospitals].sort((x, y) => km(p, x) - km(p, y))[0];
+
+  it('seeds four open hospitals around the centre, valid for the contract, with different capabilities', () => {
+    expect(DEMO_HOSPITALS).toHaveLength(4);
+    for (const x of DEMO_HOSPITALS) {
+      // As the API would keep it: the capabilities in the contract's order.
+      expect(hospitalCreateSchema.parse(x)).toMatchObject({ name: x.name, capabilities: [...x.capabilities], status: 'open' });
+      expect(km(DEMO_CENTRE, x)).toBeLessThan(10);
+    }
+    expect(new Set(DEMO_HOSPITALS.map((x) => [...x.capabilities].sort().join())).size).toBe(4);
+    // Every capability somewhere: a stroke, PCI and trauma centre, paediatrics and maternity, burns, and a general hospital.
+    expect(new Set(DEMO_HOSPITALS.flatMap((x) => x.capabilities))).toEqual(new Set(HOSPITAL_CAPABILITIES));
+    expect(DEMO_HOSPITALS.some((x) => x.capabilities.length === 0)).toBe(true);
+  });
+
+  it('gives every transport a destination set as it leaves the scene, mostly the closest hospital, and none to the rest', () => {
+    expect(conveyed.length).toBeGreaterThan(h.cases.length / 2);
+    for (const a of h.assignments.filter((x) => x.transporting_at == null)) {
+      expect([a.destination_hospital_id, a.destination_name, a.destination_reason, a.destination_set_at]).toEqual([null, null, null, null]);
+    }
+    const reasons = new Map<string, number>();
+    for (const a of conveyed) {
+      const to = hospitalById.get(a.destination_hospital_id!)!;
+      expect(a.destination_name).toBe(to.name);
+      expect(a.destination_set_at).toBe(a.transporting_at);
+      expect(DESTINATION_REASONS).toContain(a.destination_reason);
+      reasons.set(a.destination_reason!, (reasons.get(a.destination_reason!) ?? 0) + 1);
+      const closest = closestTo(placeOf(a));
+      if (a.destination_reason === 'closest') expect(to).toBe(closest);
+      else expect(to).not.toBe(closest);
+      if (a.destination_reason === 'specialty') expect(to.capabilities).toEqual(expect.arrayContaining(hospitalNeedsFor(caseById.get(a.case_id)!.case_type)));
+      if (a.destination_reason === 'patient_choice') expect(caseById.get(a.case_id)!.priority).toBeGreaterThan(1);
+    }
+    expect(reasons.get('closest')! / conveyed.length).toBeGreaterThan(0.6);
+    expect(reasons.get('specialty')! / conveyed.length).toBeGreaterThan(0.05);
+    expect(reasons.get('patient_choice')! / conveyed.length).toBeGreaterThan(PATIENT_CHOICE_SHARE / 4);
+    expect(reasons.get('patient_choice')! / conveyed.length).toBeLessThan(PATIENT_CHOICE_SHARE * 2);
+  });
+
+  it('takes a Stroke to a stroke centre, a Heart Attack to a PCI centre, and a share of Accidents and Injuries to a trauma centre', () => {
+    const to = (type: string) => conveyed.filter((a) => caseById.get(a.case_id)!.case_type === type).map((a) => hospitalById.get(a.destination_hospital_id!)!);
+    expect(to('Stroke').length).toBeGreaterThan(50);
+    expect(to('Stroke').every((x) => x.capabilities.includes('stroke' as never))).toBe(true);
+    expect(to('Heart Attack').every((x) => x.capabilities.includes('pci' as never))).toBe(true);
+    const trauma = [...to('Accident'), ...to('Injury')];
+    const share = trauma.filter((x) => x.capabilities.includes('trauma' as never)).length / trauma.length;
+    // The major ones (35 %) and those whose closest hospital has a trauma team anyway.
+    expect(share).toBeGreaterThan(0.4);
+    expect(share).toBeLessThan(0.9);
+  });
+
+  it('drives to the destination at the model\'s speed (3 min at least)', () => {
+    for (const a of conveyed) {
+      const drive = min(a.transporting_at, a.at_hospital_at);
+      expect(drive).toBeGreaterThanOrEqual(3 - 0.02);
+      const kmh = (km(placeOf(a), hospitalById.get(a.destination_hospital_id!)!) * 1.3) / (drive / 60);
+      if (drive > 3.05) expect(kmh).toBeGreaterThan(17);
+      if (drive > 3.05) expect(kmh).toBeLessThan(46);
+    }
+  });
+
+  it('hands over with a long tail: most within 10–20 min, about 1 in 4 past 30, a few past 60; clears 5–20 min after', () => {
+    const handover = conveyed.map((a) => min(a.at_hospital_at, a.handover_at));
+    const share = (f: (m: number) => boolean) => handover.filter(f).length / handover.length;
+    expect(share((m) => m >= 10 && m <= 20)).toBeGreaterThan(0.5);
+    expect(Math.abs(share((m) => m > 30) - HANDOVER_TAIL_SHARE)).toBeLessThan(0.05);
+    expect(share((m) => m > 60)).toBeGreaterThan(0.01);
+    expect(share((m) => m > 60)).toBeLessThan(0.08);
+    expect(share((m) => m <= 15)).toBeGreaterThan(0.25);
+    expect(Math.min(...handover)).toBeGreaterThanOrEqual(7 - 0.02);
+    expect(Math.max(...handover)).toBeLessThanOrEqual(150 + 0.02);
+    for (const a of conveyed) {
+      expect(min(a.handover_at, a.cleared_at)).toBeGreaterThanOrEqual(5 - 0.02);
+      expect(min(a.handover_at, a.cleared_at)).toBeLessThanOrEqual(20 + 0.02);
+    }
+    // The one place it is drawn: the simulator's waits come from it too.
+    const draws = Array.from({ length: 4000 }, ((r) => () => drawHandoverS(r))(mulberry32(5)));
+    expect(Math.abs(draws.filter((x) => x > 30 * 60).length / draws.length - HANDOVER_TAIL_SHARE)).toBeLessThan(0.03);
+  });
+
+  it('pre-alerts about one conveyed patient in ten, during the drive, to its destination, with its type\'s activation and ATMIST content', () => {
+    expect(Math.abs(h.prealerts.length / conveyed.length - 0.1)).toBeLessThan(0.03);
+    const unitOf = new Map(conveyed.map((a) => [`${a.case_id} ${a.ambulance_id}`, a]));
+    const expected: Record<string, string[]> = {
+      Stroke: ['stroke'], 'Heart Attack': ['stemi', 'cardiac_arrest'], Accident: ['trauma'], Injury: ['trauma'], 'Medical Emergency': ['sepsis'], Other: ['none'],
+    };
+    for (const p of h.prealerts) {
+      const a = unitOf.get(`${p.case_id} ${p.ambulance_id}`)!;
+      expect(a).toBeDefined();
+      expect(p.hospital_id).toBe(a.destination_hospital_id);
+      expect(p.sent_at > a.transporting_at!).toBe(true);
+      expect(p.sent_at < a.at_hospital_at!).toBe(true);
+      expect(ACTIVATIONS).toContain(p.activation);
+      const c = caseById.get(p.case_id)!;
+      expect(expected[c.case_type]).toContain(p.activation);
+      // The content is what the contract's schema makes of it (with the activation): it reads back unchanged.
+      const content = JSON.parse(p.content) as DemoPrealertContent;
+      expect(prealertSchema.parse({ ...content, activation: p.activation })).toEqual({ ...content, activation: p.activation });
+      expect(content.time_of_incident! < c.call_received_at).toBe(true);
+      expect(content.mechanism).not.toBe('');
+    }
+    // The sickest most: half of the conveyed priority 1 patients.
+    const p1 = h.prealerts.filter((p) => caseById.get(p.case_id)!.priority === 1).length;
+    expect(p1 / h.prealerts.length).toBeGreaterThan(0.5);
+    expect(new Set(h.prealerts.map((p) => p.activation)).size).toBeGreaterThanOrEqual(5);
+  });
+
+  it('has most pre-alerts acknowledged within 1–3 min, a few late or never, those told to the dispatchers at PREALERT_ACK_AFTER', () => {
+    const ackS = h.prealerts.map((p) => (p.acknowledged_at == null ? null : (ms(p.acknowledged_at)! - ms(p.sent_at)!) / 1000));
+    const share = (f: (s: number | null) => boolean) => ackS.filter(f).length / ackS.length;
+    expect(share((s) => s != null && s >= 59 && s <= 181)).toBeGreaterThan(0.75);
+    expect(share((s) => s == null)).toBeGreaterThan(0);
+    expect(share((s) => s == null)).toBeLessThan(0.12);
+    expect(share((s) => s != null && s > 181)).toBeGreaterThan(0.03);
+    for (const [i, p] of h.prealerts.entries()) {
+      const waited = ackS[i];
+      const late = waited == null || waited > PREALERT_ACK_AFTER_S;
+      expect(p.ack_alerted_at).toBe(late ? new Date(ms(p.sent_at)! + PREALERT_ACK_AFTER_S * 1000).toISOString() : null);
+      if (p.acknowledged_at) expect(ms(p.acknowledged_at)).toBeLessThanOrEqual(NOW.getTime());
+    }
+  });
+
+  it('without hospitals: transports hand over all the same, with no destination and no pre-alert', () => {
+    const bare = generateDemoHistory({ now: NOW, days: 7, ambulances: fleet, random: mulberry32(17), centre: DEMO_CENTRE });
+    const transports = bare.assignments.filter((a) => a.transporting_at != null);
+    expect(transports.length).toBeGreaterThan(50);
+    expect(transports.every((a) => a.handover_at != null && a.destination_hospital_id == null)).toBe(true);
+    expect(bare.prealerts).toEqual([]);
+    for (const [i, a] of bare.assignments.entries()) expect(assignmentTimeViolations({ ...a, id: i + 1 })).toEqual([]);
+  });
+});
+
 describe('the demo history on a first start', () => {
   let seeded: TestServer;
   let bare: TestServer;
@@ -287,13 +432,40 @@ describe('the demo history on a first start', () => {
     expect(detail.body.case.assignment.id).toBe(Number(withCar.assignment_id));
   });
 
+  it('SEED=demo: the four hospitals, open; transports with destinations and handovers; pre-alerts of the right units, none left for the late-acknowledgement sweep', async () => {
+    const admin = await seeded.signIn('admin');
+    const { hospitals: listed } = (await seeded.api('GET', '/api/hospitals', { token: admin })).body as { hospitals: { name: string; capabilities: string[]; status: string }[] };
+    expect(listed.map((x) => [x.name, x.capabilities, x.status]).sort()).toEqual(DEMO_HOSPITALS.map((x) => [x.name, [...x.capabilities], 'open']).sort());
+    const db = seeded.ctx.db;
+    const conveyed: { id: number; case_id: string; destination_hospital_id: number | null; handover_at: string | null }[] = await db('assignments').whereNotNull('transporting_at')
+      .select('id', 'case_id', 'destination_hospital_id', 'handover_at');
+    expect(conveyed.length).toBeGreaterThan(500);
+    expect(conveyed.every((a) => a.destination_hospital_id != null && a.handover_at != null)).toBe(true);
+    const prealerts: { assignment_id: number; case_id: string; hospital_id: number }[] = await db('prealerts').select('assignment_id', 'case_id', 'hospital_id');
+    expect(prealerts.length).toBeGreaterThan(conveyed.length / 20);
+    const byId = new Map(conveyed.map((a) => [Number(a.id), a]));
+    for (const p of prealerts) {
+      const a = byId.get(Number(p.assignment_id))!;
+      expect([a.case_id, Number(a.destination_hospital_id)]).toEqual([p.case_id, Number(p.hospital_id)]);
+    }
+    // Starting the server does not alert the dispatchers about the history's unacknowledged pre-alerts.
+    expect(await prealertRepository.unacknowledgedBefore(db, new Date().toISOString())).toEqual([]);
+    // The API shows a transport's destination.
+    const withDestination = (await seeded.api('GET', `/api/cases/${conveyed[0].case_id}`, { token: admin })).body.case.assignments
+      .find((u: { id: number }) => u.id === Number(conveyed[0].id));
+    expect(withDestination.destination).toMatchObject({ hospital_id: Number(conveyed[0].destination_hospital_id) });
+    expect(withDestination.handover_at).toBe(conveyed[0].handover_at);
+  });
+
   it('never again on a database that has data: a second seeding adds nothing', async () => {
     const before = await demoHistoryRepository.count(seeded.ctx.db);
     expect(await seedDemo(seeded.ctx.db, { historyDays: 30 })).toBe(false);
     expect(await demoHistoryRepository.count(seeded.ctx.db)).toBe(before);
+    expect(await seeded.ctx.db('hospitals').count({ n: '*' }).first()).toMatchObject({ n: DEMO_HOSPITALS.length });
   });
 
-  it('SEED=none: no demo history, whatever DEMO_HISTORY_DAYS says', async () => {
+  it('SEED=none: no demo history and no hospitals, whatever DEMO_HISTORY_DAYS says', async () => {
     expect((await checkInvariants(bare.ctx.db)).counted.cases).toBe(0);
+    expect(Number((await bare.ctx.db('hospitals').count({ n: '*' }).first())?.n)).toBe(0);
   });
 });

@@ -21,9 +21,23 @@
  *   calls, gets a second ambulance 30 s–10 min after the first (the nearest other one, when free).
  *   Every unit books its own time: no unit is on two calls at once.
  * - Turnout 20–120 s (a car 15–90 s); travel = distance × 1.3 ÷ ~30 km/h (a car 25 % faster; with
- *   noise); on scene 10–35 min; each ambulance transports (P1 90 %, P2 80 %, P3 55 %, P4 20 %)
- *   8–25 min to hospital with 15–45 min turnaround there, otherwise treats on scene (on_scene →
- *   cleared). Durations are lognormal, clamped.
+ *   noise); on scene 10–35 min; each ambulance transports (P1 90 %, P2 80 %, P3 55 %, P4 20 %),
+ *   otherwise treats on scene (on_scene → cleared). Durations are lognormal, clamped.
+ * - The hospital end (issue 30), with the seed's hospitals: a transport's destination is the
+ *   hospital closest to the patient (reason `closest`), but a Stroke goes to the nearest stroke
+ *   centre, a Heart Attack to the nearest PCI centre, and MAJOR_TRAUMA_SHARE of Accidents and
+ *   Injuries to the nearest trauma centre (reason `specialty` when that is not the closest); a few
+ *   patients of priority 2–4 (PATIENT_CHOICE_SHARE) choose another (`patient_choice`). The
+ *   destination is set as the unit leaves the scene; the drive there is its distance at the same
+ *   speed, 3 min at least (with no hospitals given: 8–25 min, and no destination). Handover
+ *   (eTimes.12) has a long tail, as English ambulances know it (drawHandoverS): most 10–20 min
+ *   after arrival, HANDOVER_TAIL_SHARE (about 1 in 4) past 30, a few past 60; the crew clears 5–20 min
+ *   after the handover. An ATMIST pre-alert goes ahead of about one conveyed patient in ten
+ *   (PREALERT_SHARE: half of priority 1, few of the rest), 1–5 min into the drive, with the
+ *   activation of its type (Stroke `stroke`, Heart Attack `stemi` or after an arrest
+ *   `cardiac_arrest`, Accident and Injury `trauma`, Medical Emergency `sepsis`); the hospital
+ *   acknowledges most within 1–3 min, LATE_ACK_SHARE later and NEVER_ACK_SHARE never (those two
+ *   were told to the dispatchers at PREALERT_ACK_AFTER_S, as the live sweep would have).
  * - ≈4 % cancelled before any unit arrives (every unit stood down, the call closes); ≈5 % of crews
  *   never press en route.
  * - The case names its primary unit as contract primaryAssignment does on a call that is over: the
@@ -34,6 +48,15 @@
  */
 
 export interface DemoAmbulance { id: number; license_plate: string; latitude: number; longitude: number; capability?: string }
+
+/** What a hospital can take: contract HOSPITAL_CAPABILITIES (db/ does not import the contract; demoHistory.test.ts checks they agree). */
+export type DemoCapability = 'stroke' | 'pci' | 'trauma' | 'paediatrics' | 'maternity' | 'burns';
+/** An open hospital of the seed, with its database id. */
+export interface DemoHospital { id: number; name: string; latitude: number; longitude: number; capabilities: readonly DemoCapability[] }
+/** eDisposition.20's reasons the model gives (contract DESTINATION_REASONS). */
+export type DemoDestinationReason = 'closest' | 'specialty' | 'patient_choice';
+/** eDisposition.24's activations (contract ACTIVATIONS). */
+export type DemoActivation = 'none' | 'stemi' | 'stroke' | 'trauma' | 'cardiac_arrest' | 'sepsis' | 'other';
 
 /** A cases row (every NOT NULL column; `assignment_id` is set after the assignments are inserted). */
 export interface DemoCaseRow {
@@ -48,14 +71,35 @@ export interface DemoAssignmentRow {
   case_id: string; ambulance_id: number; license_plate: string; capability: string; status: 'cleared' | 'cancelled';
   dispatched_at: string; en_route_at: string | null; on_scene_at: string | null; transporting_at: string | null;
   at_hospital_at: string | null; handover_at: string | null; cleared_at: string | null; cancelled_at: string | null;
+  destination_hospital_id: number | null; destination_name: string | null; destination_reason: DemoDestinationReason | null; destination_set_at: string | null;
 }
 
-export interface DemoHistory { cases: DemoCaseRow[]; assignments: DemoAssignmentRow[] }
+/** The ATMIST part of a pre-alert: contract prealertSchema's fields but `activation`, as the prealerts row keeps them (JSON). */
+export interface DemoPrealertContent {
+  age: number | null; sex: 'female' | 'male' | 'unknown'; time_of_incident: string | null; mechanism: string; injuries: string;
+  signs: { hr: number | null; sbp: number | null; rr: number | null; spo2: number | null; gcs: number | null; temp: number | null };
+  treatment: string; requirements: string;
+}
+
+/**
+ * A prealerts row but its `assignment_id`, which the database gives: the repository finds it by
+ * case and ambulance (one unit is on a call once).
+ */
+export interface DemoPrealertRow {
+  case_id: string; ambulance_id: number; hospital_id: number; activation: DemoActivation;
+  /** JSON of DemoPrealertContent. */
+  content: string;
+  sent_at: string; acknowledged_at: string | null; ack_alerted_at: string | null;
+}
+
+export interface DemoHistory { cases: DemoCaseRow[]; assignments: DemoAssignmentRow[]; prealerts: DemoPrealertRow[] }
 
 export interface DemoHistoryOptions {
   now: Date;
   days: number;
   ambulances: DemoAmbulance[];
+  /** Where transports go (all open). Without any, transports still hand over but have no destination and no pre-alert. */
+  hospitals?: readonly DemoHospital[];
   /** Uniform in [0, 1). */
   random: () => number;
   centre?: { latitude: number; longitude: number };
@@ -88,6 +132,23 @@ const OTHER_DESCRIPTIONS = [
   'Fall at home', 'Breathing difficulty', 'Abdominal pain', 'High fever', 'Dizziness', 'Back pain',
   'Minor burn', 'Allergic rash', 'Vomiting', 'Cut to the hand', 'Diabetic check', 'Chest discomfort',
 ];
+/** The hospital capability a type's patient needs, when the protocol takes them past the closest hospital for it. */
+const SPECIALTY_FOR_TYPE: Record<string, DemoCapability> = { Stroke: 'stroke', 'Heart Attack': 'pci', 'Cardiac arrest': 'pci', Accident: 'trauma', Injury: 'trauma' };
+/** The types whose every conveyed patient goes to a centre with the capability (the others only when major, MAJOR_TRAUMA_SHARE). */
+const ALWAYS_SPECIALTY = new Set(['Stroke', 'Heart Attack', 'Cardiac arrest']);
+/** Accidents and Injuries serious enough for a trauma centre. */
+export const MAJOR_TRAUMA_SHARE = 0.35;
+/** Conveyed patients of priority 2–4 taken, at their wish, to another hospital than the closest. */
+export const PATIENT_CHOICE_SHARE = 0.03;
+/** Handovers in the long tail (30–150 min, median 42); the others 7–29 min around 14. */
+export const HANDOVER_TAIL_SHARE = 0.25;
+/** The share of conveyed patients of each priority with a pre-alert (about one in ten over all of them). */
+export const PREALERT_SHARE: Record<number, number> = { 1: 0.5, 2: 0.05, 3: 0.01, 4: 0 };
+/** Pre-alerts acknowledged only after PREALERT_ACK_AFTER_S (3–12 min), and never. */
+export const LATE_ACK_SHARE = 0.1;
+export const NEVER_ACK_SHARE = 0.05;
+/** PREALERT_ACK_AFTER's default: when a pre-alert not acknowledged yet was told to the dispatchers. */
+export const PREALERT_ACK_AFTER_S = 180;
 const RADIUS_KM = 10;
 const SPEED_KMH = 30;
 const ROAD_FACTOR = 1.3;
@@ -141,6 +202,129 @@ function distanceKm(a: { latitude: number; longitude: number }, b: { latitude: n
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
 const iso = (ms: number) => new Date(Math.round(ms / 1000) * 1000).toISOString();
 
+/**
+ * Seconds from arrival at hospital to handover (eTimes.11 → .12), the long tail English
+ * ambulances know: HANDOVER_TAIL_SHARE (1 in 4) wait 30–150 min (median 42, so about one in six of
+ * them past 60), the others 7–29 min around 14 (most within 10–20). The simulator draws its waits
+ * here too, scaled to its pace.
+ */
+export function drawHandoverS(random: () => number): number {
+  const s = sampler(random);
+  return s.chance(HANDOVER_TAIL_SHARE) ? s.seconds(42 * 60, 0.35, 30 * 60 + 30, 150 * 60) : s.seconds(14 * 60, 0.22, 7 * 60, 29 * 60);
+}
+
+/** The hospital capability a patient of this emergency type needs (none for most): contract HOSPITAL_CAPABILITIES' names. */
+export const hospitalNeedsFor = (caseType: string): DemoCapability[] => (SPECIALTY_FOR_TYPE[caseType] ? [SPECIALTY_FOR_TYPE[caseType]] : []);
+
+/**
+ * Where a conveyed patient goes, and why (eDisposition.20): the closest hospital; the nearest
+ * centre with the capability a Stroke, Heart Attack or major trauma needs (`specialty` when it is
+ * not the closest); now and then, below priority 1, another the patient asks for.
+ */
+export function demoDestination(hospitals: readonly DemoHospital[], place: { latitude: number; longitude: number }, caseType: string, priority: number, random: () => number): { hospital: DemoHospital; reason: DemoDestinationReason } {
+  const byDistance = hospitals.map((h) => ({ h, km: distanceKm(place, h) })).sort((a, b) => a.km - b.km || a.h.id - b.h.id).map((x) => x.h);
+  const closest = byDistance[0];
+  const need = SPECIALTY_FOR_TYPE[caseType];
+  if (need && (ALWAYS_SPECIALTY.has(caseType) || random() < MAJOR_TRAUMA_SHARE)) {
+    const centre = byDistance.find((h) => h.capabilities.includes(need));
+    if (centre) return { hospital: centre, reason: centre === closest ? 'closest' : 'specialty' };
+  }
+  if (priority > 1 && byDistance.length > 1 && random() < PATIENT_CHOICE_SHARE) {
+    return { hospital: byDistance[1 + Math.floor(random() * (byDistance.length - 1))], reason: 'patient_choice' };
+  }
+  return { hospital: closest, reason: 'closest' };
+}
+
+type Template = {
+  activation: DemoActivation; age: [number, number]; onsetMin: [number, number];
+  mechanism: readonly string[]; injuries: readonly string[]; treatment: readonly string[]; requirements: string;
+  /** Ranges of hr, sbp, rr, spo2, gcs and temp (°C). */
+  signs: [[number, number], [number, number], [number, number], [number, number], [number, number], [number, number]];
+};
+const NORMAL_TEMP: [number, number] = [36.4, 37.4];
+const PREALERT_TEMPLATES: Record<string, Template> = {
+  Stroke: {
+    activation: 'stroke', age: [48, 92], onsetMin: [20, 120],
+    mechanism: ['Sudden right-sided weakness and slurred speech', 'Found with a facial droop and left arm weakness', 'Sudden loss of speech and confusion at home'],
+    injuries: ['FAST positive', 'FAST positive, last seen well about an hour ago', 'Left hemiparesis, gaze to the right'],
+    treatment: ['Blood glucose 6.2, IV access, nil by mouth', 'Glucose normal, head raised, IV access', 'IV access, 12-lead ECG: atrial fibrillation'],
+    requirements: 'Stroke team and CT on arrival',
+    signs: [[64, 112], [148, 205], [14, 22], [93, 99], [10, 15], NORMAL_TEMP],
+  },
+  'Heart Attack': {
+    activation: 'stemi', age: [38, 86], onsetMin: [15, 90],
+    mechanism: ['Central crushing chest pain for 40 min, sweating', 'Chest pain spreading to the left arm and jaw, nausea', 'Chest tightness at rest, grey and clammy'],
+    injuries: ['12-lead: ST elevation V1–V4', '12-lead: ST elevation II, III and aVF', '12-lead: ST elevation I, aVL, V5–V6'],
+    treatment: ['Aspirin 300 mg, GTN, IV access, ECG sent', 'Aspirin 300 mg, morphine 5 mg, IV access', 'Aspirin 300 mg, oxygen, IV access, ECG sent'],
+    requirements: 'Primary PCI: cath lab on arrival',
+    signs: [[52, 124], [92, 165], [16, 26], [91, 98], [15, 15], NORMAL_TEMP],
+  },
+  'Cardiac arrest': {
+    activation: 'cardiac_arrest', age: [42, 84], onsetMin: [15, 45],
+    mechanism: ['Witnessed collapse, bystander CPR, VF', 'Collapsed with chest pain, arrested in front of the crew'],
+    injuries: ['ROSC after two shocks', 'ROSC after three shocks, 12-lead: ST elevation'],
+    treatment: ['CPR, two shocks, adrenaline 1 mg, i-gel, ventilated', 'CPR, three shocks, amiodarone 300 mg, i-gel'],
+    requirements: 'Resus room and cath lab',
+    signs: [[88, 132], [72, 112], [10, 14], [88, 96], [3, 8], NORMAL_TEMP],
+  },
+  Accident: {
+    activation: 'trauma', age: [16, 72], onsetMin: [10, 40],
+    mechanism: ['Motorcyclist against a car at about 40 km/h, no helmet', 'Pedestrian struck by a bus', 'Car rolled over, driver trapped 20 min'],
+    injuries: ['Head injury, open fracture of the left tibia', 'Chest injury, suspected pelvic fracture', 'Suspected femur fracture, abdominal pain'],
+    treatment: ['Pelvic binder, splint, IV fluids, morphine', 'Collar, oxygen, tranexamic acid 1 g', 'Traction splint, IV access, fentanyl'],
+    requirements: 'Trauma team on arrival',
+    signs: [[96, 142], [78, 122], [20, 32], [90, 97], [8, 15], NORMAL_TEMP],
+  },
+  Injury: {
+    activation: 'trauma', age: [18, 88], onsetMin: [10, 60],
+    mechanism: ['Fall from a scaffold, about 4 m', 'Fall down a flight of stairs', 'Legs crushed under a collapsed wall'],
+    injuries: ['Suspected pelvic and wrist fractures', 'Head injury, neck pain', 'Crush injury to both legs'],
+    treatment: ['Pelvic binder, IV access, morphine', 'Collar and blocks, oxygen, IV access', 'Tourniquet, IV fluids, ketamine'],
+    requirements: 'Trauma team on arrival',
+    signs: [[92, 136], [82, 128], [18, 30], [92, 98], [9, 15], NORMAL_TEMP],
+  },
+  'Medical Emergency': {
+    activation: 'sepsis', age: [28, 94], onsetMin: [120, 2880],
+    mechanism: ['Fever and confusion for two days', 'Breathless with a fever and a productive cough', 'Fever and rigors after a urinary infection'],
+    injuries: ['Suspected sepsis, NEWS2 9', 'Suspected sepsis from the chest', 'Suspected urosepsis, mottled skin'],
+    treatment: ['Oxygen, IV fluids 500 ml', 'Oxygen, IV access, fluids running', 'IV fluids 500 ml, paracetamol'],
+    requirements: 'Sepsis pathway, resus bay',
+    signs: [[108, 142], [72, 102], [24, 34], [86, 94], [12, 15], [38.3, 40.1]],
+  },
+};
+const OTHER_TEMPLATE: Template = {
+  activation: 'none', age: [2, 90], onsetMin: [30, 240], mechanism: [], injuries: ['Unwell, observations borderline'],
+  treatment: ['Observations, IV access'], requirements: 'Majors bay', signs: [[80, 118], [100, 150], [16, 24], [94, 99], [14, 15], NORMAL_TEMP],
+};
+
+/**
+ * An ATMIST pre-alert for a patient of this type (`activation` and the content the prealerts row
+ * keeps): the patient's age and sex, the time of the incident before the call, the mechanism, the
+ * injuries or findings, vital signs within the type's plausible ranges, the treatment given, and what
+ * the crew needs ready. A tenth of Heart Attack patients arrest on the way: `cardiac_arrest`.
+ */
+export function demoPrealert(caseType: string, description: string, receivedMs: number, random: () => number): { activation: DemoActivation; content: DemoPrealertContent } {
+  const s = sampler(random);
+  const t = caseType === 'Heart Attack' && s.chance(0.1) ? PREALERT_TEMPLATES['Cardiac arrest'] : PREALERT_TEMPLATES[caseType] ?? OTHER_TEMPLATE;
+  const within = ([lo, hi]: [number, number]) => lo + random() * (hi - lo);
+  const whole = (r: [number, number]) => Math.round(within(r));
+  const [hr, sbp, rr, spo2, gcs, temp] = t.signs;
+  const sex = random();
+  return {
+    activation: t.activation,
+    content: {
+      age: whole(t.age),
+      sex: sex < 0.48 ? 'female' : sex < 0.96 ? 'male' : 'unknown',
+      time_of_incident: iso(receivedMs - within(t.onsetMin) * 60_000),
+      mechanism: t.mechanism.length ? s.pick(t.mechanism) : description,
+      injuries: s.pick(t.injuries),
+      signs: { hr: whole(hr), sbp: whole(sbp), rr: whole(rr), spo2: whole(spo2), gcs: whole(gcs), temp: Math.round(within(temp) * 10) / 10 },
+      treatment: s.pick(t.treatment),
+      requirements: t.requirements,
+    },
+  };
+}
+
 /** The local hour (0–23) of an instant. */
 export const localHour = (ms: number, utcOffsetMinutes: number) => new Date(ms + utcOffsetMinutes * 60_000).getUTCHours();
 
@@ -180,8 +364,10 @@ export function generateDemoHistory(o: DemoHistoryOptions): DemoHistory {
   const busyUntil = new Map(o.ambulances.map((a) => [a.id, -Infinity]));
   const ambulances = o.ambulances.filter(conveys);
   const cars = o.ambulances.filter((a) => !conveys(a));
+  const hospitals = o.hospitals ?? [];
   const cases: DemoCaseRow[] = [];
   const assignments: DemoAssignmentRow[] = [];
+  const prealerts: DemoPrealertRow[] = [];
   let n = 0;
   for (const received of arrivals) {
     if (ambulances.length === 0) break;
@@ -207,8 +393,9 @@ export function generateDemoHistory(o: DemoHistoryOptions): DemoHistory {
         case_id: '', ambulance_id: unit.id, license_plate: unit.license_plate, capability: unit.capability ?? 'als', status: 'cleared',
         dispatched_at: iso(dispatched), en_route_at: s.chance(SKIP_EN_ROUTE_SHARE) ? null : iso(enRoute),
         on_scene_at: null, transporting_at: null, at_hospital_at: null, handover_at: null, cleared_at: null, cancelled_at: null,
+        destination_hospital_id: null, destination_name: null, destination_reason: null, destination_set_at: null,
       };
-      return { unit, row, dispatched, enRoute, onScene, car, over: onScene };
+      return { unit, row, dispatched, enRoute, onScene, car, over: onScene, prealert: null as Omit<DemoPrealertRow, 'case_id'> | null };
     };
     /**
      * The ambulance for the call among `from`: after `ready`, the nearest free then that meets the
@@ -256,10 +443,33 @@ export function generateDemoHistory(o: DemoHistoryOptions): DemoHistory {
         u.row.on_scene_at = iso(u.onScene);
         const leaves = u.onScene + 1000 * s.seconds(18 * 60, 0.3, 10 * 60, 35 * 60);
         if (s.chance(TRANSPORT_SHARE[priority])) {
-          const atHospital = leaves + 1000 * s.seconds(14 * 60, 0.3, 8 * 60, 25 * 60);
-          u.over = atHospital + 1000 * s.seconds(25 * 60, 0.3, 15 * 60, 45 * 60);
+          // The destination as the unit leaves; the drive there at the crew's speed; the handover's long tail; clear after it.
+          const to = hospitals.length ? demoDestination(hospitals, place, caseType, priority, o.random) : null;
+          const drive = to
+            ? Math.max(3 * 60_000, (distanceKm(place, to.hospital) * ROAD_FACTOR / (SPEED_KMH * s.seconds(1, 0.2, 0.6, 1.5))) * HOUR_MS)
+            : 1000 * s.seconds(14 * 60, 0.3, 8 * 60, 25 * 60);
+          const atHospital = leaves + drive;
+          const handover = atHospital + 1000 * drawHandoverS(o.random);
+          u.over = handover + 1000 * s.seconds(9 * 60, 0.35, 5 * 60, 20 * 60);
           u.row.transporting_at = iso(leaves);
           u.row.at_hospital_at = iso(atHospital);
+          u.row.handover_at = iso(handover);
+          if (to) {
+            Object.assign(u.row, { destination_hospital_id: to.hospital.id, destination_name: to.hospital.name, destination_reason: to.reason, destination_set_at: iso(leaves) });
+            if (s.chance(PREALERT_SHARE[priority])) {
+              // Sent 1–5 min into the drive (before arrival); acknowledged in 1–3 min, or late, or never.
+              const sent = leaves + Math.min(1000 * s.seconds(120, 0.4, 60, 300), 0.6 * drive);
+              const r = o.random();
+              const acknowledged = r < NEVER_ACK_SHARE ? null
+                : sent + 1000 * (r < NEVER_ACK_SHARE + LATE_ACK_SHARE ? s.seconds(300, 0.4, PREALERT_ACK_AFTER_S + 10, 720) : s.seconds(100, 0.3, 60, PREALERT_ACK_AFTER_S));
+              const { activation, content } = demoPrealert(caseType, description, received, o.random);
+              u.prealert = {
+                ambulance_id: u.unit.id, hospital_id: to.hospital.id, activation, content: JSON.stringify(content), sent_at: iso(sent),
+                acknowledged_at: acknowledged == null ? null : iso(acknowledged),
+                ack_alerted_at: acknowledged == null || acknowledged - sent > PREALERT_ACK_AFTER_S * 1000 ? iso(sent + PREALERT_ACK_AFTER_S * 1000) : null,
+              };
+            }
+          }
         } else {
           u.over = leaves;
         }
@@ -285,6 +495,7 @@ export function generateDemoHistory(o: DemoHistoryOptions): DemoHistory {
       row.case_id = id;
       assignments.push(row);
     }
+    for (const u of units) if (u.prealert) prealerts.push({ ...u.prealert, case_id: id });
     const primary = demoPrimary(rows);
     cases.push({
       id, description, status: rows.every((a) => a.status === 'cancelled') ? 'closed' : 'resolved', case_type: caseType, priority,
@@ -295,7 +506,7 @@ export function generateDemoHistory(o: DemoHistoryOptions): DemoHistory {
       intake_source: 'coordinates', location_token_hash: null, version: 1, demo: true,
     });
   }
-  return { cases, assignments };
+  return { cases, assignments, prealerts };
 }
 
 /** Each demo case's 'created' timeline entry: by the system, holding the fields the case has (its timeline replays to it). */

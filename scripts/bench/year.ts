@@ -5,7 +5,8 @@
  * The year (seeded, so every run builds the same one): arrivals by hour of day (a night trough,
  * a late-morning and an evening peak); priorities 1–4 in 10/45/35/10 %; call processing, turnout,
  * travel, on scene, transport and hospital turnaround drawn from log-normals around typical
- * urban figures; 30 % treated on scene (no transport steps), 3 % with en route skipped, 4 % of
+ * urban figures, the handover (eTimes.12) with the demo history's long tail (drawHandoverS, from a
+ * generator of its own so that the rest of the year stays as it was); 30 % treated on scene (no transport steps), 3 % with en route skipped, 4 % of
  * calls cancelled before arrival, 5 % with a first ambulance cancelled and a second sent; 20
  * ambulances taken in turn (the fleet's size, not a schedule: utilisation over 100 % is the model's,
  * not a report's error).
@@ -14,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../../db/connection';
 import { DEMO_AMBULANCES, seedDemo } from '../../db/seeds/demo';
+import { drawHandoverS, mulberry32 } from '../../db/seeds/demoHistory';
 import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 
 const AMBULANCES = 20;
@@ -58,6 +60,7 @@ const TRAVEL_MEDIAN_S: Record<number, number> = { 1: 420, 2: 600, 3: 840, 4: 960
 /** Builds the year of about `targetAssignments` assignments ending at `end` into the SQLite file; answers what it holds. */
 export async function buildYear(file: string, end: number, targetAssignments: number) {
   rand = rng(17);
+  const handoverRand = mulberry32(29);
   const knex = openDatabase(file);
   await knex.migrate.latest();
   await seedDemo(knex);
@@ -71,8 +74,8 @@ export async function buildYear(file: string, end: number, targetAssignments: nu
   db.pragma('synchronous = OFF');
   const insertCase = db.prepare(`insert into cases (id, description, status, case_type, patient_name, patient_email, created_at, updated_at, closed_at, priority, call_received_at)
     values (?, ?, 'closed', ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertAssignment = db.prepare(`insert into assignments (case_id, ambulance_id, license_plate, status, dispatched_at, en_route_at, on_scene_at, transporting_at, at_hospital_at, cleared_at, cancelled_at)
-    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertAssignment = db.prepare(`insert into assignments (case_id, ambulance_id, license_plate, status, dispatched_at, en_route_at, on_scene_at, transporting_at, at_hospital_at, handover_at, cleared_at, cancelled_at)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const setLast = db.prepare('update cases set assignment_id = ? where id = ?');
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const start = end - 365 * DAY;
@@ -101,7 +104,7 @@ export async function buildYear(file: string, end: number, targetAssignments: nu
           // The first ambulance is stood down on its way (a nearer one came free), a second is sent.
           const enRoute = t + logNormal(60, 0.4) * 1000;
           const cancelledAt = enRoute + logNormal(180, 0.6) * 1000;
-          assign('cancelled', [t, enRoute, null, null, null, null], cancelledAt);
+          assign('cancelled', [t, enRoute, null, null, null, null, null], cancelledAt);
           t = cancelledAt + 5000;
           counts.resent++;
         }
@@ -112,7 +115,7 @@ export async function buildYear(file: string, end: number, targetAssignments: nu
         if (rand() < 0.04) {
           // The call is cancelled before arrival (the caller rings back, another service attends).
           const cancelledAt = enRoute + logNormal(240, 0.7) * 1000;
-          assign('cancelled', [dispatched, skipEnRoute ? null : enRoute, null, null, null, null], cancelledAt);
+          assign('cancelled', [dispatched, skipEnRoute ? null : enRoute, null, null, null, null, null], cancelledAt);
           closed = cancelledAt;
           counts.cancelled_calls++;
         } else {
@@ -120,13 +123,15 @@ export async function buildYear(file: string, end: number, targetAssignments: nu
           const leaves = onScene + logNormal(p <= 2 ? 1200 : 900, 0.4) * 1000;
           if (rand() < 0.3) {
             // Treated on scene: no transport, back in service from the scene.
-            assign('cleared', [dispatched, skipEnRoute ? null : enRoute, onScene, null, null, leaves], null);
+            assign('cleared', [dispatched, skipEnRoute ? null : enRoute, onScene, null, null, null, leaves], null);
             closed = leaves;
             counts.on_scene_only++;
           } else {
             const atHospital = leaves + logNormal(900, 0.45) * 1000;
-            const cleared = atHospital + logNormal(1500, 0.5) * 1000;
-            assign('cleared', [dispatched, skipEnRoute ? null : enRoute, onScene, leaves, atHospital, cleared], null);
+            const handover = atHospital + Math.round(drawHandoverS(handoverRand)) * 1000;
+            // A long handover holds the crew: it clears 5 min after it at the soonest.
+            const cleared = Math.max(atHospital + logNormal(1500, 0.5) * 1000, handover + 300_000);
+            assign('cleared', [dispatched, skipEnRoute ? null : enRoute, onScene, leaves, atHospital, handover, cleared], null);
             closed = cleared;
           }
         }
