@@ -8,6 +8,12 @@ export interface AssignmentExportRow {
   transporting_at: string | null; at_hospital_at: string | null; cleared_at: string | null; cancelled_at: string | null;
   /** The unit's capability when dispatched (als, bls, cct, responder). */
   capability: string;
+  /** eTimes.12, the transfer of care at the destination. */
+  handover_at: string | null;
+  /** eDisposition.01 (the destination's name as kept on the assignment) and .20 (why it was chosen). */
+  destination_name: string | null; destination_reason: string | null;
+  /** The assignment's latest pre-alert (a crew may send a corrected one): eDisposition.24 and .25. */
+  prealert_activation: string | null; prealert_sent_at: string | null;
 }
 
 /** Where the last page ended: the order is (call_received_at, assignment id), a total order. */
@@ -23,9 +29,12 @@ export const EXPORT_BATCH = 400;
 function page(db: Db, from: string, to: string, after: Cursor | null, limit: number): Promise<AssignmentExportRow[]> {
   const q = db('assignments as a')
     .join('cases as c', 'c.id', 'a.case_id')
+    // The assignment's latest pre-alert, found by prealerts(assignment_id): most assignments have none.
+    .leftJoin('prealerts as p', (j) => j.on('p.id', '=', db.raw('(select max(l.id) from prealerts as l where l.assignment_id = a.id)')))
     .select(
       'a.case_id', 'a.id as assignment_id', 'c.priority', 'c.case_type', 'a.license_plate', 'a.status', 'c.call_received_at',
       'a.dispatched_at', 'a.en_route_at', 'a.on_scene_at', 'a.transporting_at', 'a.at_hospital_at', 'a.cleared_at', 'a.cancelled_at', 'a.capability',
+      'a.handover_at', 'a.destination_name', 'a.destination_reason', 'p.activation as prealert_activation', 'p.sent_at as prealert_sent_at',
     )
     .where('c.call_received_at', '<', to)
     .orderBy([{ column: 'c.call_received_at' }, { column: 'a.id' }])

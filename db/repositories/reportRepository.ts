@@ -29,6 +29,23 @@ export interface CommitmentRow {
 
 export interface FleetRow { id: number; license_plate: string; created_at: string }
 
+/**
+ * An arrival at hospital (an assignment whose `at_hospital_at` lies in the period) for the handover
+ * report: its destination as kept on the assignment (null without one) and its two times. A tuple, as
+ * ReportCallRow, for the same reason.
+ */
+export type HandoverArrivalRow = readonly [
+  hospital_id: number | null, name: string | null, at_hospital_at: string, handover_at: string | null,
+];
+
+/**
+ * A pre-alert sent in the period, under the hospital it was sent to: its assignment's destination, or,
+ * when the unit was sent elsewhere after it, the hospital it went to (by its name now).
+ */
+export type HandoverPrealertRow = readonly [
+  hospital_id: number | null, name: string | null, sent_at: string, acknowledged_at: string | null,
+];
+
 /** Rows a PostgreSQL cursor fetches at a time. */
 const PG_BATCH = 2000;
 
@@ -95,6 +112,11 @@ async function eachRowInSlices(conn: BetterSqlite3.Database, sql: string, bindin
 
 const CALL_COLUMNS = ['case_id', 'priority', 'call_received_at', 'dispatched_at', 'en_route_at', 'on_scene_at', 'transporting_at', 'at_hospital_at', 'cleared_at', 'capability'] as const;
 const COMMITMENT_COLUMNS = ['ambulance_id', 'license_plate', 'dispatched_at', 'ended_at'] as const;
+const ARRIVAL_COLUMNS = ['hospital_id', 'name', 'at_hospital_at', 'handover_at'] as const;
+const PREALERT_COLUMNS = ['hospital_id', 'name', 'sent_at', 'acknowledged_at'] as const;
+/** A pre-alert sent to another hospital than its unit's destination now (the unit re-routed after it). */
+const SENT_ELSEWHERE = 'p.hospital_id is not null and (a.destination_hospital_id is null or a.destination_hospital_id <> p.hospital_id)';
+const idOrNull = (v: unknown) => (v == null ? null : Number(v));
 
 /** What the reports read: only the columns their figures need, found through the indexes on the times. */
 export const reportRepository = {
@@ -140,6 +162,39 @@ export const reportRepository = {
         .select('ambulance_id', 'license_plate', 'dispatched_at', db.raw('coalesce(cleared_at, cancelled_at) as ended_at')),
       COMMITMENT_COLUMNS,
       (r) => fn({ ambulance_id: r[0] == null ? null : Number(r[0]), license_plate: r[1] as string, dispatched_at: r[2] as string, ended_at: r[3] as string | null }),
+      signal,
+    ),
+
+  /**
+   * Each assignment that arrived at hospital in [fromIso, toIso) (by the partial index on
+   * `at_hospital_at`), in no particular order: the handover report groups by destination.
+   */
+  eachHandoverArrival: (db: Db, fromIso: string, toIso: string, fn: (row: HandoverArrivalRow) => void, signal?: AbortSignal) =>
+    eachRow(
+      db,
+      db('assignments')
+        .where('at_hospital_at', '>=', fromIso).where('at_hospital_at', '<', toIso)
+        .select('destination_hospital_id as hospital_id', 'destination_name as name', 'at_hospital_at', 'handover_at'),
+      ARRIVAL_COLUMNS,
+      (r) => fn([idOrNull(r[0]), r[1] as string | null, r[2] as string, r[3] as string | null]),
+      signal,
+    ),
+
+  /** Each pre-alert sent in [fromIso, toIso) (by `sent_at`'s index), under the hospital it was sent to (HandoverPrealertRow). */
+  eachHandoverPrealert: (db: Db, fromIso: string, toIso: string, fn: (row: HandoverPrealertRow) => void, signal?: AbortSignal) =>
+    eachRow(
+      db,
+      db('prealerts as p')
+        .join('assignments as a', 'a.id', 'p.assignment_id')
+        .leftJoin('hospitals as h', 'h.id', 'p.hospital_id')
+        .where('p.sent_at', '>=', fromIso).where('p.sent_at', '<', toIso)
+        .select(
+          db.raw(`case when ${SENT_ELSEWHERE} then p.hospital_id else a.destination_hospital_id end as hospital_id`),
+          db.raw(`case when ${SENT_ELSEWHERE} then coalesce(h.name, a.destination_name) else a.destination_name end as name`),
+          'p.sent_at', 'p.acknowledged_at',
+        ),
+      PREALERT_COLUMNS,
+      (r) => fn([idOrNull(r[0]), r[1] as string | null, r[2] as string, r[3] as string | null]),
       signal,
     ),
 

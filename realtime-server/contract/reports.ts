@@ -124,14 +124,62 @@ export interface DemandReport {
 }
 
 /**
+ * One group's hospital handover figures (issue 30; docs/user-guide.md "The handover report"). The
+ * handover time of an arrival is eTimes.11 → eTimes.12 (`at_hospital_at` → `handover_at`), judged
+ * against HANDOVER_TARGETS (the report's `targets_min`, 15, 30, 45 and 60 minutes by default).
+ */
+export interface HandoverFigures {
+  /** Units that arrived at the hospital (eTimes.11, `at_hospital_at`) in the period. */
+  arrivals: number;
+  /**
+   * Arrival to handover of those arrivals: `n` with a handover time, `missing` without one (handover
+   * skipped, not pressed yet, or broken data); nearest-rank percentiles in seconds, null without values.
+   */
+  handover: IntervalFigures;
+  /** Handovers at most the first target (15 min) after arrival, and their share of `handover.n` (0–1, 4 decimals; null without any). */
+  within_first_target: { n: number; share: number | null };
+  /** Handovers at most the second target (30 min) after arrival, and their share. */
+  within_second_target: { n: number; share: number | null };
+  /** Handovers longer than the last target (60 min): the NHS's "none over 60". */
+  over_last_target: number;
+  /** Hours lost: each handover's time beyond the first target (15 min), summed, in hours (2 decimals). */
+  hours_lost: number;
+  /** Pre-alerts sent (eDisposition.25 in the period) to this hospital. */
+  prealerts_sent: number;
+  /** Of them, those the hospital acknowledged (whenever). */
+  prealerts_acknowledged: number;
+  /** Sent to acknowledged: `n` acknowledged, `missing` never acknowledged. */
+  time_to_acknowledge: IntervalFigures;
+}
+
+/** GET /api/reports/handover?from=&to=&tz= — hospital handover per destination and overall. */
+export interface HandoverReport {
+  from: string;
+  to: string;
+  tz: string;
+  /** HANDOVER_TARGETS in minutes, ascending: the first is the standard (15), the third "release to respond" (45). */
+  targets_min: number[];
+  /** Every arrival and pre-alert of the period, with a destination or not. */
+  overall: HandoverFigures;
+  /**
+   * Per destination as kept on the assignment (its hospital's id, null once deleted, and its name when
+   * chosen), by name; `name` null for arrivals with no destination recorded, listed last.
+   */
+  hospitals: (HandoverFigures & { hospital_id: number | null; name: string | null })[];
+}
+
+/**
  * The CSV's columns, in order: NEMSIS element names for the times (ISO 8601 UTC, empty when the step
  * was skipped); then the unit's capability when dispatched (als, bls, cct, responder) and the same
- * as its NEMSIS eResponse.07 code (contract NEMSIS_CAPABILITY). New columns go at the end.
+ * as its NEMSIS eResponse.07 code (contract NEMSIS_CAPABILITY); then the hospital end (issue 30):
+ * the handover time (eTimes.12), the destination's name and reason (eDisposition.01, .20), and the
+ * assignment's latest pre-alert's activation and sent time (eDisposition.24, .25). New columns go at the end.
  */
 export const ASSIGNMENT_CSV_COLUMNS = [
   'case_id', 'assignment_id', 'priority', 'emergency_type', 'license_plate', 'outcome',
   'eTimes.01', 'eTimes.03', 'eTimes.05', 'eTimes.06', 'eTimes.09', 'eTimes.11', 'eTimes.13', 'eTimes.14',
   'capability', 'eResponse.07',
+  'eTimes.12', 'eDisposition.01', 'eDisposition.20', 'eDisposition.24', 'eDisposition.25',
 ] as const;
 
 /** The default period when none is given: the last 30 days. */

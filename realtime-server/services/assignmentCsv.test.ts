@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssignmentExportRow } from '../../db/repositories/assignmentExportRepository';
-import { CSV_BOM, capabilityCells, csvChunks, csvFilename, csvHeader, csvRow, isoCell, quoteField, safeText } from './assignmentCsv';
+import { CSV_BOM, capabilityCells, csvChunks, csvFilename, csvHeader, csvRow, hospitalCells, isoCell, quoteField, safeText } from './assignmentCsv';
 
 /** The CSV's cells and lines (RFC 4180, OWASP's formula defusing), without a database. */
 const row = (over: Partial<AssignmentExportRow> = {}): AssignmentExportRow => ({
@@ -8,12 +8,14 @@ const row = (over: Partial<AssignmentExportRow> = {}): AssignmentExportRow => ({
   call_received_at: '2026-11-01T10:00:00.000Z', dispatched_at: '2026-11-01T10:00:40.000Z', en_route_at: '2026-11-01T10:01:30.000Z',
   on_scene_at: '2026-11-01T10:09:00.000Z', transporting_at: '2026-11-01T10:25:00.000Z', at_hospital_at: '2026-11-01T10:40:00.000Z',
   cleared_at: '2026-11-01T11:00:00.000Z', cancelled_at: null, capability: 'als',
+  handover_at: null, destination_name: null, destination_reason: null, prealert_activation: null, prealert_sent_at: null,
   ...over,
 });
 
 describe('assignment CSV', () => {
-  it('heads the file with exactly the contract columns, NEMSIS names for the times, the capability after them, after the byte order mark', async () => {
-    expect(csvHeader()).toBe('case_id,assignment_id,priority,emergency_type,license_plate,outcome,eTimes.01,eTimes.03,eTimes.05,eTimes.06,eTimes.09,eTimes.11,eTimes.13,eTimes.14,capability,eResponse.07\r\n');
+  it('heads the file with exactly the contract columns, NEMSIS names for the times, the capability after them, then the hospital end, after the byte order mark', async () => {
+    expect(csvHeader()).toBe('case_id,assignment_id,priority,emergency_type,license_plate,outcome,eTimes.01,eTimes.03,eTimes.05,eTimes.06,eTimes.09,eTimes.11,eTimes.13,eTimes.14,capability,eResponse.07,'
+      + 'eTimes.12,eDisposition.01,eDisposition.20,eDisposition.24,eDisposition.25\r\n');
     const chunks: string[] = [];
     for await (const c of csvChunks((async function* () { /* no rows */ })())) chunks.push(c);
     expect(chunks).toEqual([CSV_BOM + csvHeader()]);
@@ -22,11 +24,27 @@ describe('assignment CSV', () => {
 
   it('writes one line per assignment, CRLF-ended, times as ISO 8601 UTC', () => {
     expect(csvRow(row())).toBe('c-1,7,1,Heart Attack,TS09 EA 1001,cleared,2026-11-01T10:00:00.000Z,2026-11-01T10:00:40.000Z,2026-11-01T10:01:30.000Z,'
-      + '2026-11-01T10:09:00.000Z,2026-11-01T10:25:00.000Z,2026-11-01T10:40:00.000Z,2026-11-01T11:00:00.000Z,,als,2207015\r\n');
+      + '2026-11-01T10:09:00.000Z,2026-11-01T10:25:00.000Z,2026-11-01T10:40:00.000Z,2026-11-01T11:00:00.000Z,,als,2207015,,,,,\r\n');
+  });
+
+  it('writes the hospital end: the handover time, the destination\'s name and reason, the latest pre-alert\'s activation and sent time', () => {
+    const line = csvRow(row({
+      handover_at: '2026-11-01T10:52:00.000Z', destination_name: 'Royal General', destination_reason: 'specialty',
+      prealert_activation: 'stemi', prealert_sent_at: '2026-11-01T10:31:00.000Z',
+    }));
+    expect(line.replace('\r\n', '').split(',').slice(16)).toEqual(['2026-11-01T10:52:00.000Z', 'Royal General', 'specialty', 'stemi', '2026-11-01T10:31:00.000Z']);
+    const none = { handover_at: null, destination_name: null, destination_reason: null, prealert_activation: null, prealert_sent_at: null };
+    expect(hospitalCells(none)).toBe(',,,,');
+    // A name an admin typed is defused and quoted like any typed text.
+    expect(hospitalCells({ ...none, destination_name: '=St Mary\'s, "North"' })).toBe(',"\'=St Mary\'s, ""North""",,,');
+    // eDisposition.20 and .24 are the contract's values; anything else would be broken data, left empty (nor a prototype's key).
+    for (const reason of ['closest', 'specialty', 'protocol', 'patient_choice', 'diversion', 'other']) expect(hospitalCells({ ...none, destination_reason: reason })).toBe(`,,${reason},,`);
+    for (const activation of ['none', 'stemi', 'stroke', 'trauma', 'cardiac_arrest', 'sepsis', 'other']) expect(hospitalCells({ ...none, prealert_activation: activation })).toBe(`,,,${activation},`);
+    expect(hospitalCells({ ...none, destination_reason: '=cmd', prealert_activation: 'toString' })).toBe(',,,,');
   });
 
   it('writes each unit\'s capability as dispatched and its NEMSIS eResponse.07 code', () => {
-    const cells = (capability: string) => csvRow(row({ capability })).replace('\r\n', '').split(',').slice(-2);
+    const cells = (capability: string) => csvRow(row({ capability })).replace('\r\n', '').split(',').slice(14, 16);
     expect(cells('als')).toEqual(['als', '2207015']);
     expect(cells('bls')).toEqual(['bls', '2207017']);
     expect(cells('cct')).toEqual(['cct', '2207019']);
@@ -35,13 +53,13 @@ describe('assignment CSV', () => {
     expect(capabilityCells('=cmd')).toBe(',');
     expect(capabilityCells('toString')).toBe(',');
     expect(capabilityCells(null)).toBe(',');
-    expect(csvRow(row()).split(',')).toHaveLength(16);
+    expect(csvRow(row()).split(',')).toHaveLength(21);
   });
 
   it('leaves a skipped step empty, and a cancelled assignment says so with its cancel time', () => {
     const line = csvRow(row({ status: 'cancelled', en_route_at: null, transporting_at: null, at_hospital_at: null, cleared_at: null, cancelled_at: '2026-11-01T10:12:00.000Z' }));
     expect(line.split(',')).toEqual(['c-1', '7', '1', 'Heart Attack', 'TS09 EA 1001', 'cancelled', '2026-11-01T10:00:00.000Z', '2026-11-01T10:00:40.000Z',
-      '', '2026-11-01T10:09:00.000Z', '', '', '', '2026-11-01T10:12:00.000Z', 'als', '2207015\r\n']);
+      '', '2026-11-01T10:09:00.000Z', '', '', '', '2026-11-01T10:12:00.000Z', 'als', '2207015', '', '', '', '', '\r\n']);
     expect(csvRow(row({ case_type: null })).split(',')[3]).toBe('');
   });
 

@@ -2,6 +2,7 @@
 import { type AssignmentExportRow, assignmentExportRepository } from '../../db/repositories/assignmentExportRepository';
 import type { Db } from '../../db/repositories/types';
 import { type Capability, NEMSIS_CAPABILITY } from '../contract/capability';
+import { ACTIVATIONS, DESTINATION_REASONS } from '../contract/hospitals';
 import { ASSIGNMENT_CSV_COLUMNS } from '../contract/reports';
 import { localDate } from '../contract/zonedTime';
 
@@ -49,15 +50,31 @@ export function capabilityCells(capability: string | null | undefined): string {
   return capability != null && Object.hasOwn(NEMSIS_CAPABILITY, capability) ? `${capability},${NEMSIS_CAPABILITY[capability as Capability]}` : ',';
 }
 
+const REASONS: ReadonlySet<string> = new Set(DESTINATION_REASONS);
+const ACTIVATION_CODES: ReadonlySet<string> = new Set(ACTIVATIONS);
+/** A value of one of the contract's sets (eDisposition.20's reasons, .24's activations), empty for anything else (broken data, never passed on). */
+const known = (set: ReadonlySet<string>, v: string | null | undefined) => (v != null && set.has(v) ? v : '');
+
+/**
+ * The hospital end's cells: eTimes.12, the destination's name (typed by an admin: defused and
+ * quoted as any typed text) and reason, the latest pre-alert's activation and sent time.
+ */
+export function hospitalCells(r: Pick<AssignmentExportRow, 'handover_at' | 'destination_name' | 'destination_reason' | 'prealert_activation' | 'prealert_sent_at'>): string {
+  return `${isoCell(r.handover_at)},${quoteField(safeText(r.destination_name))},${known(REASONS, r.destination_reason)},`
+    + `${known(ACTIVATION_CODES, r.prealert_activation)},${isoCell(r.prealert_sent_at)}`;
+}
+
 /**
  * One assignment as one CSV line, the cells in ASSIGNMENT_CSV_COLUMNS' order; the outcome is its
- * final or current step. Only the text people typed can need quotes: ids, numbers, steps,
- * capabilities and ISO times never hold a comma, quote or line break.
+ * final or current step. Only the text people typed can need quotes (the emergency type, the plate,
+ * the destination's name): ids, numbers, steps, capabilities, reasons, activations and ISO times
+ * never hold a comma, quote or line break.
  */
 export function csvRow(r: AssignmentExportRow): string {
   return `${r.case_id},${r.assignment_id},${r.priority},${quoteField(safeText(r.case_type))},${quoteField(safeText(r.license_plate))},${r.status},`
     + `${isoCell(r.call_received_at)},${isoCell(r.dispatched_at)},${isoCell(r.en_route_at)},${isoCell(r.on_scene_at)},`
-    + `${isoCell(r.transporting_at)},${isoCell(r.at_hospital_at)},${isoCell(r.cleared_at)},${isoCell(r.cancelled_at)},${capabilityCells(r.capability)}${EOL}`;
+    + `${isoCell(r.transporting_at)},${isoCell(r.at_hospital_at)},${isoCell(r.cleared_at)},${isoCell(r.cancelled_at)},${capabilityCells(r.capability)},`
+    + `${hospitalCells(r)}${EOL}`;
 }
 
 /** The download's name: the period's first and last local day, e.g. lifeline-assignments-2026-11-01-to-2026-11-30.csv. */

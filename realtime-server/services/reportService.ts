@@ -1,6 +1,7 @@
-import type { DemandReport, ReportPeriod, ResponseTimesReport, UtilisationReport } from '../contract';
+import type { DemandReport, HandoverReport, ReportPeriod, ResponseTimesReport, UtilisationReport } from '../contract';
 import { type CommitmentRow, type FleetRow, reportRepository } from '../../db/repositories/reportRepository';
 import type { ServiceContext } from './context';
+import { HandoverTally } from './handoverReport';
 import { isoMs, zoneClock } from './reportTime';
 import { ResponseTimesTally, share } from './responseTimes';
 
@@ -100,6 +101,13 @@ export const reportService = {
   async utilisation(svc: ServiceContext, period: ReportPeriod, signal?: AbortSignal, nowMs = Date.now()): Promise<UtilisationReport> {
     const tally = utilisationTally(await reportRepository.fleetBefore(svc.db, period.to), period, nowMs);
     await reportRepository.eachCommitment(svc.db, period.from, period.to, tally.add, signal);
+    return tally.report();
+  },
+  /** Hospital handover against HANDOVER_TARGETS: the period's arrivals, then its pre-alerts (handoverReport.ts). */
+  async handover(svc: ServiceContext, period: ReportPeriod, signal?: AbortSignal): Promise<HandoverReport> {
+    const tally = new HandoverTally(period, svc.config.handoverTargets);
+    await reportRepository.eachHandoverArrival(svc.db, period.from, period.to, tally.addArrival, signal);
+    await reportRepository.eachHandoverPrealert(svc.db, period.from, period.to, tally.addPrealert, signal);
     return tally.report();
   },
 };

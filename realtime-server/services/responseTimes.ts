@@ -163,10 +163,14 @@ export function callIntervals(call: ReportCall, clockStops: PriorityClockStops):
   return Object.fromEntries(INTERVALS.map((interval, i) => [interval, Number.isNaN(out[i]) ? null : out[i]])) as Record<Interval, number | null>;
 }
 
-/** A growing list of numbers in one typed array. */
-class Column {
-  private values = new Float64Array(256);
+/** A growing list of numbers in one typed array (the reports' groups hold their times so). */
+export class Column {
+  private values: Float64Array;
   length = 0;
+
+  constructor(initial = 256) {
+    this.values = new Float64Array(initial);
+  }
 
   push(v: number) {
     if (this.length === this.values.length) {

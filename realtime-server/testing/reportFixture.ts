@@ -108,3 +108,87 @@ export async function insertFixtureCalls(db: Knex, calls: FixtureCall[], ambulan
     }
   }
 }
+
+/**
+ * Issue 30, the handover report: Monday 2026-10-12 in Asia/Kolkata (from=2026-10-12&to=2026-10-13&tz=Asia/Kolkata
+ * is [2026-10-11T18:30Z, 2026-10-12T18:30Z)), two hospitals, whose figures reports.test.ts and
+ * handoverReport.test.ts state with the default HANDOVER_TARGETS (15, 30, 45, 60 minutes):
+ *
+ * - City General: handovers of 10 and 40 minutes, and an arrival with none (handover not pressed);
+ *   pre-alerts acknowledged after 60 s and 240 s, and one to it for a unit then sent on to Royal
+ *   Infirmary, never acknowledged (it counts for City General, where it was sent).
+ * - Royal Infirmary: handovers of 20 and 70 minutes (the 20 the re-routed unit's); a pre-alert acknowledged after 30 s.
+ * - An arrival with no destination recorded, no handover.
+ * - Left out: an arrival 10 minutes before the period (its handover inside it) and a pre-alert sent
+ *   before the period; in: an arrival at the period's last minute whose handover is after its end.
+ */
+export const HANDOVER_PERIOD = { from: '2026-10-11T18:30:00.000Z', to: '2026-10-12T18:30:00.000Z', tz: 'Asia/Kolkata' };
+export const HANDOVER_HOSPITALS = ['City General', 'Royal Infirmary'] as const;
+
+type HandoverArrival = {
+  /** Index into HANDOVER_HOSPITALS, or null: no destination. */
+  hospital: 0 | 1 | null;
+  /** When the unit arrived at hospital (IST). */
+  arrived: string;
+  /** Minutes from arrival to handover; null: none recorded. */
+  handoverMin: number | null;
+  /** Pre-alerts: to which hospital, minutes before arrival, seconds to acknowledgement (null: never). */
+  prealerts?: { hospital: 0 | 1; beforeMin: number; ackS: number | null }[];
+};
+
+export const HANDOVER_ARRIVALS: HandoverArrival[] = [
+  { hospital: 0, arrived: '2026-10-12T08:00:00', handoverMin: 10, prealerts: [{ hospital: 0, beforeMin: 12, ackS: 60 }] },
+  { hospital: 0, arrived: '2026-10-12T11:00:00', handoverMin: 40, prealerts: [{ hospital: 0, beforeMin: 8, ackS: 240 }] },
+  { hospital: 0, arrived: '2026-10-12T14:00:00', handoverMin: null },
+  // Re-routed: pre-alerted to City General, then taken to Royal Infirmary.
+  { hospital: 1, arrived: '2026-10-12T09:30:00', handoverMin: 20, prealerts: [{ hospital: 0, beforeMin: 15, ackS: null }] },
+  // Arrived at the period's last minute: handed over after the period, still this period's.
+  { hospital: 1, arrived: '2026-10-12T23:59:00', handoverMin: 70, prealerts: [{ hospital: 1, beforeMin: 10, ackS: 30 }] },
+  { hospital: null, arrived: '2026-10-12T16:00:00', handoverMin: null },
+];
+
+/** Just outside the period: arrived before it (handed over inside it), and pre-alerted before it. */
+export const HANDOVER_OUTSIDE: HandoverArrival[] = [
+  { hospital: 0, arrived: '2026-10-11T23:50:00', handoverMin: 30, prealerts: [{ hospital: 0, beforeMin: 15, ackS: 20 }] },
+];
+
+/** Writes the hospitals, and each arrival as a call with one cleared assignment (of no ambulance, as a deleted one's) and its pre-alerts. */
+export async function insertHandoverFixture(db: Knex, arrivals: HandoverArrival[] = [...HANDOVER_ARRIVALS, ...HANDOVER_OUTSIDE]) {
+  const created = '2026-10-01T00:00:00.000Z';
+  const hospitalIds: number[] = [];
+  for (const [i, name] of HANDOVER_HOSPITALS.entries()) {
+    const rows: unknown[] = await db('hospitals').insert({
+      name, latitude: 17.38 + i / 100, longitude: 78.48, status_updated_at: created, created_at: created, updated_at: created,
+    }).returning('id');
+    const r = rows[0] as { id: number } | number;
+    hospitalIds.push(typeof r === 'object' ? r.id : r);
+  }
+  for (const [i, a] of arrivals.entries()) {
+    const arrived = ist(a.arrived);
+    const at = (minutes: number) => iso(arrived + minutes * 60_000);
+    const id = `handover-${String(i).padStart(2, '0')}`;
+    await db('cases').insert({
+      id, description: `Handover fixture ${i}`, status: 'resolved', patient_name: 'Fixture', patient_email: 'fixture@example.com',
+      created_at: at(-40), updated_at: at(-40), priority: 2, call_received_at: at(-40),
+    });
+    const cleared = (a.handoverMin ?? 0) + 5;
+    const rows: unknown[] = await db('assignments').insert({
+      case_id: id, ambulance_id: null, license_plate: 'KA01 H 1', status: 'cleared',
+      dispatched_at: at(-39), en_route_at: at(-38), on_scene_at: at(-30), transporting_at: at(-20), at_hospital_at: at(0),
+      handover_at: a.handoverMin == null ? null : at(a.handoverMin), cleared_at: at(cleared),
+      ...(a.hospital == null ? {} : {
+        destination_hospital_id: hospitalIds[a.hospital], destination_name: HANDOVER_HOSPITALS[a.hospital], destination_reason: 'closest', destination_set_at: at(-25),
+      }),
+    }).returning('id');
+    const r = rows[0] as { id: number } | number;
+    const assignmentId = typeof r === 'object' ? r.id : r;
+    for (const p of a.prealerts ?? []) {
+      const sent = arrived - p.beforeMin * 60_000;
+      await db('prealerts').insert({
+        assignment_id: assignmentId, case_id: id, hospital_id: hospitalIds[p.hospital], activation: 'none', content: '{}',
+        sent_at: iso(sent), acknowledged_at: p.ackS == null ? null : iso(sent + p.ackS * 1000),
+      });
+    }
+  }
+  return { hospitalIds };
+}

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from './fixtures';
 import { expectNoViolations } from './axe';
-import { ASSIGNMENT_CSV_COLUMNS, INTERVALS, type PriorityReport, type ResponseTimesReport, localDate } from '../src/api/contract';
+import { ASSIGNMENT_CSV_COLUMNS, INTERVALS, type HandoverReport, type PriorityReport, type ResponseTimesReport, localDate } from '../src/api/contract';
 import { apiToken, closeCase, dispatchCase, freeAmbulance, signIn, skipRetries, trackRequests } from './helpers';
-import { demandFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';
+import { demandFixture, handoverFixture, responseTimesFixture, utilisationFixture } from './reportFixtures';
 
 // Every page's requests are counted from its first load, so axe runs on a settled page (settled()).
 test.beforeEach(({ page }) => trackRequests(page));
@@ -62,11 +62,39 @@ async function ensureHistory(page: Page, period: { from: string; to: string; tz:
   await closeCase(page, operator, caseId);
 }
 
+/**
+ * One call conveyed to a hospital made here and handed over (issue 30), so that the Handover section
+ * has a real destination to draw whatever the demo history holds.
+ */
+async function conveyAndHandOver(page: Page) {
+  const admin = await apiToken(page, 'admin');
+  const operator = await apiToken(page, 'operator');
+  const created = await page.request.post('/api/hospitals', {
+    headers: { authorization: `Bearer ${admin}` }, data: { name: 'Reports Spec General', latitude: 17.4, longitude: 78.48 },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const hospital = (await created.json()).hospital as { id: number };
+  const unit = await freeAmbulance(page, operator, 'TS09 EA 1006');
+  const caseId = await dispatchCase(page, operator, { to: 'reports.handover@example.com', patientName: 'Reports Handover', description: 'Fall', ambulanceId: unit.id });
+  const detail = await page.request.get(`/api/cases/${caseId}`, { headers: { authorization: `Bearer ${operator}` } });
+  const assignment = ((await detail.json()).assignments as { id: number }[]).at(-1)!;
+  const dest = await page.request.post(`/api/cases/${caseId}/assignments/${assignment.id}/destination`, {
+    headers: { authorization: `Bearer ${operator}` }, data: { hospital_id: hospital.id, reason: 'closest' },
+  });
+  expect(dest.ok(), await dest.text()).toBeTruthy();
+  for (const status of ['en_route', 'on_scene', 'transporting', 'at_hospital', 'handover']) {
+    const step = await page.request.post(`/api/ambulances/${unit.id}/unit-status`, { headers: { authorization: `Bearer ${operator}` }, data: { status } });
+    expect(step.ok(), await step.text()).toBeTruthy();
+  }
+  await closeCase(page, operator, caseId);
+}
+
 test('the Reports screen draws the demo history: tiles, tables and the CSV agree with the API', async ({ page }) => {
   test.setTimeout(60_000);
   await signIn(page, 'operator');
   const period = await defaultPeriod(page);
   await ensureHistory(page, period);
+  await conveyAndHandOver(page);
 
   await page.getByRole('link', { name: 'Reports', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/reports$/);
@@ -84,6 +112,7 @@ test('the Reports screen draws the demo history: tiles, tables and the CSV agree
   const report = await get<ResponseTimesReport>('/api/reports/response-times');
   const utilisation = await get<import('../src/api/contract').UtilisationReport>('/api/reports/utilisation');
   const demand = await get<import('../src/api/contract').DemandReport>('/api/reports/demand');
+  const handover = await get<HandoverReport>('/api/reports/handover');
 
   await expect(page.getByTestId('reports-total')).toHaveText(`${report.overall.calls} ${report.overall.calls === 1 ? 'call' : 'calls'} received in this period`);
   for (const p of report.priorities) await expectTile(page, p);
@@ -117,6 +146,16 @@ test('the Reports screen draws the demo history: tiles, tables and the CSV agree
   await expect(utilTable.locator('tbody th')).toHaveText([...utilisation.ambulances.map((a) => a.license_plate).sort((a, b) => a.localeCompare(b)), 'All ambulances']);
   await expect(utilTable.getByRole('row', { name: /^All ambulances/ }).getByRole('cell').last()).toHaveText(/^(\d+ %|–)$/);
 
+  // Hospital handover: a row per destination as the API lists them (the one made above among them), then all of them.
+  expect(handover.hospitals.map((h) => h.name)).toContain('Reports Spec General');
+  await page.getByTestId('report-handover').getByRole('button', { name: 'Show table' }).click();
+  const handoverTable = page.getByTestId('handover-table');
+  await expect(handoverTable.locator('tbody th')).toHaveText([...handover.hospitals.filter((h) => h.arrivals > 0).map((h) => h.name ?? 'No destination recorded'), 'All hospitals']);
+  await expect(page.getByTestId('prealert-table').getByRole('row', { name: /^All hospitals/ }).getByRole('cell').nth(0)).toHaveText(String(handover.overall.prealerts_sent));
+  await expect(handoverTable.getByRole('row', { name: /^All hospitals/ }).getByRole('cell').nth(0)).toHaveText(String(handover.overall.arrivals));
+  await expect(handoverTable.getByRole('row', { name: /^All hospitals/ }).getByRole('cell').nth(1)).toHaveText(String(handover.overall.handover.n));
+  await expect(page.getByTestId('report-handover').locator('svg rect').first()).toBeAttached();
+
   // The charts are drawn (SVG from MUI X Charts), not only their tables.
   await expect(page.getByTestId('report-response').locator('svg .MuiBarElement-root, svg [class*="MuiBarChart"], svg rect').first()).toBeAttached();
   await expect(page.getByTestId('report-daily').locator('svg path').first()).toBeAttached();
@@ -146,7 +185,7 @@ test('the admin has the Reports screen too', async ({ page }) => {
 
 test.describe('a known report (answers stubbed in the browser)', () => {
   /** Answers the three report requests with the fixtures; `fail` makes response-times answer 500 until set false. */
-  async function stubReports(page: Page, opts: { fail?: () => boolean; hold?: Promise<void>; empty?: boolean } = {}) {
+  async function stubReports(page: Page, opts: { fail?: () => boolean; hold?: Promise<void>; empty?: boolean; noArrivals?: boolean } = {}) {
     const seen: URL[] = [];
     await page.route('**/api/reports/**', async (route) => {
       const url = new URL(route.request().url());
@@ -162,6 +201,7 @@ test.describe('a known report (answers stubbed in the browser)', () => {
         return route.fulfill({ json: body });
       }
       if (url.pathname.endsWith('/utilisation')) return route.fulfill({ json: utilisationFixture(from, to) });
+      if (url.pathname.endsWith('/handover')) return route.fulfill({ json: handoverFixture(from, to, tz, opts.noArrivals) });
       // The fixture's calls are all before today: the screen asks for today's demand apart (and adds it up).
       if (url.pathname.endsWith('/demand')) return route.fulfill({ json: from === localDate(Date.now(), tz) ? { from, to, tz, counts: demandFixture(from, to, tz).counts.map((row) => row.map(() => 0)) } : demandFixture(from, to, tz) });
       return route.continue();
@@ -219,6 +259,25 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     await page.getByTestId('report-utilisation').getByRole('button', { name: 'Show table' }).click();
     await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^TS09 EA 1003/ }).getByRole('cell')).toHaveText(['0.0 h', '0.0 h', '–']);
     await expect(page.getByTestId('utilisation-table').getByRole('row', { name: /^All ambulances/ }).getByRole('cell')).toHaveText(['10.0 h', '40.0 h', '25 %']);
+    // Hospital handover: the summary in words, a row per destination in the server's order, then all hospitals.
+    const handover = page.getByTestId('report-handover');
+    await expect(handover.getByRole('heading', { level: 2, name: 'Hospital handover' })).toBeVisible();
+    await expect(handover).toContainText('6 arrivals at hospital, 4 handed over; 90th percentile 1:10:00; 25 % within 15 min; 1 over 60 min; 1.4 hours lost beyond 15 min.');
+    await expect(handover.getByRole('img', { name: /^Hospital handover, drawn as a chart/ })).toBeVisible();
+    await handover.getByRole('button', { name: 'Show table' }).click();
+    const handoverTable = page.getByRole('table', { name: /^Handover per destination/ });
+    await expect(handoverTable.getByRole('columnheader')).toHaveText([
+      'Hospital', 'Arrivals', 'Handed over', 'Median handover', '90th percentile', 'Within 15 min', 'Within 30 min', 'Over 60 min', 'Hours lost beyond 15 min',
+    ]);
+    // A hospital that only had a pre-alert has no handover row.
+    await expect(handoverTable.locator('tbody th')).toHaveText(['City General', 'Royal Infirmary', 'No destination recorded', 'All hospitals']);
+    await expect(handoverTable.getByRole('row', { name: /^Royal Infirmary/ }).getByRole('cell')).toHaveText(['2', '2', '20:00', '1:10:00', '0 % (0)', '50 % (1)', '1', '1.0 h']);
+    await expect(handoverTable.getByRole('row', { name: /^No destination recorded/ }).getByRole('cell')).toHaveText(['1', '0', '–', '–', '–', '–', '0', '0.0 h']);
+    await expect(handoverTable.getByRole('row', { name: /^All hospitals/ }).getByRole('cell')).toHaveText(['6', '4', '20:00', '1:10:00', '25 % (1)', '50 % (2)', '1', '1.4 h']);
+    const prealertTable = page.getByRole('table', { name: /^Pre-alerts per hospital/ });
+    await expect(prealertTable.locator('tbody th')).toHaveText(['City General', 'Lakeside Children\'s', 'Royal Infirmary', 'All hospitals']);
+    await expect(prealertTable.getByRole('row', { name: /^Lakeside Children's/ }).getByRole('cell')).toHaveText(['1', '0 (0 %)', '–', '–']);
+    await expect(prealertTable.getByRole('row', { name: /^All hospitals/ }).getByRole('cell')).toHaveText(['5', '3 (60 %)', '1:00', '4:00']);
     await page.screenshot({ path: '.tmp/reports-fixture.png', fullPage: true });
     await expectNoViolations(page, 'the reports, light theme, every table open');
 
@@ -264,6 +323,16 @@ test.describe('a known report (answers stubbed in the browser)', () => {
     await retry.click();
     await expect(page.getByTestId('reports-total')).toBeVisible();
     await expect(failure).toBeHidden();
+
+    await page.unroute('**/api/reports/**');
+    await stubReports(page, { noArrivals: true });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    // Calls but no unit at a hospital: the Handover section says so, with nothing to show as a table.
+    const handover = page.getByTestId('report-handover');
+    await expect(handover.getByTestId('handover-empty')).toHaveText('No arrivals at hospital in this period');
+    await expect(handover.getByRole('button', { name: 'Show table' })).toHaveCount(0);
+    await expect(handover).toContainText('0 arrivals at hospital, 0 handed over.');
+    await expectNoViolations(page, 'the reports with no arrivals at hospital');
 
     await page.unroute('**/api/reports/**');
     await stubReports(page, { empty: true });

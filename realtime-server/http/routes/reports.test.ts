@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions';
-import { FIXTURE_CALLS, FIXTURE_OUTSIDE, FIXTURE_PERIOD, MULTI_UNIT_CALLS, MULTI_UNIT_PERIOD, insertFixtureCalls } from '../../testing/reportFixture';
+import {
+  FIXTURE_CALLS, FIXTURE_OUTSIDE, FIXTURE_PERIOD, HANDOVER_PERIOD, MULTI_UNIT_CALLS, MULTI_UNIT_PERIOD, insertFixtureCalls, insertHandoverFixture,
+} from '../../testing/reportFixture';
 import { useTestServer } from '../../testing/testServer';
 import { reportService } from '../../services/reportService';
 import { buildResponseTimes } from '../../services/responseTimes';
@@ -15,6 +17,8 @@ const s = useTestServer();
 let token = '';
 const PERIOD = 'from=2026-10-01&to=2026-10-03&tz=Asia/Kolkata';
 const MULTI_UNIT = 'from=2026-10-05&to=2026-10-06&tz=Asia/Kolkata';
+const HANDOVER = 'from=2026-10-12&to=2026-10-13&tz=Asia/Kolkata';
+let handoverHospitals: number[] = [];
 
 beforeAll(async () => {
   const db = s.ctx.db;
@@ -59,6 +63,7 @@ beforeAll(async () => {
   // The ambulance is deleted as the service does it: its assignments keep the plate and forget the id.
   await db('assignments').where({ ambulance_id: gone }).update({ ambulance_id: null });
   await db('ambulances').where({ id: gone }).delete();
+  handoverHospitals = (await insertHandoverFixture(db)).hospitalIds;
   token = await s.signIn('operator');
 });
 
@@ -177,5 +182,119 @@ describe('GET /api/reports/utilisation', () => {
         { ambulance_id: null, license_plate: 'KA01 Z 9', committed_s: 7200, on_shift_s: 14_400, share: 0.5 },
       ],
     });
+  });
+});
+
+describe('GET /api/reports/handover', () => {
+  /** No figures: what a group without handovers or acknowledged pre-alerts says (never zero for "none"). */
+  const none = (missing: number) => ({ n: 0, mean_s: null, p50_s: null, p90_s: null, missing });
+
+  it('figures each destination and all of them from the hand-made day (reportFixture.ts HANDOVER_ARRIVALS)', async () => {
+    const res = await s.api('GET', `/api/reports/handover?${HANDOVER}`, { token });
+    expect(res.status).toBe(200);
+    const [cityGeneral, royalInfirmary] = handoverHospitals;
+    expect(res.body).toEqual({
+      ...HANDOVER_PERIOD,
+      targets_min: [15, 30, 45, 60],
+      // Six arrivals; handovers of 10, 20, 40 and 70 minutes; 5 + 25 + 55 minutes beyond 15 = 1.42 hours.
+      overall: {
+        arrivals: 6,
+        handover: { n: 4, mean_s: 2100, p50_s: 1200, p90_s: 4200, missing: 2 },
+        within_first_target: { n: 1, share: 0.25 },
+        within_second_target: { n: 2, share: 0.5 },
+        over_last_target: 1,
+        hours_lost: 1.42,
+        prealerts_sent: 4,
+        prealerts_acknowledged: 3,
+        time_to_acknowledge: { n: 3, mean_s: 110, p50_s: 60, p90_s: 240, missing: 1 },
+      },
+      hospitals: [
+        {
+          // 10 and 40 minutes and one not handed over; the re-routed unit's unacknowledged pre-alert was sent here.
+          hospital_id: cityGeneral, name: 'City General',
+          arrivals: 3,
+          handover: { n: 2, mean_s: 1500, p50_s: 600, p90_s: 2400, missing: 1 },
+          within_first_target: { n: 1, share: 0.5 },
+          within_second_target: { n: 1, share: 0.5 },
+          over_last_target: 0,
+          hours_lost: 0.42,
+          prealerts_sent: 3,
+          prealerts_acknowledged: 2,
+          time_to_acknowledge: { n: 2, mean_s: 150, p50_s: 60, p90_s: 240, missing: 1 },
+        },
+        {
+          // 20 and 70 minutes (the later arrived at the period's last minute, handed over after it): 5 + 55 minutes lost.
+          hospital_id: royalInfirmary, name: 'Royal Infirmary',
+          arrivals: 2,
+          handover: { n: 2, mean_s: 2700, p50_s: 1200, p90_s: 4200, missing: 0 },
+          within_first_target: { n: 0, share: 0 },
+          within_second_target: { n: 1, share: 0.5 },
+          over_last_target: 1,
+          hours_lost: 1,
+          prealerts_sent: 1,
+          prealerts_acknowledged: 1,
+          time_to_acknowledge: { n: 1, mean_s: 30, p50_s: 30, p90_s: 30, missing: 0 },
+        },
+        {
+          hospital_id: null, name: null,
+          arrivals: 1,
+          handover: none(1),
+          within_first_target: { n: 0, share: null },
+          within_second_target: { n: 0, share: null },
+          over_last_target: 0,
+          hours_lost: 0,
+          prealerts_sent: 0,
+          prealerts_acknowledged: 0,
+          time_to_acknowledge: none(0),
+        },
+      ],
+    });
+  });
+
+  it('keeps a deleted hospital\'s arrivals under the name the assignments kept', async () => {
+    // Deleted as the service deletes it (the foreign keys set the ids null), in a transaction rolled back:
+    // the other tests read the fixture as it was.
+    const undo = new Error('rolled back on purpose');
+    const before = await reportService.handover(s.ctx, HANDOVER_PERIOD);
+    await expect(s.ctx.db.transaction(async (trx) => {
+      await trx('hospitals').where({ id: handoverHospitals[1] }).delete();
+      const report = await reportService.handover({ ...s.ctx, db: trx }, HANDOVER_PERIOD);
+      expect(report.hospitals.map((h) => [h.hospital_id, h.name, h.arrivals, h.prealerts_sent])).toEqual([
+        [handoverHospitals[0], 'City General', 3, 3],
+        [null, 'Royal Infirmary', 2, 1],
+        [null, null, 1, 0],
+      ]);
+      expect(report.overall).toEqual(before.overall);
+      throw undo;
+    })).rejects.toBe(undo);
+  });
+
+  it('takes the targets from the configuration (HANDOVER_TARGETS)', async () => {
+    const report = await reportService.handover({ ...s.ctx, config: { ...s.config, handoverTargets: [10, 20, 45, 69] } }, HANDOVER_PERIOD);
+    expect(report.targets_min).toEqual([10, 20, 45, 69]);
+    // 10 minutes is within the first (at most counts), 20 within the second, 70 over 69; beyond 10: 10 + 30 + 60 minutes.
+    expect(report.overall).toMatchObject({
+      within_first_target: { n: 1, share: 0.25 }, within_second_target: { n: 2, share: 0.5 }, over_last_target: 1, hours_lost: 1.67,
+    });
+  });
+
+  it('counts arrivals with no destination recorded under none, handovers missing, never zero', async () => {
+    // The response-times fixture's nine conveyed calls reached hospital with no destination or handover recorded.
+    const res = await s.api('GET', `/api/reports/handover?${PERIOD}`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body.hospitals).toHaveLength(1);
+    expect(res.body.hospitals[0]).toMatchObject({ hospital_id: null, name: null, arrivals: 9, handover: none(9), hours_lost: 0 });
+    expect(res.body.overall.arrivals).toBe(9);
+  });
+
+  it('answers an empty period with empty figures, refuses a bad one, and is for staff only', async () => {
+    const res = await s.api('GET', '/api/reports/handover?from=2019-01-01&to=2019-02-01', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.hospitals).toEqual([]);
+    expect(res.body.overall).toMatchObject({ arrivals: 0, handover: none(0), hours_lost: 0, prealerts_sent: 0, time_to_acknowledge: none(0) });
+    expectError(await s.api('GET', '/api/reports/handover?from=2026-10-13&to=2026-10-12', { token }), 400, 'from: must be before to');
+    expectError(await s.api('GET', '/api/reports/handover?tz=Mars/Olympus', { token }), 400, 'tz: must be an IANA time zone such as Asia/Kolkata or UTC');
+    expect((await s.api('GET', `/api/reports/handover?${HANDOVER}`)).status).toBe(401);
+    expect((await s.api('GET', `/api/reports/handover?${HANDOVER}`, { token: await s.signIn('admin') })).status).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { type DemandReport, type ResponseTimesReport, type UtilisationReport, reportPeriodQuerySchema } from '../../contract';
+import { type DemandReport, type HandoverReport, type ResponseTimesReport, type UtilisationReport, reportPeriodQuerySchema } from '../../contract';
 import { reportService } from '../../services/reportService';
 import { inReportSlot } from '../reportSlot';
 import { validate } from '../validate';
@@ -20,5 +20,9 @@ export const mountReports: Mount = (router, { svc }) => {
   router.get('/api/reports/demand', { summary: 'Demand over a period', query: reportPeriodQuerySchema, ok: { shape: 'DemandReport' } }, async (ctx) => {
     const period = validate(reportPeriodQuerySchema, ctx.query);
     ctx.body = (await inReportSlot(ctx, svc, (signal) => reportService.demand(svc, period, signal))) satisfies DemandReport;
+  });
+  router.get('/api/reports/handover', { summary: 'Hospital handover over a period, per destination', query: reportPeriodQuerySchema, ok: { shape: 'HandoverReport' } }, async (ctx) => {
+    const period = validate(reportPeriodQuerySchema, ctx.query);
+    ctx.body = (await inReportSlot(ctx, svc, (signal) => reportService.handover(svc, period, signal))) satisfies HandoverReport;
   });
 };

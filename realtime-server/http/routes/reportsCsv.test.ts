@@ -14,11 +14,16 @@ import { useTestServer } from '../../testing/testServer';
  */
 const s = useTestServer();
 const BOM = '\uFEFF';
-const HEADER = 'case_id,assignment_id,priority,emergency_type,license_plate,outcome,eTimes.01,eTimes.03,eTimes.05,eTimes.06,eTimes.09,eTimes.11,eTimes.13,eTimes.14,capability,eResponse.07\r\n';
+/** A destination's name as an admin might type it: a comma, quotes, and a formula's first character. */
+const HOSPITAL = `=St Mary's, "North"`;
+const HEADER = 'case_id,assignment_id,priority,emergency_type,license_plate,outcome,eTimes.01,eTimes.03,eTimes.05,eTimes.06,eTimes.09,eTimes.11,eTimes.13,eTimes.14,capability,eResponse.07,'
+  + 'eTimes.12,eDisposition.01,eDisposition.20,eDisposition.24,eDisposition.25\r\n';
 
-type Times = Partial<Record<'en_route_at' | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'cleared_at' | 'cancelled_at', string>>;
+type Times = Partial<Record<'en_route_at' | 'on_scene_at' | 'transporting_at' | 'at_hospital_at' | 'handover_at' | 'cleared_at' | 'cancelled_at', string>>;
+/** The destination as kept on the assignment (issue 30). */
+type Destination = { destination_hospital_id?: number | null; destination_name?: string; destination_reason?: string; destination_set_at?: string };
 /** Without a capability the column's default: ALS. */
-interface NewAssignment extends Times { plate?: string; status: string; dispatched_at: string; capability?: string }
+interface NewAssignment extends Times, Destination { plate?: string; status: string; dispatched_at: string; capability?: string }
 
 const caseRow = (callAt: string, o: { type?: string | null; priority?: number; status?: string } = {}) => ({
   id: randomUUID(), description: 'Report fixture', status: o.status ?? 'closed', case_type: o.type === undefined ? 'Stroke' : o.type, patient_name: 'Fixture',
@@ -66,7 +71,7 @@ const lines = (text: string) => text.slice(BOM.length).split('\r\n').slice(0, -1
 describe('GET /api/reports/assignments.csv', () => {
   let operator: string;
   let admin: string;
-  const F = {} as Record<'atFrom' | 'twice' | 'atTo' | 'before' | 'waiting' | 'kolkataOnly' | 'utcOnly' | 'units', { id: string; ids: number[] }>;
+  const F = {} as Record<'atFrom' | 'twice' | 'atTo' | 'before' | 'waiting' | 'kolkataOnly' | 'utcOnly' | 'units' | 'hospital', { id: string; ids: number[] }>;
   beforeAll(async () => {
     operator = await s.signIn('operator');
     admin = await s.signIn('admin');
@@ -91,6 +96,19 @@ describe('GET /api/reports/assignments.csv', () => {
       { plate: 'ALS 1', capability: 'als', ...every('2020-09-15T10:00:00.000Z') },
       { plate: 'BLS 1', capability: 'bls', status: 'cancelled', dispatched_at: '2020-09-15T10:01:00.000Z', cancelled_at: '2020-09-15T10:06:00.000Z' },
     ]);
+    // August 2020 (issue 30): one call, two units conveying to a hospital whose name needs quoting and defusing; the
+    // first sent two pre-alerts (the later one counts), the second none and was not handed over yet.
+    const at = '2020-08-20T06:00:00.000Z';
+    const [hospital] = await db('hospitals').insert({
+      name: HOSPITAL, latitude: 17.4, longitude: 78.5, status_updated_at: at, created_at: at, updated_at: at,
+    }).returning('id').then((rows) => rows.map((r: { id: number } | number) => (typeof r === 'object' ? r.id : r)));
+    const destination = { destination_hospital_id: hospital, destination_name: HOSPITAL, destination_set_at: plus(at, 1400) };
+    F.hospital = await call(db, at, { type: 'Stroke', priority: 2 }, [
+      { plate: 'ALS 2', ...every(at), handover_at: plus(at, 3000), ...destination, destination_reason: 'specialty' },
+      { plate: 'ALS 3', status: 'at_hospital', dispatched_at: plus(at, 60), on_scene_at: plus(at, 600), transporting_at: plus(at, 1600), at_hospital_at: plus(at, 2500), ...destination, destination_reason: 'closest' },
+    ]);
+    const prealert = (activation: string, sent: number) => ({ assignment_id: F.hospital.ids[0], case_id: F.hospital.id, hospital_id: hospital, activation, content: '{}', sent_at: plus(at, sent) });
+    await db('prealerts').insert([prealert('stroke', 1700), prealert('other', 1900)]);
   });
 
   it('answers the period as an exact file: [from, to), by call time then assignment, quoted, defused, skipped steps empty', async () => {
@@ -99,10 +117,10 @@ describe('GET /api/reports/assignments.csv', () => {
     const [c1] = F.atFrom.ids;
     const [cancelled, cleared] = F.twice.ids;
     expect(res.text).toBe(BOM + HEADER
-      + `${F.atFrom.id},${c1},2,"Fall, ""bad""\nsecond line",TS09 EA 1001,cleared,2020-11-01T00:00:00.000Z,2020-11-01T00:00:40.000Z,2020-11-01T00:01:30.000Z,2020-11-01T00:09:00.000Z,2020-11-01T00:25:00.000Z,2020-11-01T00:40:00.000Z,2020-11-01T01:00:00.000Z,,als,2207015\r\n`
-      + `${F.twice.id},${cancelled},1,'=1+1,'+SUM(A1),cancelled,2020-11-10T08:00:00.000Z,2020-11-10T08:00:30.000Z,2020-11-10T08:01:00.000Z,,,,,2020-11-10T08:03:00.000Z,als,2207015\r\n`
-      + `${F.twice.id},${cleared},1,'=1+1,'@cmd,cleared,2020-11-10T08:00:00.000Z,2020-11-10T08:03:10.000Z,2020-11-10T08:03:40.000Z,2020-11-10T08:12:00.000Z,,,2020-11-10T08:50:00.000Z,,als,2207015\r\n`
-      + `${F.utcOnly.id},${F.utcOnly.ids[0]},3,'\tTab,TS09 EA 1001,dispatched,2020-11-30T20:00:00.000Z,2020-11-30T20:00:50.000Z,,,,,,,als,2207015\r\n`);
+      + `${F.atFrom.id},${c1},2,"Fall, ""bad""\nsecond line",TS09 EA 1001,cleared,2020-11-01T00:00:00.000Z,2020-11-01T00:00:40.000Z,2020-11-01T00:01:30.000Z,2020-11-01T00:09:00.000Z,2020-11-01T00:25:00.000Z,2020-11-01T00:40:00.000Z,2020-11-01T01:00:00.000Z,,als,2207015,,,,,\r\n`
+      + `${F.twice.id},${cancelled},1,'=1+1,'+SUM(A1),cancelled,2020-11-10T08:00:00.000Z,2020-11-10T08:00:30.000Z,2020-11-10T08:01:00.000Z,,,,,2020-11-10T08:03:00.000Z,als,2207015,,,,,\r\n`
+      + `${F.twice.id},${cleared},1,'=1+1,'@cmd,cleared,2020-11-10T08:00:00.000Z,2020-11-10T08:03:10.000Z,2020-11-10T08:03:40.000Z,2020-11-10T08:12:00.000Z,,,2020-11-10T08:50:00.000Z,,als,2207015,,,,,\r\n`
+      + `${F.utcOnly.id},${F.utcOnly.ids[0]},3,'\tTab,TS09 EA 1001,dispatched,2020-11-30T20:00:00.000Z,2020-11-30T20:00:50.000Z,,,,,,,als,2207015,,,,,\r\n`);
   });
 
   it('writes one row per unit of a call with several, each with its capability as dispatched and its eResponse.07 code', async () => {
@@ -111,9 +129,22 @@ describe('GET /api/reports/assignments.csv', () => {
     const [car, als, bls] = F.units.ids;
     const at = '2020-09-15T10:00:00.000Z';
     expect(res.text).toBe(BOM + HEADER
-      + `${F.units.id},${car},1,Cardiac arrest,CAR 1,cleared,${at},2020-09-15T10:00:20.000Z,,2020-09-15T10:05:00.000Z,,,2020-09-15T10:40:00.000Z,,responder,2207021\r\n`
-      + `${F.units.id},${als},1,Cardiac arrest,ALS 1,cleared,${at},2020-09-15T10:00:40.000Z,2020-09-15T10:01:30.000Z,2020-09-15T10:09:00.000Z,2020-09-15T10:25:00.000Z,2020-09-15T10:40:00.000Z,2020-09-15T11:00:00.000Z,,als,2207015\r\n`
-      + `${F.units.id},${bls},1,Cardiac arrest,BLS 1,cancelled,${at},2020-09-15T10:01:00.000Z,,,,,,2020-09-15T10:06:00.000Z,bls,2207017\r\n`);
+      + `${F.units.id},${car},1,Cardiac arrest,CAR 1,cleared,${at},2020-09-15T10:00:20.000Z,,2020-09-15T10:05:00.000Z,,,2020-09-15T10:40:00.000Z,,responder,2207021,,,,,\r\n`
+      + `${F.units.id},${als},1,Cardiac arrest,ALS 1,cleared,${at},2020-09-15T10:00:40.000Z,2020-09-15T10:01:30.000Z,2020-09-15T10:09:00.000Z,2020-09-15T10:25:00.000Z,2020-09-15T10:40:00.000Z,2020-09-15T11:00:00.000Z,,als,2207015,,,,,\r\n`
+      + `${F.units.id},${bls},1,Cardiac arrest,BLS 1,cancelled,${at},2020-09-15T10:01:00.000Z,,,,,,2020-09-15T10:06:00.000Z,bls,2207017,,,,,\r\n`);
+  });
+
+  it('adds the hospital end: eTimes.12, the destination\'s name (defused, quoted) and reason, the latest pre-alert\'s activation and sent time', async () => {
+    const res = await download('/api/reports/assignments.csv?from=2020-08-01&to=2020-09-01', operator);
+    expect(res.status).toBe(200);
+    const [conveyed, waiting] = F.hospital.ids;
+    const at = '2020-08-20T06:00:00.000Z';
+    const name = `"'=St Mary's, ""North"""`;
+    expect(res.text).toBe(BOM + HEADER
+      + `${F.hospital.id},${conveyed},2,Stroke,ALS 2,cleared,${at},2020-08-20T06:00:40.000Z,2020-08-20T06:01:30.000Z,2020-08-20T06:09:00.000Z,2020-08-20T06:25:00.000Z,2020-08-20T06:40:00.000Z,2020-08-20T07:00:00.000Z,,als,2207015,`
+      + `2020-08-20T06:50:00.000Z,${name},specialty,other,2020-08-20T06:31:40.000Z\r\n`
+      + `${F.hospital.id},${waiting},2,Stroke,ALS 3,at_hospital,${at},2020-08-20T06:01:00.000Z,,2020-08-20T06:10:00.000Z,2020-08-20T06:26:40.000Z,2020-08-20T06:41:40.000Z,,,als,2207015,`
+      + `,${name},closest,,\r\n`);
   });
 
   it('counts local days in the given time zone: a call at the zone\'s midnight is in, one at its end is out', async () => {

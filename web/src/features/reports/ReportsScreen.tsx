@@ -13,6 +13,7 @@ import { LoadStateBanner } from '../shared/LoadStateBanner';
 import { useLoadState } from '../shared/useLoadState';
 import { DailyChart } from './DailyChart';
 import { DemandHeatmap } from './DemandHeatmap';
+import { HandoverChart } from './HandoverChart';
 import { downloadAssignmentsCsv } from './downloadCsv';
 import { PeriodPicker, type PeriodChoice } from './PeriodPicker';
 import { PriorityTiles } from './PriorityTiles';
@@ -41,7 +42,7 @@ function resolve(choice: PeriodChoice, today: string, tz: string): { period: Rep
 
 /**
  * /dashboard/reports and /admin-dashboard/reports: response times against their targets per
- * priority, per day, demand by hour of week and unit utilisation over a chosen period, each
+ * priority, per day, demand by hour of week, unit utilisation and hospital handover over a chosen period, each
  * chart with its figures in a table, and the period's assignments as CSV. Days are the
  * browser's local days (its IANA zone is sent with every request). The period is the route's
  * search params (`search`, moved by `go`): a reload or a link shows the same period; Back works.
@@ -59,6 +60,7 @@ export function ReportsScreen({ search, go }: { search: ReportsSearch; go: (next
   const keep = { enabled, placeholderData: keepPreviousData } as const;
   const responseTimes = useQuery({ ...parts.responseTimes, ...keep });
   const utilisation = useQuery({ ...parts.utilisation, ...keep });
+  const handover = useQuery({ ...parts.handover, ...keep });
   const demandPast = useQuery({ ...parts.demand[0], ...keep });
   // Today onwards when the period is split (see reportsScreenQueries); otherwise switched off under a key of its own,
   // so that a period split next never takes a whole period's counts as its placeholder for today's (twice counted).
@@ -67,7 +69,7 @@ export function ReportsScreen({ search, go }: { search: ReportsSearch; go: (next
   const demandQueries = split ? [demandPast, demandToday] : [demandPast];
   const demandParts = demandQueries.map((q) => q.data);
   const demand = demandParts.every((d): d is DemandReport => d !== undefined) ? sumDemand(asked, demandParts) : undefined;
-  const shown = [responseTimes, utilisation, ...demandQueries];
+  const shown = [responseTimes, utilisation, handover, ...demandQueries];
   const load = useLoadState(shown.map((query) => ({ query, failText: FAILED })));
   // Only while a period is being fetched: an unfinished custom period asks for nothing, and the last figures are all there is.
   const refreshing = enabled && shown.some((q) => q.isPlaceholderData);
@@ -122,7 +124,7 @@ export function ReportsScreen({ search, go }: { search: ReportsSearch; go: (next
             <CircularProgress />
             <Typography>Loading reports…</Typography>
           </Box>
-        ) : load.phase === 'failed' || !report || !utilisation.data || !demand ? null : report.overall.calls === 0 ? (
+        ) : load.phase === 'failed' || !report || !utilisation.data || !handover.data || !demand ? null : report.overall.calls === 0 ? (
           <Paper variant="outlined" sx={{ py: 8, textAlign: 'center' }}>
             <Typography variant="h6" component="p" data-testid="reports-empty">No calls in this period</Typography>
             <Typography color="text.secondary">Choose a longer period, or come back once calls have been taken.</Typography>
@@ -137,6 +139,7 @@ export function ReportsScreen({ search, go }: { search: ReportsSearch; go: (next
             <DailyChart daily={report.daily} />
             <DemandHeatmap report={demand} />
             <UtilisationChart report={utilisation.data} />
+            <HandoverChart report={handover.data} />
           </>
         )}
       </Stack>

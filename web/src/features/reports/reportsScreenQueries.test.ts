@@ -16,7 +16,8 @@ describe("the Reports screen's queries", () => {
     }
     // Percentiles and a deleted unit's time on shift do not add up: always the whole period.
     const q = reportsScreenQueries({ from: '2026-10-26', to: '2026-11-25', tz: 'UTC' }, today);
-    expect([keyOf(q.responseTimes), keyOf(q.utilisation)]).toEqual(['response-times 2026-10-26 2026-11-25 UTC', 'utilisation 2026-10-26 2026-11-25 UTC']);
+    expect([keyOf(q.responseTimes), keyOf(q.utilisation), keyOf(q.handover)])
+      .toEqual(['response-times 2026-10-26 2026-11-25 UTC', 'utilisation 2026-10-26 2026-11-25 UTC', 'handover 2026-10-26 2026-11-25 UTC']);
   });
 
   describe('against the server (a month of demo history)', () => {

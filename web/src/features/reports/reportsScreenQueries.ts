@@ -4,7 +4,7 @@ import type { ReportPeriod } from './reportPeriod';
 
 /**
  * The report queries the Reports screen keeps for one period (the load script,
- * scripts/reportsScreenLoad.ts, replays the same). Response times and utilisation are asked for
+ * scripts/reportsScreenLoad.ts, replays the same). Response times, utilisation and handover are asked for
  * over the whole period: percentiles of two parts cannot be combined, and a deleted unit's time on
  * shift ends with its last assignment in the period. Demand is counts, which add up exactly: a
  * period with past days that reaches today is asked for as its past days (never refreshed, see
@@ -15,6 +15,7 @@ export function reportsScreenQueries(period: ReportPeriod, today: string) {
   return {
     responseTimes: queries.reports.responseTimes(period),
     utilisation: queries.reports.utilisation(period),
+    handover: queries.reports.handover(period),
     demand: split
       ? [queries.reports.demand({ ...period, to: today }), queries.reports.demand({ ...period, from: today })]
       : [queries.reports.demand(period)],
@@ -24,7 +25,7 @@ export function reportsScreenQueries(period: ReportPeriod, today: string) {
 /** Every query of the screen, for the load script and the Refresh button. */
 export const allReportsScreenQueries = (period: ReportPeriod, today: string) => {
   const q = reportsScreenQueries(period, today);
-  return [q.responseTimes, q.utilisation, ...q.demand];
+  return [q.responseTimes, q.utilisation, q.handover, ...q.demand];
 };
 
 /** The period's demand from its adjacent parts: the counts of each hour of the week added. */
