@@ -25,7 +25,8 @@ SIGNIN_BACKOFF_SECONDS (60), SIGNIN_CODE_MAILS_PER_CLIENT (3), LINK_LIMIT_PER_MI
 LINK_SOCKETS_MAX (5), REPORT_CONCURRENCY (2), REPORT_QUEUE (8), REPORT_PER_USER (4), RETENTION_DAYS (30), BOARD_RECENT_HOURS (12), REDIS_PREFIX (lifeline), METRICS_TOKEN, DRAIN_SECONDS (5),
 STALE_AFTER (driver=60s,staff=120s,osmand=120s,owntracks=120s), PRIORITY_LABELS, PRIORITY_TARGETS,
 PRIORITY_MEAN_TARGETS, QUEUE_ALERT_AFTER, PRIORITY_NEEDS (1=als,2=als,3=bls,4=bls),
-PRIORITY_CLOCK_STOP (1=first,2=transport,3=transport,4=transport).
+PRIORITY_CLOCK_STOP (1=first,2=transport,3=transport,4=transport), PREALERT_ACK_AFTER (3m),
+HANDOVER_TARGETS (15,30,45,60).
 Several nodes: DATABASE_URL=postgres://... and REDIS_URL on each.
 Each variable, by concern, and what a deployer must know: docs/operations.md.`);
   process.exit(0);

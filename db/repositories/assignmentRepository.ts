@@ -57,8 +57,8 @@ export const assignmentRepository = {
       destination_hospital_id: d.hospital_id, destination_name: d.name, destination_reason: d.reason, destination_set_at: d.at,
     }),
   /**
-   * A hospital page's units: conveyed there and not over more than `keepMs` ago (an open assignment,
-   * or one whose handover or clear is recent), with the unit's latest fix for its arrival estimate.
+   * A hospital page's units: conveyed there and not over since `sinceIso` (handed over since then, or
+   * without a handover: open or cleared since then), with the unit's latest fix for its arrival estimate.
    */
   forHospital: (db: Db, hospitalId: number, sinceIso: string) =>
     fetched<(AssignmentRow & { priority: number; unit_latitude: number | null; unit_longitude: number | null; position_at: string | null })[]>(
@@ -66,7 +66,9 @@ export const assignmentRepository = {
         .where('a.destination_hospital_id', hospitalId)
         // Bounds the index range: no unit stays on one call for a week.
         .where('a.dispatched_at', '>=', new Date(Date.parse(sinceIso) - 7 * 86_400_000).toISOString())
-        .where((q) => q.whereNotIn('a.status', ENDED).orWhere('a.handover_at', '>=', sinceIso).orWhere('a.cleared_at', '>=', sinceIso))
+        // Gone once its handover is before sinceIso, whatever the crew did since; without one, kept while open or cleared since then.
+        .where((q) => q.where('a.handover_at', '>=', sinceIso)
+          .orWhere((w) => w.whereNull('a.handover_at').where((o) => o.whereNotIn('a.status', ENDED).orWhere('a.cleared_at', '>=', sinceIso))))
         .whereNot('a.status', 'cancelled')
         .orderBy('a.id')
         .select('a.*', 'c.priority', 'am.latitude as unit_latitude', 'am.longitude as unit_longitude', 'am.position_at')),

@@ -88,11 +88,14 @@ const UNIT_COLUMNS = ['id', 'ambulance_id', 'license_plate', 'status', 'capabili
 /** A transporting unit's destination and latest fix, for its arrival estimate there (by primary key, only while transporting). */
 const ARRIVAL_PAIRS = `'destination_latitude', h.latitude, 'destination_longitude', h.longitude, 'unit_latitude', am.latitude, 'unit_longitude', am.longitude`;
 const ARRIVAL_JOINS = "left join hospitals h on u.status = 'transporting' and h.id = u.destination_hospital_id left join ambulances am on h.id is not null and am.id = u.ambulance_id";
-const pairs = `${UNIT_COLUMNS.map((c) => `'${c}', u.${c}`).join(', ')}, ${ARRIVAL_PAIRS}`;
+/** The unit's latest pre-alert (by the assignment_id index; only a unit with a destination can have one). */
+const PREALERT_PAIRS = `'prealert_id', p.id, 'prealert_activation', p.activation, 'prealert_sent_at', p.sent_at, 'prealert_acknowledged_at', p.acknowledged_at`;
+const PREALERT_JOIN = 'left join prealerts p on u.destination_hospital_id is not null and p.id = (select max(p2.id) from prealerts p2 where p2.assignment_id = u.id)';
+const pairs = `${UNIT_COLUMNS.map((c) => `'${c}', u.${c}`).join(', ')}, ${ARRIVAL_PAIRS}, ${PREALERT_PAIRS}`;
 /** Every assignment of the case as one JSON array, by the (case_id) index: a call holds a few. */
 const unitsOf = (db: Db) => db.raw(clientName(db) === 'better-sqlite3'
-  ? `(select json_group_array(json_object(${pairs})) from assignments u ${ARRIVAL_JOINS} where u.case_id = cases.id) as units`
-  : `(select coalesce(json_agg(json_build_object(${pairs}) order by u.id), '[]'::json) from assignments u ${ARRIVAL_JOINS} where u.case_id = cases.id) as units`);
+  ? `(select json_group_array(json_object(${pairs})) from assignments u ${ARRIVAL_JOINS} ${PREALERT_JOIN} where u.case_id = cases.id) as units`
+  : `(select coalesce(json_agg(json_build_object(${pairs}) order by u.id), '[]'::json) from assignments u ${ARRIVAL_JOINS} ${PREALERT_JOIN} where u.case_id = cases.id) as units`);
 
 /** Cases with their ambulance's plate and every assignment (`units`, the primary among them by `assignment_id`). */
 const withPlate = (db: Db) =>

@@ -23,4 +23,9 @@ export const prealertRepository = {
   /** Retention: the clinical content of pre-alerts of cases whose location was redacted; the times stay for reports. */
   redactForCases: (db: Db, caseIds: readonly string[], at = nowIso()) =>
     db('prealerts').whereIn('case_id', caseIds).whereNull('redacted_at').update({ content: null, redacted_at: at }),
+  /** Retention: up to `limit` cases closed or resolved before `cutoffIso` with a pre-alert whose content is still there. */
+  endedCasesHoldingContent: async (db: Db, cutoffIso: string, limit: number): Promise<string[]> =>
+    (await db('prealerts as p').join('cases as c', 'c.id', 'p.case_id')
+      .whereNull('p.redacted_at').whereIn('c.status', ['closed', 'resolved']).where('c.closed_at', '<', cutoffIso)
+      .distinct('p.case_id').orderBy('p.case_id').limit(limit) as { case_id: string }[]).map((r) => r.case_id),
 };

@@ -79,6 +79,8 @@ export type UnitJson = Pick<AssignmentRow, 'id' | 'ambulance_id' | 'license_plat
 export interface DestinationPoints {
   destination_latitude?: number | null; destination_longitude?: number | null;
   unit_latitude?: number | null; unit_longitude?: number | null;
+  /** The unit's latest pre-alert, when it sent one. */
+  prealert_id?: number | null; prealert_activation?: string | null; prealert_sent_at?: string | null; prealert_acknowledged_at?: string | null;
 }
 export interface AssignmentRow {
   id: number; case_id: string; ambulance_id: number | null; license_plate: string; status: string;

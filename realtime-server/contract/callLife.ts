@@ -1,5 +1,5 @@
 import type { Capability } from './capability';
-import type { DestinationDto } from './hospitals';
+import type { DestinationDto, PrealertSummary } from './hospitals';
 
 /**
  * A call's life as EMS records it (DOMAIN.md §1, NEMSIS v3.5 eTimes): the unit's status lives
@@ -131,6 +131,8 @@ export interface AssignmentDto {
   destination: DestinationDto | null;
   /** While transporting to a destination: seconds to arrive there from the unit's latest position (null otherwise). */
   destination_eta_s: number | null;
+  /** The unit's latest pre-alert to its destination, in short (its content is on the hospital's page only). */
+  prealert?: PrealertSummary | null;
 }
 
 /** What a unit-status change answers (REST) and acknowledges (socket), shaped like the position ack. */

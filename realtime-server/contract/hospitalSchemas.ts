@@ -81,6 +81,8 @@ export const prealertSchema = z.object({
   activation: z.enum(ACTIVATIONS, { error: `must be one of ${ACTIVATIONS.join(', ')}` }).default('none'),
 });
 export type PrealertInput = z.infer<typeof prealertSchema>;
+/** What a client sends (every field but the ATMIST texts may be left out). */
+export type PrealertBody = z.input<typeof prealertSchema>;
 export interface PrealertResponse { prealert: PrealertDto }
 
 export interface HospitalsResponse { hospitals: HospitalDto[] }

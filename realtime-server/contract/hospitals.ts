@@ -87,6 +87,9 @@ export interface PrealertDto {
   redacted: boolean;
 }
 
+/** A unit's latest pre-alert as its call's card and crew see it: sent, and acknowledged or not. */
+export interface PrealertSummary { id: number; activation: Activation; sent_at: string; acknowledged_at: string | null }
+
 /** A hospital suggested for a conveyance: open ones by arrival, a diverting one flagged and ranked after them. */
 export interface HospitalSuggestion {
   hospital: HospitalDto;
@@ -155,6 +158,15 @@ export const releaseToRespondText = (plate: string, hospital: string, minutes: n
 /** The steps in which a unit is conveying to its destination, or at it before handover. */
 export const INBOUND_STEPS: readonly AssignmentStatus[] = ['transporting'];
 export const ARRIVED_STEPS: readonly AssignmentStatus[] = ['at_hospital', 'handover'];
+
+/** What a call's emergency type asks of the hospital it goes to (none for most): the suggestions' `needs`. */
+export function needsForType(caseType: string | null | undefined): HospitalCapability[] {
+  const t = (caseType ?? '').trim().toLowerCase();
+  if (t === 'stroke') return ['stroke'];
+  if (t === 'heart attack' || t === 'cardiac arrest') return ['pci'];
+  if (t === 'accident' || t === 'injury') return ['trauma'];
+  return [];
+}
 
 /** A short call id for a page that must not show more (the hospital's). */
 export const callRef = (caseId: string) => caseId.slice(0, 8);

@@ -102,6 +102,11 @@ export const NOT_PATIENT_LOCATION: Readonly<Record<string, Readonly<Record<strin
     longitude: 'an ambulance\'s position history',
     accuracy: 'an ambulance\'s position history',
   },
+  hospitals: {
+    address: 'a hospital\'s own address, as an admin entered it',
+    latitude: 'where a hospital is',
+    longitude: 'where a hospital is',
+  },
   users: {
     address: 'a staff member\'s own address, from their profile',
     location: 'a staff member\'s station, from their profile',

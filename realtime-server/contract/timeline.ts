@@ -1,7 +1,7 @@
 import type { CaseLocationColumn } from './privacy';
 
 /** Who made a timeline entry: a staff member (with their id), the patient, a driver's link or the server itself. */
-export const TIMELINE_ACTORS = ['user', 'patient', 'driver', 'system'] as const;
+export const TIMELINE_ACTORS = ['user', 'patient', 'driver', 'system', 'hospital'] as const;
 export type TimelineActorType = (typeof TIMELINE_ACTORS)[number];
 
 /** The fields one side of a timeline entry holds, by name. */

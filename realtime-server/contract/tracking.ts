@@ -1,3 +1,4 @@
+import type { HospitalCapability } from './hospitals';
 import type { AssignmentDto, AssignmentStatus, Priority, PriorityInfo } from './callLife';
 import type { PriorityClockStops, PriorityNeeds } from './capability';
 import type { EtaModelParams } from './eta';
@@ -74,6 +75,8 @@ export interface TrackResponse {
   assignment?: AssignmentDto | null;
   /** The other units on the call (open first) with their steps, so a crew knows who else is coming: the driver's link only. */
   units?: TrackUnit[];
+  /** What the call's emergency type asks of the hospital (contract needsForType): the driver's link only, for its hospital suggestions. */
+  hospital_needs?: HospitalCapability[];
   /**
    * Where the ambulance is heading: the case's best known location (contract bestLocation), the
    * patient's fix when it is accurate, else the location taken at intake, so a crew has a
@@ -92,7 +95,7 @@ export interface TrackResponse {
  * driver also the priority and its own assignment, so a step pressed on the board shows on the
  * crew's phone at once.
  */
-export type TrackCaseUpdate = Pick<TrackResponse, 'ambulanceId' | 'case' | 'patient' | 'unit_status' | 'destination' | 'priority' | 'assignment' | 'units'>;
+export type TrackCaseUpdate = Pick<TrackResponse, 'ambulanceId' | 'case' | 'patient' | 'unit_status' | 'destination' | 'priority' | 'assignment' | 'units' | 'hospital_needs'>;
 
 /** Another unit on a driver's call: its plate, what it can do and its step. */
 export type TrackUnit = Pick<AssignmentDto, 'license_plate' | 'capability' | 'can_transport' | 'status'>;

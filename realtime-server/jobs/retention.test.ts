@@ -9,6 +9,7 @@ import { checkInvariants } from '../reliability/invariants';
 import { dbSnapshot } from '../testing/assertions';
 import { PUBLIC_URL, dispatchCase, expectStatus, initiateTracking, locationToken, tokenInLink, updateCase, shareLocation } from '../testing/dispatchHelpers';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
+import { presentPrealert } from '../presenters/presentHospital';
 import type { DomainEvent } from '../services/events';
 import { mailTemplates } from '../services/mailTemplates';
 import { signedInStaff, startTestServer, type TestServer, useTestServer } from '../testing/testServer';
@@ -94,7 +95,7 @@ describe('runRetention', () => {
     const deadLinks = Number((await s.ctx.db('outbox').whereNotNull('body_redacted').whereNot('case_id', c.activeOld)
       .whereNot((q) => q.where({ case_id: c.pendingOld, kind: 'share-location' })).count({ n: '*' }).first())!.n);
     const result = await runRetention(s.ctx);
-    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, positionsDeleted: 4, placesDeleted: 1, searchesDeleted: 0, outboxRedacted: deadLinks, outboxDeleted: 0 });
+    expect(result).toEqual({ casesCleared: 2, entriesRedacted: 2 * 2 + 2 + 1, prealertsRedacted: 0, positionsDeleted: 4, placesDeleted: 1, searchesDeleted: 0, outboxRedacted: deadLinks, outboxDeleted: 0 });
     const pendingMails = await s.ctx.db('outbox').where({ case_id: c.pendingOld }).orderBy('id');
     expect(pendingMails.map((m) => [m.kind, m.body_redacted != null])).toEqual([['tracking-driver', false], ['share-location', true]]);
     expect(pendingMails[1].body_text).toContain(`/location/${c.pendingOld}?t=${await locationToken(s, c.pendingOld)}`);
@@ -146,7 +147,7 @@ describe('runRetention', () => {
 
   it('is idempotent: a second pass changes nothing', async () => {
     const before = await dbSnapshot(s.ctx.db);
-    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 });
+    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, prealertsRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 });
     expect(await dbSnapshot(s.ctx.db)).toEqual(before);
   });
 
@@ -312,6 +313,80 @@ describe('the outbox', () => {
     const results = await Promise.all([runRetention(o.ctx), runRetention(o.ctx), runRetention(o.ctx)]);
     expect(results.reduce((n, r) => n + r.outboxDeleted, 0)).toBe(1);
     expect(results.reduce((n, r) => n + r.outboxRedacted, 0)).toBe(again.mails.length);
+  });
+});
+
+describe('pre-alerts', () => {
+  const p = useTestServer({ env: { RETENTION_DAYS: '30', SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
+  const ATMIST = { age: 54, sex: 'female', mechanism: 'Fall from a ladder', injuries: 'Open fracture, left leg', signs: { hr: 118, sbp: 96 }, treatment: 'Splint, morphine', requirements: 'Trauma team', activation: 'trauma' };
+  let op: string;
+  let hospitalId: number;
+  const prealertsOf = (caseId: string) => p.ctx.db('prealerts').where({ case_id: caseId }).orderBy('id');
+
+  /** A call on `ambulance` conveyed to the test hospital with `n` pre-alerts (the first acknowledged), ended `endedDaysAgo` (or still active). */
+  async function conveyed(ambulance: number, n: number, endedDaysAgo: number | null, shared: boolean) {
+    const id = await dispatchCase(p, op, ambulance);
+    if (shared) expectStatus(await shareLocation(p, id, { latitude: 17.401, longitude: 78.401 }), 200, 'share');
+    const assignmentId = (await p.ctx.db('assignments').where({ case_id: id }).first()).id as number;
+    expectStatus(await p.api('POST', `/api/cases/${id}/assignments/${assignmentId}/destination`, { token: op, body: { hospital_id: hospitalId, reason: 'specialty' } }), 200, 'destination');
+    for (let i = 0; i < n; i++) expectStatus(await p.api('POST', `/api/cases/${id}/assignments/${assignmentId}/prealert`, { token: op, body: ATMIST }), 201, 'prealert');
+    await p.ctx.db('prealerts').where({ case_id: id }).orderBy('id').first().then((r) => p.ctx.db('prealerts').where({ id: r.id }).update({ acknowledged_at: new Date().toISOString() }));
+    if (endedDaysAgo === null) return id;
+    expectStatus(await updateCase(p, op, id, { status: 'closed' }), 200, 'close');
+    // As if it had ended then: the row and its timeline agree on the time.
+    const ended = ago(endedDaysAgo);
+    await p.ctx.db('cases').where({ id }).update({ closed_at: ended });
+    const closing = await p.ctx.db('case_events').where({ case_id: id, action: 'updated' }).orderBy('id', 'desc').first();
+    await p.ctx.db('case_events').where({ id: closing.id }).update({ after: JSON.stringify({ ...JSON.parse(closing.after), closed_at: ended }) });
+    return id;
+  }
+
+  const c: Record<string, string> = {};
+  beforeAll(async () => {
+    op = await p.signIn('operator');
+    const admin = await p.signIn('admin');
+    hospitalId = expectStatus(await p.api('POST', '/api/hospitals', { token: admin, body: { name: 'Trauma Centre', latitude: 17.41, longitude: 78.45, capabilities: ['trauma'] } }), 201, 'hospital').body.hospital.id;
+    c.sharedLong = await conveyed(1, 2, 31, true); // its location and its two pre-alerts' content go
+    c.unsharedLong = await conveyed(2, 1, 31, false); // no location to clear: its pre-alert's content goes all the same
+    c.recent = await conveyed(3, 1, 29, true); // on this side of the line: kept
+    c.active = await conveyed(4, 1, null, true); // still running: kept
+  });
+
+  it('takes the clinical content out of the pre-alerts of calls ended more than RETENTION_DAYS ago, with the location; times and activation stay', async () => {
+    const before = { recent: await prealertsOf(c.recent), active: await prealertsOf(c.active), long: await prealertsOf(c.sharedLong) };
+    const result = await runRetention(p.ctx);
+    expect(result).toMatchObject({ casesCleared: 1, prealertsRedacted: 3 });
+    for (const id of [c.sharedLong, c.unsharedLong]) {
+      for (const row of await prealertsOf(id)) {
+        expect(row).toMatchObject({ content: null, redacted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), activation: 'trauma', sent_at: expect.any(String) });
+        expect(presentPrealert(row)).toMatchObject({
+          redacted: true, age: null, sex: 'unknown', mechanism: '', injuries: '', treatment: '', requirements: '', activation: 'trauma',
+          signs: { hr: null, sbp: null, rr: null, spo2: null, gcs: null, temp: null },
+        });
+      }
+    }
+    // The times the handover report reads are kept, acknowledged or not.
+    expect((await prealertsOf(c.sharedLong)).map((r) => [r.sent_at, r.acknowledged_at])).toEqual(before.long.map((r) => [r.sent_at, r.acknowledged_at]));
+    expect(await p.ctx.db('cases').where({ id: c.sharedLong }).first()).toMatchObject({ latitude: null, location_at: null });
+    // On the other side of the line, or still running: unchanged, row for row.
+    expect(await prealertsOf(c.recent)).toEqual(before.recent);
+    expect(await prealertsOf(c.active)).toEqual(before.active);
+    expect(JSON.parse((await prealertsOf(c.recent))[0].content)).toMatchObject({ age: 54, mechanism: 'Fall from a ladder' });
+    // No timeline entry keeps the clinical content either.
+    for (const id of [c.sharedLong, c.unsharedLong]) {
+      for (const e of await p.ctx.db('case_events').where({ case_id: id })) expect(`${e.before} ${e.after}`).not.toMatch(/ladder|fracture|morphine/i);
+    }
+    expect((await checkInvariants(p.ctx.db)).violations).toEqual([]);
+  });
+
+  it('is idempotent, and passes running at once redact each pre-alert once', async () => {
+    const snapshot = await dbSnapshot(p.ctx.db);
+    expect(await runRetention(p.ctx)).toMatchObject({ prealertsRedacted: 0 });
+    expect(await dbSnapshot(p.ctx.db)).toEqual(snapshot);
+    const again = await conveyed(5, 2, 40, false);
+    const results = await Promise.all([runRetention(p.ctx), runRetention(p.ctx), runRetention(p.ctx)]);
+    expect(results.reduce((n, r) => n + r.prealertsRedacted, 0)).toBe(2);
+    for (const row of await prealertsOf(again)) expect(row.content).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ import { geocodeCacheRepository } from '../../db/repositories/geocodeCacheReposi
 import { geocodeSearchRepository } from '../../db/repositories/geocodeSearchRepository';
 import { outboxRepository } from '../../db/repositories/outboxRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
+import { prealertRepository } from '../../db/repositories/prealertRepository';
 import { runJobExclusive } from './jobLock';
 import { asBackground } from '../services/backgroundWork';
 
@@ -35,6 +36,8 @@ export interface RetentionResult {
   casesCleared: number;
   /** Timeline entries whose coordinates were redacted ('location' entries, the intake location in 'created' and 'updated', and the copy kept by 'deleted'). */
   entriesRedacted: number;
+  /** Pre-alerts whose clinical content (the ATMIST) was taken out; their times and activation stay for the reports. */
+  prealertsRedacted: number;
   /** Ambulance position history rows deleted. */
   positionsDeleted: number;
   /** Reverse-geocoding cache entries (coordinates → place names) deleted. */
@@ -63,6 +66,8 @@ const isRedacted = (v: string | null) => v == null || entryFields(v)?.redacted =
  *   (which keys, per action: contract TIMELINE_LOCATION_KEYS).
  * - Ambulance position rows older than the retention are deleted, except those recorded
  *   while a case of that ambulance was open that has not been closed that long.
+ * - Pre-alerts of those cases lose their clinical content (the ATMIST: age, sex, mechanism, injuries, signs,
+ *   treatment); their sent and acknowledged times and activation stay for the handover report.
  * - Reverse-geocoding cache entries (place names keyed by coordinates) and address searches that old are deleted.
  * - E-mails sent or failed that long ago are deleted; a queued one whose secrets no longer
  *   work (a sign-in code past its expiry, the links of a case no longer active) loses them.
@@ -74,7 +79,7 @@ const isRedacted = (v: string | null) => v == null || entryFields(v)?.redacted =
 export async function runRetention(ctx: ServiceContext, now = new Date()): Promise<RetentionResult> {
   const { db } = ctx;
   const cutoff = new Date(now.getTime() - ctx.config.retentionDays * DAY_MS).toISOString();
-  const result: RetentionResult = { casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 };
+  const result: RetentionResult = { casesCleared: 0, entriesRedacted: 0, prealertsRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 };
 
   // 1. Cases closed or resolved before the cutoff that still hold a patient position or an intake location, or whose timeline still holds one.
   for await (const id of endedHoldingLocation(db, cutoff)) {
@@ -106,6 +111,14 @@ export async function runRetention(ctx: ServiceContext, now = new Date()): Promi
     if (!copy || !DELETED_COPY_KEYS.some((k) => copy[k] != null)) continue;
     for (const k of DELETED_COPY_KEYS) if (k in copy) copy[k] = null;
     result.entriesRedacted += await caseEventRepository.rewrite(db, { id: d.id, before: d.before, after: null }, { before: JSON.stringify(copy) });
+  }
+
+  // 2b. Pre-alerts are clinical data: their content goes with the patient's location, whether or not the case held one
+  //     (a deleted case's pre-alerts went with it).
+  for (;;) {
+    const ids = await prealertRepository.endedCasesHoldingContent(db, cutoff, BATCH);
+    if (ids.length > 0) result.prealertsRedacted += await prealertRepository.redactForCases(db, ids, now.toISOString());
+    if (ids.length < BATCH) break;
   }
 
   // 3. Ambulance position history older than the cutoff.
@@ -201,7 +214,7 @@ export function startRetentionJob(ctx: ServiceContext, everyMs = RETENTION_EVERY
       .then((o) => {
         if (!o.ran) { ctx.log.debug({ reason: o.reason }, 'retention: pass skipped (another node runs or ran it)'); return; }
         const r = o.result;
-        if (Object.values(r).some((n) => n > 0)) ctx.log.info({ ...r, retentionDays: ctx.config.retentionDays }, 'retention: old positions, e-mails, intake places and address searches cleared');
+        if (Object.values(r).some((n) => n > 0)) ctx.log.info({ ...r, retentionDays: ctx.config.retentionDays }, 'retention: old positions, e-mails, intake places, pre-alert content and address searches cleared');
       })
       .catch((err) => { if (!stopped) ctx.log.error({ err }, 'retention pass failed'); })
       .finally(() => { running = undefined; });

@@ -101,7 +101,7 @@ describe('runRetention and the intake location', () => {
 
   it('is idempotent: a second pass changes nothing', async () => {
     const before = await dbSnapshot(s.ctx.db);
-    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0 });
+    expect(await runRetention(s.ctx)).toEqual({ casesCleared: 0, entriesRedacted: 0, positionsDeleted: 0, placesDeleted: 0, searchesDeleted: 0, outboxRedacted: 0, outboxDeleted: 0, prealertsRedacted: 0 });
     expect(await dbSnapshot(s.ctx.db)).toEqual(before);
   });
 });

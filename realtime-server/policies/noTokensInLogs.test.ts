@@ -9,7 +9,8 @@ import { sleep, waitFor } from '../testing/wait';
 /**
  * Tokens never appear in logs: a server logging at `debug` into memory is taken
  * through sign-in with a mailed code, dispatch, tracking links, driver positions over REST
- * and socket, link viewing, bad links, sign-out and the outbox (queued without SMTP_URL, and
+ * and socket, link viewing, a hospital's page link (its page, socket, acknowledgement and
+ * handover, a replaced link), bad links, sign-out and the outbox (queued without SMTP_URL, and
  * sent or refused by a real SMTP listener). No bearer token, link token, sign-in challenge
  * or sign-in code may appear in any line.
  */
@@ -83,6 +84,27 @@ async function exercise(s: TestServer, secrets: Secrets, mailbox?: Mailbox) {
   expect(await driver.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.42, longitude: 78.51 })).toMatchObject({ ok: true });
   expect(await viewer.timeout(2000).emitWithAck('ambulance.position', { latitude: 17.42, longitude: 78.51 })).toMatchObject({ ok: false });
   await s.socket({ trackToken: `${links.viewer}x` }).then((x) => x.disconnect(), () => undefined);
+
+  // A hospital's page link (made twice: the first is replaced), its page, socket, acknowledgement and handover, and bad links.
+  const hospitalId = expectStatus(await s.api('POST', '/api/hospitals', { token: admin, body: { name: 'Log Test Hospital', latitude: 17.41, longitude: 78.45 } }), 201, 'hospital').body.hospital.id as number;
+  const hospitalLink = async () => new URL(expectStatus(await s.api('POST', `/api/hospitals/${hospitalId}/link`, { token: admin }), 200, 'hospital link').body.link).searchParams.get('t')!;
+  const replaced = await hospitalLink();
+  const hospital = await hospitalLink();
+  secrets.push({ what: 'replaced hospital link token', value: replaced }, { what: 'hospital link token', value: hospital });
+  const assignmentId = (await s.ctx.db('assignments').where({ case_id: caseId, ambulance_id: 1 }).first()).id as number;
+  expectStatus(await s.api('POST', `/api/cases/${caseId}/assignments/${assignmentId}/destination?t=${links.driver}`, { body: { hospital_id: hospitalId, reason: 'closest' } }), 200, 'crew destination');
+  const prealert = expectStatus(await s.api('POST', `/api/cases/${caseId}/assignments/${assignmentId}/prealert?t=${links.driver}`, { body: { age: 70, activation: 'stroke' } }), 201, 'crew prealert').body.prealert;
+  const hospitalSocket = await s.socket({ hospitalId, hospitalToken: hospital });
+  await s.socket({ hospitalId, hospitalToken: replaced }).then((x) => x.disconnect(), () => undefined);
+  expectStatus(await s.api('GET', `/api/hospital/${hospitalId}?t=${hospital}`), 200, 'hospital page');
+  expectStatus(await s.api('GET', `/api/hospital/${hospitalId}?t=${replaced}`), 404, 'replaced hospital link');
+  expectStatus(await s.api('GET', `/api/cases?t=${hospital}`), 401, 'hospital link on a staff route');
+  expectStatus(await s.api('GET', '/api/cases', { token: hospital }), 401, 'hospital link as a bearer');
+  expectStatus(await s.api('POST', `/api/hospital/${hospitalId}/prealerts/${prealert.id}/ack?t=${hospital}`), 200, 'acknowledged');
+  expectStatus(await s.api('PUT', `/api/hospital/${hospitalId}/status?t=${hospital}`, { body: { status: 'diversion' } }), 400, 'diversion without a reason');
+  expectStatus(await s.api('POST', `/api/ambulances/1/unit-status?t=${links.driver}`, { body: { status: 'at_hospital' } }), 200, 'arrived');
+  expectStatus(await s.api('POST', `/api/hospital/${hospitalId}/handover/${assignmentId}?t=${hospital}`), 200, 'handover by the hospital');
+  hospitalSocket.disconnect();
 
   // Closing the case kills the links; using them after is logged as a refusal only.
   expectStatus(await updateCase(s, operator, caseId, { status: 'closed' }), 200, 'close');

@@ -138,10 +138,11 @@ export const access = {
   'GET /api/users/:id/signin-limits': { permission: 'user.signinLimits' },
   'DELETE /api/users/:id/signin-limits': { permission: 'user.signinLimits' },
 
-  /** Response times, unit hour utilisation and demand over a period, and every assignment of it as CSV. */
+  /** Response times, unit hour utilisation, demand and hospital handover over a period, and every assignment of it as CSV. */
   'GET /api/reports/response-times': { permission: 'reports.read' },
   'GET /api/reports/utilisation': { permission: 'reports.read' },
   'GET /api/reports/demand': { permission: 'reports.read' },
+  'GET /api/reports/handover': { permission: 'reports.read' },
   'GET /api/reports/assignments.csv': { permission: 'reports.read' },
 
   'GET /api/outbox': { permission: 'outbox.read' },
@@ -169,7 +170,8 @@ export const access = {
 
   /** Hospitals (issue 30): staff read them (and rank them for a conveyance), admins manage them and make each one's page link. */
   'GET /api/hospitals': { permission: 'hospital.read' },
-  'GET /api/hospitals/suggestions': { permission: 'hospital.read' },
+  /** Also the crew (`?t=` its driver link), choosing where to convey. */
+  'GET /api/hospitals/suggestions': { permission: 'hospital.read', links: ['driver'] },
   'POST /api/hospitals': { permission: 'hospital.manage' },
   'PUT /api/hospitals/:id': { permission: 'hospital.manage' },
   'DELETE /api/hospitals/:id': { permission: 'hospital.manage' },

@@ -20,6 +20,7 @@ const BAD_TOKEN = 'Your session has expired or was revoked; please sign in again
 const LINK_NOT_FOUND = 'Tracking link not found or expired';
 const ONLY_WATCH = 'This link is not valid for sending positions';
 const ONLY_DRIVER = 'Only a driver link may send positions';
+const HOSPITAL_LINK_NOT_FOUND = 'Hospital link not found or replaced';
 
 const s = useTestServer({ env: { SIGNIN_LIMIT_IP: '100000', SIGNIN_LIMIT_ACCOUNT: '100000', LINK_LIMIT_PER_MIN: '100000' } });
 /** Rows and tokens the requests below point at, made in beforeAll. */
@@ -43,6 +44,11 @@ const f = {
   device: '', // ambulance 2's device id (GPS apps)
   hospitalId: 0, // a hospital with a page link
   hospital: '', // that link's token
+  linkAssignmentId: 0, // ambulance 6's assignment on linkCaseId: conveyed to hospitalId, with a pre-alert
+  prealertId: 0, // that pre-alert, acknowledged by the hospital
+  handoverAssignmentId: 0, // a unit at hospitalId, its handover pressed by the hospital
+  relinkHospitalId: 0, // given a new link by the admin (not hospitalId: its link would die)
+  spareHospitalId: 0, // deleted by the admin
 };
 
 /**
@@ -50,13 +56,14 @@ const f = {
  * that a change to `access` that contradicts the documentation fails:
  * anyone, staff (operator and admin), admin, or link holders (with or without staff).
  */
-type Who = 'anyone' | 'staff' | 'admin' | 'viewer+driver' | 'staff+driver';
+type Who = 'anyone' | 'staff' | 'admin' | 'viewer+driver' | 'staff+driver' | 'hospital';
 const WHO: Record<Who, Principal[]> = {
   anyone: [...PRINCIPALS],
   staff: ['operator', 'admin'],
   admin: ['admin'],
   'viewer+driver': ['viewer', 'driver'],
   'staff+driver': ['driver', 'operator', 'admin'],
+  hospital: ['hospital'],
 };
 
 interface Entry {
@@ -77,6 +84,11 @@ interface Entry {
 
 const caseBody = () => ({ to: 'patient@example.com', status: 'active', patientName: 'Asha Rao', description: 'Patient: Asha Rao, Type: Stroke' });
 const operatorBody = (n: string) => ({ name: `Role Test ${n}`, email: `role.${n}@lifeline.test`, role: 'operator', shift: 1, gender: 0, phone: '555 0300' });
+/** A route of the crew's (staff, or the unit's driver link): any other link is refused as not a driver link. */
+const crewRefusal = (p: Principal, via: Via): [number, string] =>
+  (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' || p === 'hospital' ? [403, ONLY_WATCH] : [401, NO_TOKEN]);
+/** A hospital page's route: every caller but its link gets the one answer every bad hospital link gets. */
+const hospitalRefusal = (): [number, string] => [404, HOSPITAL_LINK_NOT_FOUND];
 
 const MATRIX: Record<string, Entry> = {
   'GET /api/health': { who: 'anyone', ok: 200 },
@@ -101,20 +113,20 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/ambulances/:id/position': {
     // Staff post for another ambulance than the driver link's: the crew's own reports take precedence over staff posts (409).
     who: 'staff+driver', url: (p) => `/api/ambulances/${p === 'operator' || p === 'admin' ? 5 : 6}/position`, body: (n) => ({ latitude: 17.4, longitude: 78.5 + n / 1000 }), ok: 200,
-    refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
+    refused: crewRefusal,
   },
   'POST /api/ambulances/:id/unit-status': {
     // Each admitted caller moves an assignment of its own one step forward (the driver's socket took ambulance 6 en route already).
     who: 'staff+driver', url: (p) => `/api/ambulances/${p === 'operator' ? 1 : p === 'admin' ? 3 : 6}/unit-status`,
     body: (_n, p) => ({ status: p === 'driver' ? 'on_scene' : 'en_route' }), ok: 200,
-    refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
+    refused: crewRefusal,
   },
 
   'POST /api/ambulances/:id/backup': {
     // Each admitted caller asks for backup for a unit on a call (the driver for its own ambulance 6).
     who: 'staff+driver', url: (p) => `/api/ambulances/${p === 'operator' ? 1 : p === 'admin' ? 3 : 6}/backup`,
     body: (n) => ({ note: `need hands ${n}` }), ok: 200,
-    refused: (p, via) => (via === 'bearer' ? [401, BAD_TOKEN] : p === 'viewer' ? [403, ONLY_WATCH] : [401, NO_TOKEN]),
+    refused: crewRefusal,
   },
 
   'POST /api/auth/signout': { who: 'staff', ok: 200 },
@@ -134,6 +146,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/reports/response-times': { who: 'staff', url: () => '/api/reports/response-times?from=2026-10-01&to=2026-10-03&tz=Asia/Kolkata', ok: 200 },
   'GET /api/reports/utilisation': { who: 'staff', url: () => '/api/reports/utilisation?from=2026-10-01&to=2026-10-03', ok: 200 },
   'GET /api/reports/demand': { who: 'staff', url: () => '/api/reports/demand?tz=Europe/London', ok: 200 },
+  'GET /api/reports/handover': { who: 'staff', url: () => '/api/reports/handover?from=2026-10-01&to=2026-10-03&tz=Asia/Kolkata', ok: 200 },
   'GET /api/users/by-email': { who: 'staff', url: () => '/api/users/by-email?email=admin%40lifeline.test', ok: 200 },
 
   'GET /api/users/operators': { who: 'admin', ok: 200 },
@@ -170,11 +183,35 @@ const MATRIX: Record<string, Entry> = {
     who: 'staff', url: (p) => `/api/cases/${p === 'admin' ? f.queued.admin : f.queued.operator}/dispatch`,
     body: (_n, p) => ({ ambulance_id: p === 'admin' ? f.queueUnit.admin : f.queueUnit.operator }), ok: 200,
   },
+
+  // Hospitals (issue 30): staff read them, admins manage them; the crew (staff or its driver link) sets a destination and sends a pre-alert.
+  'GET /api/hospitals': { who: 'staff', ok: 200 },
+  'GET /api/hospitals/suggestions': { who: 'staff+driver', url: () => '/api/hospitals/suggestions?latitude=17.385&longitude=78.4867&needs=stroke', ok: 200, refused: crewRefusal },
+  'POST /api/hospitals': { who: 'admin', body: (n) => ({ name: `Role Test Hospital ${n}`, latitude: 17.4, longitude: 78.5 + n / 1000, capabilities: ['stroke'] }), ok: 201 },
+  'PUT /api/hospitals/:id': { who: 'admin', url: () => `/api/hospitals/${f.relinkHospitalId}`, body: (n) => ({ name: `Role Test Renamed ${n}` }), ok: 200 },
+  'DELETE /api/hospitals/:id': { who: 'admin', url: () => `/api/hospitals/${f.spareHospitalId}`, ok: 200 },
+  'POST /api/hospitals/:id/link': { who: 'admin', url: () => `/api/hospitals/${f.relinkHospitalId}/link`, ok: 200 },
+  'POST /api/cases/:id/assignments/:assignmentId/destination': {
+    // Ambulance 6's own call (the driver link's): staff may set it too; each admitted call writes (a new set_at).
+    who: 'staff+driver', url: () => `/api/cases/${f.linkCaseId}/assignments/${f.linkAssignmentId}/destination`,
+    body: (n) => ({ hospital_id: f.hospitalId, reason: n % 2 ? 'closest' : 'specialty' }), ok: 200, refused: crewRefusal,
+  },
+  'POST /api/cases/:id/assignments/:assignmentId/prealert': {
+    who: 'staff+driver', url: () => `/api/cases/${f.linkCaseId}/assignments/${f.linkAssignmentId}/prealert`,
+    body: (n) => ({ age: 60 + n, sex: 'female', activation: 'stroke', mechanism: 'collapsed' }), ok: 201, refused: crewRefusal,
+  },
+  // A hospital's own page (`?t=` its link): every other caller gets the bad link's 404.
+  'GET /api/hospital/:id': { who: 'hospital', url: () => `/api/hospital/${f.hospitalId}`, ok: 200, refused: hospitalRefusal },
+  'PUT /api/hospital/:id/status': {
+    who: 'hospital', url: () => `/api/hospital/${f.hospitalId}/status`, body: () => ({ status: 'diversion', status_reason: 'role test: ED full' }), ok: 200, refused: hospitalRefusal,
+  },
+  'POST /api/hospital/:id/prealerts/:prealertId/ack': { who: 'hospital', url: () => `/api/hospital/${f.hospitalId}/prealerts/${f.prealertId}/ack`, ok: 200, refused: hospitalRefusal },
+  'POST /api/hospital/:id/handover/:assignmentId': { who: 'hospital', url: () => `/api/hospital/${f.hospitalId}/handover/${f.handoverAssignmentId}`, ok: 200, refused: hospitalRefusal },
 };
 
 /** Socket events, with what docs/api.md says about them. */
 const SOCKET_WHO: Record<string, Who> = {
-  'socket:connect': 'staff+driver', // and viewers: checked below with the table
+  'socket:connect': 'staff+driver', // and viewers and hospital pages: checked below with the table
   'socket:ambulance.position': 'viewer+driver', // narrowed to driver below
   'socket:unit.status': 'viewer+driver', // narrowed to driver below
   'socket:unit.backup': 'viewer+driver', // narrowed to driver below
@@ -189,7 +226,8 @@ const socketKeys = Object.keys(table).filter((k) => k.startsWith('socket:'));
  * and are also tried with it as a bearer token; staff send their session as a bearer token.
  */
 type Via = 'none' | 'query' | 'bearer';
-const viasOf = (p: Principal): Via[] => (p === 'anonymous' ? ['none'] : p === 'viewer' || p === 'driver' ? ['query', 'bearer'] : ['bearer']);
+const isLink = (p: Principal) => p === 'viewer' || p === 'driver' || p === 'hospital';
+const viasOf = (p: Principal): Via[] => (p === 'anonymous' ? ['none'] : isLink(p) ? ['query', 'bearer'] : ['bearer']);
 
 /** The default refusal of a route whose entry names a staff permission. */
 function defaultRefusal(key: string, p: Principal, via: Via): [number, string] {
@@ -202,6 +240,7 @@ async function credentials(p: Principal): Promise<string | undefined> {
   if (p === 'operator' || p === 'admin') return s.signIn(p);
   if (p === 'viewer') return f.viewer;
   if (p === 'driver') return f.driver;
+  if (p === 'hospital') return f.hospital;
   return undefined;
 }
 
@@ -242,6 +281,24 @@ beforeAll(async () => {
   const late = await post('/api/cases', { ...caseBody(), ambulance_id: 4, call_received_at: new Date(Date.now() - 10 * 60_000).toISOString() });
   f.lateCaseId = late.case.id;
   f.lateAssignmentId = late.case.assignment.id;
+  // Hospitals: one with a page link, ambulance 6 conveying there with a pre-alert, a unit arrived there; one to relink, one to delete.
+  const hospital = async (name: string) => (await post('/api/hospitals', { name, latitude: 17.41, longitude: 78.45, capabilities: ['stroke'] })).hospital.id as number;
+  f.hospitalId = await hospital('Role Test General');
+  f.relinkHospitalId = await hospital('Role Test Relinked');
+  f.spareHospitalId = await hospital('Role Test Spare');
+  const link = await s.api('POST', `/api/hospitals/${f.hospitalId}/link`, { token: admin });
+  expect(link.status).toBe(200);
+  f.hospital = new URL(link.body.link).searchParams.get('t')!;
+  f.linkAssignmentId = (await s.ctx.db('assignments').where({ case_id: f.linkCaseId, ambulance_id: 6 }).first()).id;
+  const conveyTo = async (caseId: string, assignmentId: number) =>
+    expect((await s.api('POST', `/api/cases/${caseId}/assignments/${assignmentId}/destination`, { token: admin, body: { hospital_id: f.hospitalId, reason: 'closest' } })).status).toBe(200);
+  await conveyTo(f.linkCaseId, f.linkAssignmentId);
+  f.prealertId = (await post(`/api/cases/${f.linkCaseId}/assignments/${f.linkAssignmentId}/prealert`, { age: 70, activation: 'stroke' })).prealert.id;
+  const arriving = (await post('/api/ambulances', { license_plate: 'TS09 HO 0001', status: 'available' })).ambulance.id as number;
+  const handoverCase = (await post('/api/cases', { ...caseBody(), ambulance_id: arriving })).case;
+  f.handoverAssignmentId = handoverCase.assignment.id;
+  await conveyTo(handoverCase.id, f.handoverAssignmentId);
+  expect((await s.api('POST', `/api/ambulances/${arriving}/unit-status`, { token: admin, body: { status: 'at_hospital' } })).status).toBe(200);
   for (const role of ['operator', 'admin'] as const) {
     f.queued[role] = (await post('/api/cases', { ...caseBody(), status: 'pending' })).case.id;
     f.queueUnit[role] = (await post('/api/ambulances', { license_plate: `TS09 QU ${role === 'admin' ? 2 : 1}`, status: 'available' })).ambulance.id;
@@ -266,7 +323,8 @@ describe('the table covers every route and socket event', () => {
 
   it('has an entry for every event a client may send on any kind of socket, plus the handshake', async () => {
     const admin = await s.signIn('admin');
-    const sockets = [await s.socket({ token: admin }), await s.socket({ trackToken: f.viewer }), await s.socket({ driverToken: f.driver })];
+    const sockets = [await s.socket({ token: admin }), await s.socket({ trackToken: f.viewer }), await s.socket({ driverToken: f.driver }),
+      await s.socket({ hospitalId: f.hospitalId, hospitalToken: f.hospital })];
     try {
       const reserved = new Set(['connect', 'connect_error', 'disconnect', 'disconnecting', 'error', 'newListener', 'removeListener']);
       const handled = new Set<string>();
@@ -281,7 +339,7 @@ describe('the table covers every route and socket event', () => {
 
   it('agrees with docs/api.md about who may call each route', () => {
     for (const key of restKeys) expect({ key, principals: principalsOf(table[key]) }).toEqual({ key, principals: WHO[MATRIX[key].who] });
-    expect(principalsOf(table['socket:connect'])).toEqual(['viewer', 'driver', 'operator', 'admin']);
+    expect(principalsOf(table['socket:connect'])).toEqual(['viewer', 'driver', 'hospital', 'operator', 'admin']);
     expect(principalsOf(table['socket:ambulance.position'])).toEqual(['driver']);
     expect(principalsOf(table['socket:unit.status'])).toEqual(['driver']);
     expect(principalsOf(table['socket:unit.backup'])).toEqual(['driver']);
@@ -317,7 +375,7 @@ describe('the table covers every route and socket event', () => {
 /** Every (route, principal, way of presenting itself) the table refuses. */
 const refusals = restKeys.flatMap((key) =>
   PRINCIPALS.flatMap((p) => viasOf(p)
-    .filter((via) => !mayCall(key, p) || (via === 'bearer' && (p === 'viewer' || p === 'driver') && !table[key].anyone))
+    .filter((via) => !mayCall(key, p) || (via === 'bearer' && isLink(p) && !table[key].anyone))
     .map((via) => [key, p, via] as [string, Principal, Via])));
 
 describe('refused callers change nothing', () => {
@@ -391,7 +449,8 @@ describe('socket events', () => {
   });
 
   it('socket:connect refuses a link token offered in the wrong slot or as a staff token', async () => {
-    for (const auth of [{ token: f.viewer }, { token: f.driver }, { driverToken: f.viewer }, { trackToken: 'x'.repeat(43) }]) {
+    for (const auth of [{ token: f.viewer }, { token: f.driver }, { driverToken: f.viewer }, { trackToken: 'x'.repeat(43) }, { token: f.hospital }, { driverToken: f.hospital },
+      { hospitalId: f.hospitalId, hospitalToken: f.driver }, { hospitalId: f.spareHospitalId, hospitalToken: f.hospital }, { hospitalToken: f.hospital }]) {
       const err = await expectNoWrite(s.ctx.db, () => s.socket(auth).then(() => undefined, (e: Error) => e));
       expect({ auth: Object.keys(auth), message: err?.message }).toEqual({ auth: Object.keys(auth), message: 'unauthorized' });
     }

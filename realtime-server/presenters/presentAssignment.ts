@@ -1,4 +1,4 @@
-import { type AssignmentDto, type AssignmentStatus, type Capability, type EtaModelParams, canTransport, primaryAssignment, unitsInOrder } from '../contract';
+import { type Activation, type AssignmentDto, type AssignmentStatus, type Capability, type EtaModelParams, canTransport, primaryAssignment, unitsInOrder } from '../contract';
 import type { AssignmentRow, CaseRow, DestinationPoints, UnitJson } from '../../db/repositories/types';
 import { destinationEta, presentDestination } from './presentHospital';
 
@@ -25,6 +25,9 @@ export const presentAssignment = (a: Omit<AssignmentRow, 'case_id'> & { case_id:
   destination: presentDestination(a),
   destination_eta_s: destinationEta(a.status, { latitude: a.unit_latitude, longitude: a.unit_longitude },
     { latitude: a.destination_latitude, longitude: a.destination_longitude }, model),
+  prealert: a.prealert_id != null && a.prealert_sent_at
+    ? { id: Number(a.prealert_id), activation: a.prealert_activation as Activation, sent_at: a.prealert_sent_at, acknowledged_at: a.prealert_acknowledged_at ?? null }
+    : null,
 });
 
 /** Every assignment a case row carries (`units`), open first, then in dispatch order. */

@@ -1,5 +1,5 @@
 import {
-  type AssignmentDto, isOpenAssignment,
+  type AssignmentDto, isOpenAssignment, needsForType, typeFromDescription,
 } from '../contract';
 import type {
   CaseDto, EtaModelParams, LinkRole, PositionDto, TrackCaseUpdate, TrackDestination, TrackPosition, TrackResponse, TrailPoint,
@@ -54,7 +54,7 @@ export const presentTrackUpdate = (c: CaseDto, ambulanceId: number, role: LinkRo
     unit_status: assignment?.status ?? null,
     destination: destinationOf(c, role),
     // The crew's step button needs these; the patient's tracking link gets nothing more.
-    ...(role === 'driver' ? { priority: c.priority, assignment, units: others } : {}),
+    ...(role === 'driver' ? { priority: c.priority, assignment, units: others, hospital_needs: needsForType(c.caseType ?? typeFromDescription(c.description)) } : {}),
   };
 };
 

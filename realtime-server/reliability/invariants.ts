@@ -10,7 +10,7 @@ import { type AssignmentStatus, TIMED_STEPS, isOpenAssignment, primaryAssignment
  */
 
 const CASE_FIELDS = ['status', 'priority', 'ambulance_id', 'patient_name', 'patient_email', 'description', 'case_type', 'closed_at'] as const;
-const ACTORS = new Set(['user', 'patient', 'driver', 'system']);
+const ACTORS = new Set(['user', 'patient', 'driver', 'system', 'hospital']);
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** A field of a case row, or of the copy of it a timeline entry holds as JSON. */
 type Scalar = string | number | boolean | null | undefined;
@@ -24,7 +24,7 @@ export interface InvariantReport {
 }
 
 /** The timeline entries that record a change of the case's row (each moves its version on). */
-const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted', 'unit.status', 'unit.corrected', 'unit.added', 'unit.cancelled', 'backup.requested']);
+const ROW_CHANGES = new Set(['updated', 'location', 'location.redacted', 'unit.status', 'unit.corrected', 'unit.added', 'unit.cancelled', 'backup.requested', 'destination.set', 'prealert.sent', 'prealert.acknowledged']);
 
 /** The times of an assignment in order, and a status that is the last step it reached (or cancelled, after all of them). */
 export function assignmentTimeViolations(a: AssignmentRow): string[] {

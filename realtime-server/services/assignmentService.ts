@@ -34,7 +34,7 @@ const sourceActor = (source: UnitStatusSource): Actor =>
 export const NOT_YOUR_ASSIGNMENT = 'This link is not valid for sending positions';
 
 const stepIndex = (s: AssignmentStatus) => TIMED_STEPS.indexOf(s as TimedStep);
-const words = (s: AssignmentStatus) => s.replace('_', ' ');
+const words = (s: AssignmentStatus) => (s === 'handover' ? 'handed over' : s.replace('_', ' '));
 
 /** The latest time recorded on an assignment before `step` (the dispatch time at least). */
 function previousTime(a: AssignmentRow, step: TimedStep): string {

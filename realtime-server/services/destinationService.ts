@@ -106,7 +106,9 @@ export const destinationService = {
         if (!(await prealertRepository.markAlerted(trx, p.id, at))) return 0;
         const a = await assignmentRepository.findById(trx, p.assignment_id);
         const c = await caseRepository.findById(trx, p.case_id);
-        if (!a || !c) return 0;
+        // Nobody to phone about: the unit is already there (or off the call), or a newer pre-alert replaced this one.
+        if (!a || !c || a.status !== 'transporting' && a.status !== 'on_scene' && a.status !== 'en_route' && a.status !== 'dispatched') return 0;
+        if ((await prealertRepository.latestFor(trx, [a.id])).get(a.id)?.id !== p.id) return 0;
         const hospital = (p.hospital_id != null ? (await hospitalRepository.findById(trx, p.hospital_id))?.name : null) ?? a.destination_name ?? 'the hospital';
         const alert: PrealertLateAlert = {
           prealert_id: p.id, case_id: p.case_id, assignment_id: a.id, hospital_id: p.hospital_id, hospital, license_plate: a.license_plate,

@@ -1,6 +1,6 @@
 import {
   type HospitalCreateInput, type HospitalDto, type HospitalPageDto, type HospitalStatusInput, type HospitalSuggestion, type HospitalCapability,
-  type HospitalUpdateInput, type LatLon, ARRIVED_STEPS, HOSPITAL_PAGE_KEEP_MS, arrivalSeconds, distanceMeters,
+  type HospitalUpdateInput, type LatLon, type TimedStep, ARRIVED_STEPS, HOSPITAL_PAGE_KEEP_MS, TIMED_STEPS, arrivalSeconds, distanceMeters,
 } from '../contract';
 import { assignmentRepository } from '../../db/repositories/assignmentRepository';
 import { caseEventRepository } from '../../db/repositories/caseEventRepository';
@@ -9,9 +9,11 @@ import { prealertRepository } from '../../db/repositories/prealertRepository';
 import { userRepository } from '../../db/repositories/userRepository';
 import type { Db, HospitalRow } from '../../db/repositories/types';
 import { presentHospital, presentHospitalUnit, presentPrealert } from '../presenters/presentHospital';
+import { presentCase } from '../presenters/presentCase';
+import { caseRepository } from '../../db/repositories/caseRepository';
 import { type Actor, type ServiceContext, inTransaction } from './context';
 import { etaModel } from './dispatchSuggestions';
-import { forbidden, notFound } from './errors';
+import { conflict, forbidden, notFound } from './errors';
 import { NOT_COMING_HERE } from './assignmentService';
 import { hashToken, newToken } from './tokens';
 import { systemClock } from './clock';
@@ -124,7 +126,7 @@ export const hospitalService = {
         status_reason: hospital.status_reason, status_updated_at: hospital.status_updated_at, status_updated_by: hospital.status_updated_by,
       },
       inbound: units.filter((u) => u.status === 'transporting' || u.status === 'dispatched' || u.status === 'en_route' || u.status === 'on_scene'),
-      arrived: units.filter((u) => ARRIVED_STEPS.includes(u.status) || (u.status === 'cleared' && u.at_hospital_at != null)),
+      arrived: units.filter((u) => ARRIVED_STEPS.includes(u.status) || (u.status === 'cleared' && (u.at_hospital_at != null || u.handover_at != null))),
       server_time: new Date(now).toISOString(),
     };
   },
@@ -139,11 +141,16 @@ export const hospitalService = {
   linkIssued: async (ctx: ServiceContext, id: number, token: string) =>
     Number.isSafeInteger(id) && id > 0 && (await hospitalRepository.findByLink(ctx.db, id, hashToken(token))) !== undefined,
 
-  /** The ambulance of a unit conveyed to this hospital (its page presses its handover); 403 for any other unit. */
+  /**
+   * The ambulance of a unit conveyed to this hospital (its page presses its handover); 403 for any other
+   * unit, 409 for one not conveying its patient yet: the hospital's press never skips the scene and the transport.
+   */
   async unitArrivedHere(ctx: ServiceContext, id: number, token: string, assignmentId: number) {
     const h = await hospitalOfLink(ctx.db, id, token);
     const a = await assignmentRepository.findById(ctx.db, assignmentId);
     if (!a || a.destination_hospital_id !== h.id || a.ambulance_id == null) throw forbidden(NOT_COMING_HERE);
+    const step = TIMED_STEPS.indexOf(a.status as TimedStep);
+    if (step >= 0 && step < TIMED_STEPS.indexOf('transporting')) throw conflict(`${a.license_plate} is not conveying its patient here yet`);
     return { ambulanceId: a.ambulance_id };
   },
 
@@ -160,6 +167,10 @@ export const hospitalService = {
           after: { prealert_id: p.id, assignment_id: p.assignment_id, hospital: h.name, acknowledged_at: at },
         });
         record({ type: 'hospital.changed', hospitalIds: [h.id] });
+        // The call's card and its crew see the acknowledgement.
+        await caseRepository.touch(trx, p.case_id);
+        const row = await caseRepository.findById(trx, p.case_id);
+        if (row) record({ type: 'case.updated', case: presentCase(row) });
         record({ type: 'prealert.acknowledged', alert: { prealert_id: p.id, case_id: p.case_id, assignment_id: p.assignment_id, hospital_id: h.id, hospital: h.name, acknowledged_at: at } });
       }
       return { prealert: presentPrealert((await prealertRepository.findById(trx, p.id))!) };

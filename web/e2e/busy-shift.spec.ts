@@ -333,9 +333,9 @@ test('a busy shift: five calls on three units, two dispatchers, no call left wai
   // The P3's crew is worked from B's board to Clear (asked first, the focus on Cancel); the P4
   // still waiting takes the freed unit from the alert on A's board.
   const steps = card(boardB, p3);
-  for (const label of ['En route', 'On scene', 'Transporting', 'At hospital']) {
+  for (const [label, chip] of [['En route', 'En route'], ['On scene', 'On scene'], ['Transporting', 'Transporting'], ['At hospital', 'At hospital'], ['Handover complete', 'Handed over']]) {
     await steps.getByRole('button', { name: `Next: ${label} for ${p3Plate}` }).click();
-    await expect(steps.getByTestId('unit-status-chip')).toHaveText(label);
+    await expect(steps.getByTestId('unit-status-chip')).toHaveText(chip);
   }
   await steps.getByRole('button', { name: `Clear for ${p3Plate}` }).click();
   const clear = boardB.getByRole('dialog', { name: `Clear ${p3Plate}?` });

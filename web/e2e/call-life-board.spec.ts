@@ -77,7 +77,7 @@ test('the board puts the most urgent call first, ticks its clocks, marks a misse
     await expect(overdue.getByRole('button', { name: 'Other steps for TS09 EA 1003' })).toBeFocused();
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
-    await expect(menu.getByRole('menuitem')).toHaveText(['On scene', 'Transporting', 'At hospital', 'Clear']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['On scene', 'Transporting', 'At hospital', 'Handover complete', 'Clear']);
     await page.keyboard.press('ArrowDown'); // to Transporting: a step may be skipped
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');

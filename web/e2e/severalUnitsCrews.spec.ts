@@ -93,6 +93,10 @@ test('a P1 with a car and an ambulance, from intake to clear on two driver pages
     await expect.poll(async () => (await caseNow(page, token, caseId)).status).toBe('active');
     expect((await caseNow(page, token, caseId)).license_plate).toBe('TS09 EA 1005');
     await expect(card.getByTestId('call-unit-ended')).toContainText('TS09 EA 1008');
+    // The hospital takes the patient (eTimes.12), then the crew clears.
+    await expect(next(ambulancePage)).toHaveText('Handover complete');
+    await next(ambulancePage).click();
+    await expect(ambulancePage.getByTestId('driver-unit-status')).toHaveText('Handed over');
     await expect(next(ambulancePage)).toHaveText('Clear');
 
     await next(ambulancePage).click();
@@ -107,6 +111,8 @@ test('a P1 with a car and an ambulance, from intake to clear on two driver pages
 });
 
 test('a three-ambulance incident: two more units added at once from the card, all freed when the call closes', async ({ page }) => {
+  // Three units set up, added, checked with axe and freed: a long walk for a loaded CI machine.
+  test.slow();
   const admin = await apiToken(page, 'admin');
   const token = await apiToken(page, 'operator');
   const plates = ['TS09 EA 1001', 'TS09 EA 1003', 'TS09 EA 1006'];

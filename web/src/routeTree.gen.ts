@@ -20,11 +20,13 @@ import { Route as OperatorDashboardRouteRouteImport } from './routes/_operator/d
 import { Route as StaffAmbulanceMapRouteImport } from './routes/_staff/ambulance-map'
 import { Route as StaffManageAmbulancesRouteImport } from './routes/_staff/manage-ambulances'
 import { Route as DriverAmbulanceIdRouteImport } from './routes/driver.$ambulanceId'
+import { Route as HospitalHospitalIdRouteImport } from './routes/hospital.$hospitalId'
 import { Route as LocationCaseIdRouteImport } from './routes/location.$caseId'
 import { Route as TrackAmbulanceIdRouteImport } from './routes/track.$ambulanceId'
 import { Route as AdminAdminDashboardIndexRouteImport } from './routes/_admin/admin-dashboard/index'
 import { Route as AdminAdminDashboardAmbulancesRouteImport } from './routes/_admin/admin-dashboard/ambulances'
 import { Route as AdminAdminDashboardCasesRouteImport } from './routes/_admin/admin-dashboard/cases'
+import { Route as AdminAdminDashboardHospitalsRouteImport } from './routes/_admin/admin-dashboard/hospitals'
 import { Route as AdminAdminDashboardOperatorsRouteImport } from './routes/_admin/admin-dashboard/operators'
 import { Route as AdminAdminDashboardOutboxRouteImport } from './routes/_admin/admin-dashboard/outbox'
 import { Route as AdminAdminDashboardProfileRouteImport } from './routes/_admin/admin-dashboard/profile'
@@ -90,6 +92,11 @@ const DriverAmbulanceIdRoute = DriverAmbulanceIdRouteImport.update({
   path: '/driver/$ambulanceId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const HospitalHospitalIdRoute = HospitalHospitalIdRouteImport.update({
+  id: '/hospital/$hospitalId',
+  path: '/hospital/$hospitalId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LocationCaseIdRoute = LocationCaseIdRouteImport.update({
   id: '/location/$caseId',
   path: '/location/$caseId',
@@ -116,6 +123,12 @@ const AdminAdminDashboardCasesRoute =
   AdminAdminDashboardCasesRouteImport.update({
     id: '/cases',
     path: '/cases',
+    getParentRoute: () => AdminAdminDashboardRouteRoute,
+  } as any)
+const AdminAdminDashboardHospitalsRoute =
+  AdminAdminDashboardHospitalsRouteImport.update({
+    id: '/hospitals',
+    path: '/hospitals',
     getParentRoute: () => AdminAdminDashboardRouteRoute,
   } as any)
 const AdminAdminDashboardOperatorsRoute =
@@ -192,10 +205,12 @@ export interface FileRoutesByFullPath {
   '/ambulance-map': typeof StaffAmbulanceMapRoute
   '/manage-ambulances': typeof StaffManageAmbulancesRoute
   '/driver/$ambulanceId': typeof DriverAmbulanceIdRoute
+  '/hospital/$hospitalId': typeof HospitalHospitalIdRoute
   '/location/$caseId': typeof LocationCaseIdRoute
   '/track/$ambulanceId': typeof TrackAmbulanceIdRoute
   '/admin-dashboard/ambulances': typeof AdminAdminDashboardAmbulancesRoute
   '/admin-dashboard/cases': typeof AdminAdminDashboardCasesRoute
+  '/admin-dashboard/hospitals': typeof AdminAdminDashboardHospitalsRoute
   '/admin-dashboard/operators': typeof AdminAdminDashboardOperatorsRoute
   '/admin-dashboard/outbox': typeof AdminAdminDashboardOutboxRoute
   '/admin-dashboard/profile': typeof AdminAdminDashboardProfileRoute
@@ -216,10 +231,12 @@ export interface FileRoutesByTo {
   '/ambulance-map': typeof StaffAmbulanceMapRoute
   '/manage-ambulances': typeof StaffManageAmbulancesRoute
   '/driver/$ambulanceId': typeof DriverAmbulanceIdRoute
+  '/hospital/$hospitalId': typeof HospitalHospitalIdRoute
   '/location/$caseId': typeof LocationCaseIdRoute
   '/track/$ambulanceId': typeof TrackAmbulanceIdRoute
   '/admin-dashboard/ambulances': typeof AdminAdminDashboardAmbulancesRoute
   '/admin-dashboard/cases': typeof AdminAdminDashboardCasesRoute
+  '/admin-dashboard/hospitals': typeof AdminAdminDashboardHospitalsRoute
   '/admin-dashboard/operators': typeof AdminAdminDashboardOperatorsRoute
   '/admin-dashboard/outbox': typeof AdminAdminDashboardOutboxRoute
   '/admin-dashboard/profile': typeof AdminAdminDashboardProfileRoute
@@ -246,10 +263,12 @@ export interface FileRoutesById {
   '/_staff/ambulance-map': typeof StaffAmbulanceMapRoute
   '/_staff/manage-ambulances': typeof StaffManageAmbulancesRoute
   '/driver/$ambulanceId': typeof DriverAmbulanceIdRoute
+  '/hospital/$hospitalId': typeof HospitalHospitalIdRoute
   '/location/$caseId': typeof LocationCaseIdRoute
   '/track/$ambulanceId': typeof TrackAmbulanceIdRoute
   '/_admin/admin-dashboard/ambulances': typeof AdminAdminDashboardAmbulancesRoute
   '/_admin/admin-dashboard/cases': typeof AdminAdminDashboardCasesRoute
+  '/_admin/admin-dashboard/hospitals': typeof AdminAdminDashboardHospitalsRoute
   '/_admin/admin-dashboard/operators': typeof AdminAdminDashboardOperatorsRoute
   '/_admin/admin-dashboard/outbox': typeof AdminAdminDashboardOutboxRoute
   '/_admin/admin-dashboard/profile': typeof AdminAdminDashboardProfileRoute
@@ -274,10 +293,12 @@ export interface FileRouteTypes {
     | '/ambulance-map'
     | '/manage-ambulances'
     | '/driver/$ambulanceId'
+    | '/hospital/$hospitalId'
     | '/location/$caseId'
     | '/track/$ambulanceId'
     | '/admin-dashboard/ambulances'
     | '/admin-dashboard/cases'
+    | '/admin-dashboard/hospitals'
     | '/admin-dashboard/operators'
     | '/admin-dashboard/outbox'
     | '/admin-dashboard/profile'
@@ -298,10 +319,12 @@ export interface FileRouteTypes {
     | '/ambulance-map'
     | '/manage-ambulances'
     | '/driver/$ambulanceId'
+    | '/hospital/$hospitalId'
     | '/location/$caseId'
     | '/track/$ambulanceId'
     | '/admin-dashboard/ambulances'
     | '/admin-dashboard/cases'
+    | '/admin-dashboard/hospitals'
     | '/admin-dashboard/operators'
     | '/admin-dashboard/outbox'
     | '/admin-dashboard/profile'
@@ -327,10 +350,12 @@ export interface FileRouteTypes {
     | '/_staff/ambulance-map'
     | '/_staff/manage-ambulances'
     | '/driver/$ambulanceId'
+    | '/hospital/$hospitalId'
     | '/location/$caseId'
     | '/track/$ambulanceId'
     | '/_admin/admin-dashboard/ambulances'
     | '/_admin/admin-dashboard/cases'
+    | '/_admin/admin-dashboard/hospitals'
     | '/_admin/admin-dashboard/operators'
     | '/_admin/admin-dashboard/outbox'
     | '/_admin/admin-dashboard/profile'
@@ -353,6 +378,7 @@ export interface RootRouteChildren {
   SignInPageRoute: typeof SignInPageRoute
   SigninRoute: typeof SigninRoute
   DriverAmbulanceIdRoute: typeof DriverAmbulanceIdRoute
+  HospitalHospitalIdRoute: typeof HospitalHospitalIdRoute
   LocationCaseIdRoute: typeof LocationCaseIdRoute
   TrackAmbulanceIdRoute: typeof TrackAmbulanceIdRoute
 }
@@ -436,6 +462,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DriverAmbulanceIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/hospital/$hospitalId': {
+      id: '/hospital/$hospitalId'
+      path: '/hospital/$hospitalId'
+      fullPath: '/hospital/$hospitalId'
+      preLoaderRoute: typeof HospitalHospitalIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/location/$caseId': {
       id: '/location/$caseId'
       path: '/location/$caseId'
@@ -469,6 +502,13 @@ declare module '@tanstack/react-router' {
       path: '/cases'
       fullPath: '/admin-dashboard/cases'
       preLoaderRoute: typeof AdminAdminDashboardCasesRouteImport
+      parentRoute: typeof AdminAdminDashboardRouteRoute
+    }
+    '/_admin/admin-dashboard/hospitals': {
+      id: '/_admin/admin-dashboard/hospitals'
+      path: '/hospitals'
+      fullPath: '/admin-dashboard/hospitals'
+      preLoaderRoute: typeof AdminAdminDashboardHospitalsRouteImport
       parentRoute: typeof AdminAdminDashboardRouteRoute
     }
     '/_admin/admin-dashboard/operators': {
@@ -554,6 +594,7 @@ declare module '@tanstack/react-router' {
 interface AdminAdminDashboardRouteRouteChildren {
   AdminAdminDashboardAmbulancesRoute: typeof AdminAdminDashboardAmbulancesRoute
   AdminAdminDashboardCasesRoute: typeof AdminAdminDashboardCasesRoute
+  AdminAdminDashboardHospitalsRoute: typeof AdminAdminDashboardHospitalsRoute
   AdminAdminDashboardOperatorsRoute: typeof AdminAdminDashboardOperatorsRoute
   AdminAdminDashboardOutboxRoute: typeof AdminAdminDashboardOutboxRoute
   AdminAdminDashboardProfileRoute: typeof AdminAdminDashboardProfileRoute
@@ -565,6 +606,7 @@ const AdminAdminDashboardRouteRouteChildren: AdminAdminDashboardRouteRouteChildr
   {
     AdminAdminDashboardAmbulancesRoute: AdminAdminDashboardAmbulancesRoute,
     AdminAdminDashboardCasesRoute: AdminAdminDashboardCasesRoute,
+    AdminAdminDashboardHospitalsRoute: AdminAdminDashboardHospitalsRoute,
     AdminAdminDashboardOperatorsRoute: AdminAdminDashboardOperatorsRoute,
     AdminAdminDashboardOutboxRoute: AdminAdminDashboardOutboxRoute,
     AdminAdminDashboardProfileRoute: AdminAdminDashboardProfileRoute,
@@ -646,6 +688,7 @@ const rootRouteChildren: RootRouteChildren = {
   SignInPageRoute: SignInPageRoute,
   SigninRoute: SigninRoute,
   DriverAmbulanceIdRoute: DriverAmbulanceIdRoute,
+  HospitalHospitalIdRoute: HospitalHospitalIdRoute,
   LocationCaseIdRoute: LocationCaseIdRoute,
   TrackAmbulanceIdRoute: TrackAmbulanceIdRoute,
 }

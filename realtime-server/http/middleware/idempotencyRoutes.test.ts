@@ -26,6 +26,7 @@ const keyedRoutes: Record<string, Case> = {
   'POST /live-location': { as: 'operator', body: async () => casePayload(2, { patientName: 'Keyed Live' }) },
   'POST /api/cases': { as: 'operator', body: async () => casePayload(undefined, { patientName: 'Keyed Form' }) },
   'POST /api/ambulances': { as: 'admin', body: async () => ({ license_plate: 'KEYED 1', status: 'available' }) },
+  'POST /api/hospitals': { as: 'admin', body: async () => ({ name: 'Keyed General', latitude: 17.4, longitude: 78.5, capabilities: ['stroke'] }) },
   'POST /api/users': { as: 'admin', body: async () => ({ name: 'Keyed Operator', email: 'keyed.operator@lifeline.test', phone: '5550177', shift: 1, gender: 2 }) },
   'POST /api/tracking/initiate': {
     as: 'operator',

@@ -289,6 +289,7 @@ describe('GET /api/config and GET /api/cases/{id}', () => {
     expect(res.body).toEqual({
       tileUrl: expect.any(String), etaSpeedKmh: expect.any(Number), turnout_s: 60, board_recent_hours: 12,
       priority_needs: { 1: 'als', 2: 'als', 3: 'bls', 4: 'bls' }, clock_stops: { 1: 'first', 2: 'transport', 3: 'transport', 4: 'transport' },
+      handover_targets: [15, 30, 45, 60], prealert_ack_after_s: 180,
       // The arrival model in force: the defaults until 20 trips calibrate it (docs/user-guide.md "How arrival is estimated").
       eta_model: { road_factor: 1.3, speed_kmh: 30 },
       stale_after_s: { driver: 60, staff: 120, osmand: 120, owntracks: 120 }, centre: { latitude: 17.385, longitude: 78.4867 },

@@ -3,7 +3,6 @@ import {
   type DestinationResponse, type HospitalDto, type HospitalLinkResponse, type HospitalPageResponse, type HospitalSuggestionsResponse, type PrealertResponse,
   destinationSchema, hospitalCreateSchema, hospitalStatusSchema, hospitalSuggestionsQuery, hospitalUpdateSchema, prealertSchema,
 } from '../../contract';
-import { linkPolicy } from '../../policies/links';
 import { NOT_YOUR_ASSIGNMENT, assignmentService } from '../../services/assignmentService';
 import { type CrewOrStaff, destinationService } from '../../services/destinationService';
 import { forbidden } from '../../services/errors';
@@ -24,8 +23,9 @@ async function crewOrStaff(ctx: Context, { svc }: RouteDeps): Promise<CrewOrStaf
   if ((ctx.state as AppState).principal) return { type: 'staff', actor: actorOf(ctx) };
   const token = linkToken(ctx);
   if (!token) throw sessionRequired(ctx);
+  // A live grant: its call is active and its unit still on it (trackingService.resolveGrant).
   const grant = await requestGrant(ctx, svc, token);
-  if (grant?.kind !== 'driver' || !linkPolicy.stillDrives({ status: 'active' })) throw forbidden(NOT_YOUR_ASSIGNMENT);
+  if (grant?.kind !== 'driver') throw forbidden(NOT_YOUR_ASSIGNMENT);
   return { type: 'driver', caseId: grant.case_id, ambulanceId: grant.ambulance_id };
 }
 
@@ -37,10 +37,18 @@ async function crewOrStaff(ctx: Context, { svc }: RouteDeps): Promise<CrewOrStaf
  */
 export const mountHospitals: Mount = (router, deps) => {
   const { svc } = deps;
+  // Counted like the other links: a driver link per token; staff per member and call.
+  const crewLimit = linkRateLimit(svc, (ctx) => {
+    const principal = (ctx.state as AppState).principal;
+    if (principal) return { name: `staff-destination:${principal.user.id}:${ctx.params.id ?? 'suggestions'}`, issued: () => Promise.resolve(true) };
+    const t = linkToken(ctx);
+    return t ? { name: `driver:${t}`, issued: () => requestTokenIssued(ctx, svc, t) } : undefined;
+  });
   router.get('/api/hospitals', { summary: 'Every hospital', ok: { shape: '{ hospitals: HospitalDto[] }' } }, async (ctx) => {
     ctx.body = { hospitals: await hospitalService.list(svc) };
   });
-  router.get('/api/hospitals/suggestions', { summary: 'Hospitals ranked by arrival from a point, with the needs they meet; a hospital on diversion is flagged and ranked after open ones', query: [hospitalSuggestionsQuery], ok: { shape: 'HospitalSuggestionsResponse' } }, async (ctx) => {
+  router.get('/api/hospitals/suggestions', { summary: "Hospitals ranked by arrival from a point, with the needs they meet; a hospital on diversion is flagged and ranked after open ones (staff, or a crew's driver link)", query: [hospitalSuggestionsQuery], ok: { shape: 'HospitalSuggestionsResponse' } }, noStore, crewLimit, async (ctx) => {
+    await crewOrStaff(ctx, deps);
     const { needs, ...from } = validate(hospitalSuggestionsQuery, ctx.query);
     ctx.body = (await hospitalService.suggest(svc, from, needs)) satisfies HospitalSuggestionsResponse;
   });
@@ -60,13 +68,6 @@ export const mountHospitals: Mount = (router, deps) => {
     ctx.body = (await hospitalService.makeLink(svc, id)) satisfies HospitalLinkResponse;
   });
 
-  // Counted like the other links: a driver link per token; staff per member and call.
-  const crewLimit = linkRateLimit(svc, (ctx) => {
-    const principal = (ctx.state as AppState).principal;
-    if (principal) return { name: `staff-destination:${principal.user.id}:${ctx.params.id}`, issued: () => Promise.resolve(true) };
-    const t = linkToken(ctx);
-    return t ? { name: `driver:${t}`, issued: () => requestTokenIssued(ctx, svc, t) } : undefined;
-  });
   router.post('/api/cases/:id/assignments/:assignmentId/destination', { summary: "Where the unit conveys its patient (staff, or the unit's driver link)", body: destinationSchema, ok: { shape: 'DestinationResponse' } }, noStore, crewLimit, async (ctx) => {
     const from = await crewOrStaff(ctx, deps);
     const input = validate(destinationSchema, ctx.request.body);

@@ -11,6 +11,7 @@ export * from '../../../realtime-server/contract/capability';
 export * from '../../../realtime-server/contract/location';
 export * from '../../../realtime-server/contract/reports';
 export * from '../../../realtime-server/contract/zonedTime';
+export * from '../../../realtime-server/contract/hospitals';
 // The list query schemas are zod/mini (a few KB): the history screens validate their search params with them.
 export * from '../../../realtime-server/contract/caseLists';
 export type * from '../../../realtime-server/contract/auth';
@@ -23,4 +24,5 @@ export type * from '../../../realtime-server/contract/locationSchemas';
 export type * from '../../../realtime-server/contract/tracking';
 export type * from '../../../realtime-server/contract/events';
 export type * from '../../../realtime-server/contract/queue';
+export type * from '../../../realtime-server/contract/hospitalSchemas';
 export type { ErrorBody } from '../../../realtime-server/contract/common';

@@ -6,9 +6,10 @@ import type {
   AmbulanceDto, CaseDto, DeviceIdentityResponse, LiveLocationResponse, SignInInput, SignInResponse, SignInResult, SignInVerifyInput,
   SignOutEverywhereResponse, SigninLimitsDto, TrackingInitiateResponse, UserDto,
   ambulanceCreateSchema, ambulanceUpdateSchema, caseCreateSchema, caseUpdateSchema, trackingInitiateSchema, userWriteSchema,
+  HospitalDto, HospitalLinkResponse, HospitalPageDto, HospitalStatusInput, PrealertResponse, hospitalCreateSchema, hospitalUpdateSchema,
   AddUnitInput, AddUnitResponse, AssignmentDto, StandDownInput, StandDownResponse, UnitStatusAck, UnitStatusInput, timeCorrectionSchema, CaseDispatchInput, CaseDispatchResponse,
 } from './contract';
-import { operatorIdByEmail, queries } from './queries';
+import { hospitalPage, operatorIdByEmail, queries } from './queries';
 
 /** What the browser sends: the contract's schemas before the server parses them. */
 type Body<Schema extends z.ZodType> = z.input<Schema>;
@@ -36,6 +37,7 @@ const write = <TVars, TData>(w: Write<TVars, TData>) => w;
 const lists = {
   ambulances: queries.ambulances().queryKey,
   operators: queries.operators().queryKey,
+  hospitals: queries.hospitals().queryKey,
 };
 
 /**
@@ -65,6 +67,12 @@ const createOrUpdate = <TBody, TData>(path: string) => ({ id, body }: { id: numb
     body,
     idempotencyKey: id == null ? newIdempotencyKey() : undefined,
   });
+
+/** Where a hospital page's write goes: its link (`?t=`), no sign-in. */
+export interface HospitalLink { hospitalId: string; token: string }
+const hospitalPath = (l: HospitalLink, rest = '') => `/api/hospital/${encodeURIComponent(l.hospitalId)}${rest}?t=${encodeURIComponent(l.token)}`;
+/** The page reads itself again after each of its writes (its socket's `hospital.changed` says so too). */
+const hospitalPageStale = (qc: QueryClient, l: HospitalLink) => void qc.invalidateQueries({ queryKey: hospitalPage(l.hospitalId, l.token).queryKey });
 
 /** Every write of the staff app, beside the `queries` factory. */
 export const mutations = {
@@ -208,6 +216,25 @@ export const mutations = {
     invalidates: [],
   }),
 
+  /** POST /api/hospitals (with an Idempotency-Key) or PUT /api/hospitals/{id} (admins). */
+  saveHospital: write({
+    request: createOrUpdate<FormBody<typeof hospitalCreateSchema> | FormBody<typeof hospitalUpdateSchema>, { hospital: HospitalDto }>('/api/hospitals'),
+    invalidates: [lists.hospitals],
+  }),
+  /** DELETE /api/hospitals/{id} (admins): calls keep its name as their destination. */
+  deleteHospital: write({
+    request: (id: number) => apiFetch(`/api/hospitals/${id}`, { method: 'DELETE' }),
+    invalidates: [lists.hospitals],
+  }),
+  /**
+   * POST /api/hospitals/{id}/link (admins): a new link to the hospital's page, answered once; the
+   * one before stops working. No Idempotency-Key: a retry must not replay a secret already shown.
+   */
+  makeHospitalLink: write({
+    request: (hospitalId: number) => apiFetch<HospitalLinkResponse>(`/api/hospitals/${hospitalId}/link`, { method: 'POST' }),
+    invalidates: [lists.hospitals],
+  }),
+
   /** POST /api/users or PUT /api/users/{id}. */
   saveOperator: write({
     request: createOrUpdate<FormBody<typeof userWriteSchema>, { user: UserDto }>('/api/users'),
@@ -237,6 +264,41 @@ export const mutations = {
   sendTracker: write({
     request: (body: Body<typeof trackingInitiateSchema>) =>
       apiFetch<TrackingInitiateResponse>('/api/tracking/initiate', { method: 'POST', idempotencyKey: newIdempotencyKey(), body }),
+    invalidates: [],
+  }),
+
+  /** PUT /api/hospital/{id}/status?t=…: the hospital sets its own diversion status (a diversion needs a reason). */
+  setHospitalStatus: write({
+    request: ({ link, body }: { link: HospitalLink; body: HospitalStatusInput }) =>
+      apiFetch<{ hospital: HospitalDto }>(hospitalPath(link, '/status'), { method: 'PUT', body, auth: false }),
+    answered: (r, { link }, qc) => {
+      const { hospital: h } = r;
+      qc.setQueryData<HospitalPageDto>(hospitalPage(link.hospitalId, link.token).queryKey, (page) => page && ({
+        ...page,
+        hospital: { ...page.hospital, status: h.status, status_reason: h.status_reason, status_updated_at: h.status_updated_at, status_updated_by: h.status_updated_by },
+      }));
+      hospitalPageStale(qc, link);
+    },
+    invalidates: [],
+  }),
+  /** POST /api/hospital/{id}/prealerts/{prealertId}/ack?t=…: the hospital acknowledges a pre-alert (a repeat answers the first). */
+  acknowledgePrealert: write({
+    request: ({ link, prealertId }: { link: HospitalLink; prealertId: number }) =>
+      apiFetch<PrealertResponse>(hospitalPath(link, `/prealerts/${prealertId}/ack`), { method: 'POST', auth: false }),
+    answered: (r, { link }, qc) => {
+      const patch = (u: HospitalPageDto['inbound'][number]) => (u.prealert?.id === r.prealert.id ? { ...u, prealert: r.prealert } : u);
+      qc.setQueryData<HospitalPageDto>(hospitalPage(link.hospitalId, link.token).queryKey, (page) => page && ({
+        ...page, inbound: page.inbound.map(patch), arrived: page.arrived.map(patch),
+      }));
+      hospitalPageStale(qc, link);
+    },
+    invalidates: [],
+  }),
+  /** POST /api/hospital/{id}/handover/{assignmentId}?t=…: "Handover complete" for a unit conveyed here (eTimes.12). */
+  hospitalHandover: write({
+    request: ({ link, assignmentId }: { link: HospitalLink; assignmentId: number }) =>
+      apiFetch<UnitStatusAck>(hospitalPath(link, `/handover/${assignmentId}`), { method: 'POST', auth: false }),
+    answered: (_r, { link }, qc) => hospitalPageStale(qc, link),
     invalidates: [],
   }),
 };

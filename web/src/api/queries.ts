@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiFetch } from './client';
+import { ApiError, apiFetch } from './client';
 import { REPORTS_KEY, reportStaleTime } from './reportRefresh';
 
 /** Query-string of a list query: the set fields only, in a stable order (so equal queries share a key and a URL). */
@@ -15,9 +15,11 @@ export const CASE_COUNTS_KEY = ['cases', 'counts'] as const;
 export const CASE_HISTORY_KEY = ['cases', 'history'] as const;
 /** The crews' requests for backup this tab heard (queries.backupAlerts). */
 export const BACKUP_ALERTS_KEY = ['alerts', 'backup'] as const;
+/** Pre-alerts no hospital acknowledged in time, heard on this tab's socket (queries.prealertAlerts). */
+export const PREALERT_ALERTS_KEY = ['alerts', 'prealert'] as const;
 import {
   type AmbulanceDto, type CaseBoardResponse, type CaseSuggestionsResponse, type CaseCounts, type CaseDetail, type CaseHistoryQuery, type CaseHistoryResponse, type OutboxPageResponse, type OutboxQuery, type ConfigResponse, type DispatchSuggestionsResponse, type GeocodeResponse, type GeocodeSearchResponse,
-  type BackupAlert, type DemandReport, type Priority, type ProfileResponse, type SigninLimitsDto, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport,
+  type BackupAlert, type DemandReport, type HospitalDto, type PrealertLateAlert, type Priority, type ProfileResponse, type SigninLimitsDto, type ResponseTimesReport, type TimelineEntryDto, type UserDto, type UtilisationReport,
 } from './contract';
 
 /** A report's period: local dates YYYY-MM-DD in an IANA zone, half-open (`to` is the day after the last). */
@@ -78,6 +80,22 @@ export const queries = {
     queryOptions({
       queryKey: ['ambulances'] as const,
       queryFn: ({ signal }) => apiFetch<{ ambulances: AmbulanceDto[] }>('/api/ambulances', { signal }).then((r) => r.ambulances),
+    }),
+  /** Every hospital (staff): Manage Hospitals, the destinations on the board. Kept live by `hospital.updated`/`hospital.deleted`. */
+  hospitals: () =>
+    queryOptions({
+      queryKey: ['hospitals'] as const,
+      queryFn: ({ signal }) => apiFetch<{ hospitals: HospitalDto[] }>('/api/hospitals', { signal }).then((r) => r.hospitals),
+      staleTime: 60_000,
+    }),
+  /** Late pre-alerts heard on this tab's socket (`prealert.late`): nothing to fetch, the live cache writes them. */
+  prealertAlerts: () =>
+    queryOptions({
+      queryKey: PREALERT_ALERTS_KEY,
+      queryFn: ({ client }) => client.getQueryData<PrealertLateAlert[]>(PREALERT_ALERTS_KEY) ?? [],
+      initialData: [] as PrealertLateAlert[],
+      staleTime: Infinity,
+      gcTime: Infinity,
     }),
   operators: () =>
     queryOptions({
@@ -206,6 +224,13 @@ export const queries = {
         queryFn: ({ signal }) => apiFetch<DemandReport>(`/api/reports/demand?${reportPeriodQuery(p)}`, { signal }),
         staleTime: reportStaleTime,
       }),
+    /** Hospital handover per destination (issue 30): arrivals, handover times against HANDOVER_TARGETS, pre-alerts. */
+    handover: (p: ReportPeriodParams) =>
+      queryOptions({
+        queryKey: [...REPORTS_KEY, 'handover', p.from, p.to, p.tz] as const,
+        queryFn: ({ signal }) => apiFetch<import('./contract').HandoverReport>(`/api/reports/handover?${reportPeriodQuery(p)}`, { signal }),
+        staleTime: reportStaleTime,
+      }),
   },
   /** Server settings the web needs (map tiles). */
   config: () =>
@@ -246,4 +271,16 @@ export const ambulanceTrail = (ambulanceId: number) =>
       apiFetch<import('./contract').TrailResponse>(`/api/ambulances/${ambulanceId}/trail`, { signal }).then((r) => r.positions),
     staleTime: Infinity,
     gcTime: 0,
+  });
+
+/**
+ * A hospital's own page (GET /api/hospital/{id}?t=TOKEN, no sign-in; the link is the permission):
+ * its status, the units coming to it and those arrived. Read again on `hospital.changed`.
+ */
+export const hospitalPage = (hospitalId: string, token: string) =>
+  queryOptions({
+    queryKey: ['hospital-page', hospitalId, token] as const,
+    queryFn: ({ signal }) =>
+      apiFetch<import('./contract').HospitalPageResponse>(`/api/hospital/${encodeURIComponent(hospitalId)}?t=${encodeURIComponent(token)}`, { signal, auth: false }),
+    retry: (count, error) => !(error instanceof ApiError && [401, 403, 404].includes(error.status)) && count < 2,
   });

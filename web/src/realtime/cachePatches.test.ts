@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AmbulanceDto } from '../api/contract';
 import { type CaseDto, pointWkb } from '../api/contract';
-import { patchCaseLocation, patchPositions, removeById, upsert } from './cachePatches';
+import { patchCaseLocation, patchPositions, putByName, removeById, upsert } from './cachePatches';
 
 const amb = (id: number, version: number, updated_at: string | null = null): AmbulanceDto => ({
   id, license_plate: `P${id}`, status: 'available', email: null, capability: 'als', can_transport: true, unit_status: 'available', unit_status_since: null, created_at: '', updated_at: '', version,
@@ -34,5 +34,16 @@ describe('cache patches', () => {
     expect(patchCaseLocation([c], ev(2))![0]).toBe(c);
     expect(patchCaseLocation([c], ev(3))![0])
       .toMatchObject({ latitude: 1, longitude: 2, wkb: pointWkb(1, 2), location_accuracy: 5, location_updated_at: at, location_source: 'patient', version: 3 });
+  });
+});
+
+describe('a list in name order (hospitals)', () => {
+  const row = (id: number, name: string) => ({ id, name });
+  it('replaces a row in place or inserts it where the server orders it (name, then id)', () => {
+    const list = [row(1, 'Alder'), row(2, 'Cedar')];
+    expect(putByName(list, row(3, 'Birch'))).toEqual([row(1, 'Alder'), row(3, 'Birch'), row(2, 'Cedar')]);
+    expect(putByName(list, row(1, 'Dogwood'))).toEqual([row(2, 'Cedar'), row(1, 'Dogwood')]);
+    expect(putByName(list, row(0, 'Cedar'))).toEqual([row(1, 'Alder'), row(0, 'Cedar'), row(2, 'Cedar')]);
+    expect(putByName(undefined, row(1, 'Alder'))).toBeUndefined();
   });
 });

@@ -18,6 +18,17 @@ export function upsert<T extends Versioned>(list: T[] | undefined, row: T, prepe
 export const removeById = <T extends { id: string | number }>(list: T[] | undefined, id: T['id']) =>
   list?.filter((x) => x.id !== id);
 
+/**
+ * Replaces a row of a list kept in name order (the server's `ORDER BY name, id`), or inserts it in
+ * its place: for rows without a version (hospitals), whose events come in commit order.
+ */
+export function putByName<T extends { id: number; name: string }>(list: T[] | undefined, row: T): T[] | undefined {
+  if (!list) return list;
+  const rest = list.filter((x) => x.id !== row.id);
+  const at = rest.findIndex((x) => x.name > row.name || (x.name === row.name && x.id > row.id));
+  return at === -1 ? [...rest, row] : [...rest.slice(0, at), row, ...rest.slice(at)];
+}
+
 export function patchCaseLocation(list: CaseDto[] | undefined, l: CaseLocationEvent): CaseDto[] | undefined {
   return list?.map((c) =>
     c.id === l.id && c.version < l.version

@@ -12,7 +12,7 @@ import { type RunningServer, startServer } from '../../../realtime-server/server
 import { DEMO } from '../../../realtime-server/testing/demoAccounts';
 import { roundTrip } from '../../../realtime-server/testing/testServer';
 import { sleep, waitFor } from '../../../realtime-server/testing/wait';
-import type { AmbulanceDto, CaseDto } from '../api/contract';
+import type { AmbulanceDto, CaseDto, HospitalDto } from '../api/contract';
 import { CASE_COUNTS_KEY, queries } from '../api/queries';
 import { createQueryClient } from '../api/queryClient';
 import { saveSession } from '../auth/session';
@@ -163,6 +163,22 @@ describe('connectLiveCache against a scripted socket (the refetch race, determin
     socket.emit('ambulance.position', { positions: [{ ambulanceId: 1, latitude: 9, longitude: 9, accuracy: null, heading: null, speed: null, recorded_at: '2026-01-01T00:00:30.000Z' }] });
     socket.emit('ambulance.updated', { ...ambulanceDto(1, 5, '2026-01-01T00:00:20.000Z'), status: 'maintenance' });
     expect(ambulances()![0]).toMatchObject({ version: 5, status: 'maintenance', location: { latitude: 9, updated_at: '2026-01-01T00:00:30.000Z' } });
+  });
+
+  it('keeps Manage Hospitals live: an edit or a diversion replaces the row in name order, a deleted one never comes back', async () => {
+    setup({ cases: [], ambulances: [] });
+    socket.emit('connect');
+    await settle();
+    const hospital = (id: number, name: string, status: HospitalDto['status'] = 'open') =>
+      ({ id, name, status, status_reason: null, capabilities: [], has_link: false }) as unknown as HospitalDto;
+    const key = queries.hospitals().queryKey;
+    qc.setQueryData<HospitalDto[]>(key, [hospital(1, 'Alder'), hospital(2, 'Cedar')]);
+    socket.emit('hospital.updated', hospital(2, 'Cedar', 'diversion'));
+    socket.emit('hospital.updated', hospital(3, 'Birch'));
+    expect(qc.getQueryData<HospitalDto[]>(key)!.map((h) => `${h.id}:${h.status}`)).toEqual(['1:open', '3:open', '2:diversion']);
+    socket.emit('hospital.deleted', { id: 3 });
+    socket.emit('hospital.updated', hospital(3, 'Birch'));
+    expect(qc.getQueryData<HospitalDto[]>(key)!.map((h) => h.id)).toEqual([1, 2]);
   });
 
   it('marks a report shown nowhere stale on a call change, without asking for it', async () => {

@@ -1,11 +1,12 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { Socket } from 'socket.io-client';
-import type { AmbulanceDto, ServerToClientEvents } from '../api/contract';
+import type { AmbulanceDto, HospitalDto, ServerToClientEvents } from '../api/contract';
 import { CASE_HISTORY_KEY, queries } from '../api/queries';
 import { REPORTS_KEY, reportRefreshMs } from '../api/reportRefresh';
 import { noteBackupRequest } from './backupAlerts';
+import { dropPrealertAlert, notePrealertLate } from './prealertAlerts';
 import { caseBoardOf } from './caseBoard';
-import { patchPositions, removeById, upsert } from './cachePatches';
+import { patchPositions, putByName, removeById, upsert } from './cachePatches';
 import { fetchJournal } from './fetchJournal';
 import { historyChangesOf } from './historyChanges';
 import { reportRefresher } from './reportRefresher';
@@ -71,6 +72,8 @@ export function connectLiveCache(
   const fleetKey = queries.ambulances().queryKey;
   const boardKey = queries.cases().queryKey;
   const deletedAmbulances = new Set<number>();
+  const hospitalsKey = queries.hospitals().queryKey;
+  const deletedHospitals = new Set<number>();
   const fleetJournal = fetchJournal<Patch<AmbulanceDto>>(qc, fleetKey, (patches) =>
     qc.setQueryData<AmbulanceDto[]>(fleetKey, (list) => patches.reduce((l, patch) => patch(l), list)));
 
@@ -108,6 +111,17 @@ export function connectLiveCache(
     'ambulance.position': ({ positions }) => patchFleet((l) => patchPositions(l, positions)),
     // Not a row to patch but an alert: held for the alerts and the call's card (features/alerts).
     'backup.requested': (a) => noteBackupRequest(qc, a),
+    // A pre-alert no hospital acknowledged in time: the dispatcher phones the hospital, until it acknowledges.
+    'prealert.late': (a) => notePrealertLate(qc, a),
+    'prealert.acknowledged': (a) => dropPrealertAlert(qc, a),
+    // Hospitals as admins edit them or a hospital sets its diversion status (Manage Hospitals, destinations).
+    'hospital.updated': (h) => {
+      if (!deletedHospitals.has(h.id)) qc.setQueryData<HospitalDto[]>(hospitalsKey, (l) => putByName(l, h));
+    },
+    'hospital.deleted': ({ id }) => {
+      deletedHospitals.add(id);
+      qc.setQueryData<HospitalDto[]>(hospitalsKey, (l) => removeById(l, id));
+    },
     'user.created': () => void qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
     'user.updated': () => void qc.invalidateQueries({ queryKey: queries.operators().queryKey }),
     'user.deleted': () => void qc.invalidateQueries({ queryKey: queries.operators().queryKey }),

@@ -350,3 +350,41 @@ describe('the notices: ordered, merged, expiring', () => {
     expect(moreText([2])).toBe('1 more alert: P2');
   });
 });
+
+describe('the hospital end (issue 30)', () => {
+  const unit = (over: Partial<CaseDto['assignments'][number]>): CaseDto['assignments'][number] => ({
+    id: 41, case_id: 'h', ambulance_id: 1, license_plate: 'TS09 EA 1001', capability: 'als', can_transport: true, status: 'at_hospital',
+    dispatched_at: ago(3600), en_route_at: null, on_scene_at: null, transporting_at: null, at_hospital_at: ago(44 * 60), handover_at: null,
+    cleared_at: null, cancelled_at: null, destination: { hospital_id: 3, name: 'Royal General', reason: 'closest', set_at: ago(3000) }, destination_eta_s: null, ...over,
+  });
+  const config = { priorities: [], handover_targets: [15, 30, 45, 60] };
+
+  it('prompts "Release to respond" once a unit has waited 45 min at hospital, and drops it at the handover', () => {
+    const waiting = kase('h', { assignments: [unit({})] });
+    const start = run([{ cases: [waiting], config }]).state;
+    const early = watchStep(start, { cases: [waiting], ambulances: [], meId: ME, nowMs: T0, config });
+    expect(early.alerts).toEqual([]);
+    const late = watchStep(early.state, { cases: [waiting], ambulances: [], meId: ME, nowMs: T0 + 60_000, config });
+    expect(late.alerts.map((a) => [a.reason, a.text])).toEqual([['release', 'Release to respond: TS09 EA 1001 at Royal General 45 min']]);
+    expect(watchStep(late.state, { cases: [waiting], ambulances: [], meId: ME, nowMs: T0 + 120_000, config }).alerts).toEqual([]);
+    const held: HeldAlert = { alert: late.alerts[0], at: T0 };
+    const handed = kase('h', { assignments: [unit({ status: 'handover', handover_at: ago(0) })] });
+    expect(alertResolved(held, [waiting], [], T0)).toBe(false);
+    expect(alertResolved(held, [handed], [], T0)).toBe(true);
+    expect(arrangeNotices([held], [waiting], T0).map((n) => [n.kind, n.text])).toEqual([['hospital', 'Release to respond: TS09 EA 1001 at Royal General 45 min']]);
+  });
+
+  it('tells the dispatchers to phone a hospital that did not acknowledge a pre-alert, until it does', () => {
+    const c = kase('h', { assignments: [unit({ status: 'transporting', at_hospital_at: null })] });
+    const late = {
+      prealert_id: 9, case_id: 'h', assignment_id: 41, hospital_id: 3, hospital: 'Royal General', license_plate: 'TS09 EA 1001',
+      priority: 1, activation: 'stroke', sent_at: ago(200), alerted_at: ago(0),
+    };
+    const start = run([{ cases: [c] }]).state;
+    const step = watchStep(start, { cases: [c], ambulances: [], meId: ME, nowMs: T0, prealertLate: [late] });
+    expect(step.alerts.map((a) => a.text)).toEqual(['Phone Royal General: the pre-alert for TS09 EA 1001 is not acknowledged']);
+    const held: HeldAlert = { alert: step.alerts[0], at: T0 };
+    expect(pruneAlerts([held], [c], [], T0, new Set([9]))).toHaveLength(1);
+    expect(pruneAlerts([held], [c], [], T0, new Set())).toHaveLength(0);
+  });
+});

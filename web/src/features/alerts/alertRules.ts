@@ -1,13 +1,21 @@
-import { type AmbulanceDto, type CaseDto, type ConfigResponse, type DispatchSuggestion, type Priority, type UnitStatus, arrivalMinutes, formatDistance } from '../../api/contract';
+import {
+  type AmbulanceDto, type CaseDto, type ConfigResponse, type DispatchSuggestion, type PrealertLateAlert, type Priority, type UnitStatus,
+  arrivalMinutes, formatDistance, prealertLateText, releaseToRespondText,
+} from '../../api/contract';
 import { boardOrder, priorityInfo, priorityTag } from '../../domain/callLife';
+import { handoverTargets } from '../../domain/handover';
 
 /**
  * Which changes of the live lists alert a dispatcher, and with what words. Pure: the hook feeds it
  * the cached cases and ambulances on every change and every clock tick, and plays what it answers.
  */
 
-/** `backup`: a crew on a call asked for another unit (backupRules.ts). */
-export type AlertReason = 'new-call' | 'queue-wait' | 'unit-free' | 'backup';
+/**
+ * `backup`: a crew on a call asked for another unit (backupRules.ts). `release`: a unit waits at
+ * hospital past the third handover target (release to respond); `prealert-late`: no hospital
+ * acknowledged a pre-alert in time (phone it).
+ */
+export type AlertReason = 'new-call' | 'queue-wait' | 'unit-free' | 'backup' | 'release' | 'prealert-late';
 
 export interface CallAlert {
   /** One per call (or per freeing of a unit) and reason: a key alerts once. */
@@ -24,9 +32,13 @@ export interface CallAlert {
   quiet?: boolean;
   /** A new call that came in waiting for an ambulance: its notice is a task, over once it is dispatched. */
   waiting?: boolean;
+  /** The unit's assignment a release-to-respond prompt is about (over once it is handed over or clears). */
+  assignmentId?: number;
+  /** The late pre-alert a notice is about (over once the hospital acknowledges). */
+  prealertId?: number;
 }
 
-type CaseView = Pick<CaseDto, 'id' | 'status' | 'priority' | 'call_received_at' | 'operator_id' | 'description' | 'patient_name'>;
+type CaseView = Pick<CaseDto, 'id' | 'status' | 'priority' | 'call_received_at' | 'operator_id' | 'description' | 'patient_name'> & Partial<Pick<CaseDto, 'assignments'>>;
 type AmbulanceView = Pick<AmbulanceDto, 'id' | 'license_plate' | 'unit_status' | 'version'>;
 
 export interface WatchState {
@@ -45,9 +57,11 @@ export interface WatchInput {
   /** The signed-in user's id: the calls they created are their own action. */
   meId: number;
   nowMs: number;
-  config?: Pick<ConfigResponse, 'priorities'>;
+  config?: Pick<ConfigResponse, 'priorities'> & Partial<Pick<ConfigResponse, 'handover_targets'>>;
   /** Ambulances this tab's own writes just freed (cleared, or their case closed). */
   ownFreed?: ReadonlySet<number>;
+  /** Pre-alerts no hospital acknowledged in time, as the socket told them (queries.prealertAlerts). */
+  prealertLate?: readonly PrealertLateAlert[];
 }
 
 export const initialWatch = (): WatchState => ({ primed: false, caseIds: new Set(), waitingIds: new Set(), units: new Map(), alerted: new Set() });
@@ -138,6 +152,24 @@ function waitAlert(c: CaseView, input: WatchInput): CallAlert {
   };
 }
 
+/** The units of running calls waiting at hospital past the third handover target (45 min by default), with their call. */
+function releaseDue(cases: readonly CaseView[], input: Pick<WatchInput, 'nowMs' | 'config'>) {
+  const minutes = handoverTargets(input.config)[2];
+  return cases.flatMap((c) => (c.status !== 'active' ? [] : (c.assignments ?? [])
+    .filter((a) => a.status === 'at_hospital' && a.at_hospital_at != null && input.nowMs - Date.parse(a.at_hospital_at) >= minutes * 60_000)
+    .map((a) => ({ c, a, minutes }))));
+}
+
+function releaseAlert({ c, a, minutes }: ReturnType<typeof releaseDue>[number]): CallAlert {
+  const text = releaseToRespondText(a.license_plate ?? `Ambulance #${a.ambulance_id}`, a.destination?.name ?? 'hospital', minutes);
+  return { key: `release:${a.id}`, reason: 'release', priority: c.priority, caseId: c.id, ambulanceId: a.ambulance_id ?? undefined, assignmentId: a.id, title: text, text };
+}
+
+function prealertAlert(p: PrealertLateAlert): CallAlert {
+  const text = prealertLateText(p);
+  return { key: `prealert:${p.prealert_id}`, reason: 'prealert-late', priority: p.priority as Priority, caseId: p.case_id, assignmentId: p.assignment_id, prealertId: p.prealert_id, title: text, text };
+}
+
 /**
  * One step of the watch: the alerts the lists' change (or the clock's) calls for, and the state
  * after it. Each key alerts once; the first complete lists are the baseline and alert nothing
@@ -152,11 +184,18 @@ export function watchStep(state: WatchState, input: WatchInput): { state: WatchS
   const caseIds = new Set(cases.map((c) => c.id));
   const waitingIds = new Set(cases.filter((c) => c.status === 'pending').map((c) => c.id));
   // A requeue's key lives while its call waits: dispatched, the call may be requeued (and alert) again.
-  const current = new Set([...caseIds].flatMap((id) => [`new:${id}`, `wait:${id}`]).concat([...waitingIds].map((id) => `requeue:${id}`), ambulances.map((a) => `free:${a.id}:${a.version}`)));
+  const atHospital = cases.flatMap((c) => (c.assignments ?? []).filter((a) => a.status === 'at_hospital').map((a) => `release:${a.id}`));
+  const late = input.prealertLate ?? [];
+  const current = new Set([...caseIds].flatMap((id) => [`new:${id}`, `wait:${id}`]).concat(
+    [...waitingIds].map((id) => `requeue:${id}`), ambulances.map((a) => `free:${a.id}:${a.version}`), atHospital, late.map((p) => `prealert:${p.prealert_id}`),
+  ));
   const alerted = new Set([...state.alerted].filter((k) => current.has(k)));
+  const due = releaseDue(cases, input);
 
   if (!state.primed) {
     for (const c of cases) if (overdue(c, input)) alerted.add(`wait:${c.id}`);
+    // Already past it when the board opened: the card's clock says so ("Past 45 min: release to respond").
+    for (const d of due) alerted.add(`release:${d.a.id}`);
     return { state: { primed: true, caseIds, waitingIds, units, alerted }, alerts: [] };
   }
 
@@ -189,6 +228,8 @@ export function watchStep(state: WatchState, input: WatchInput): { state: WatchS
       title: `${a.license_plate} is free`, text, quiet: input.ownFreed?.has(a.id) || undefined,
     });
   }
+  for (const d of due) raise(releaseAlert(d));
+  for (const p of late) raise(prealertAlert(p));
 
   return { state: { primed: true, caseIds, waitingIds, units, alerted }, alerts };
 }
@@ -207,8 +248,14 @@ type UnitLook = Pick<AmbulanceDto, 'id' | 'unit_status'>;
  * left the board; its unit was taken (a free unit) or no call waits any more; a running new
  * call's news is older than NEWS_MS.
  */
-export function alertResolved(h: HeldAlert, cases: readonly CaseLook[], ambulances: readonly UnitLook[], nowMs: number): boolean {
+export function alertResolved(h: HeldAlert, cases: readonly CaseLook[], ambulances: readonly UnitLook[], nowMs: number, lateIds?: ReadonlySet<number>): boolean {
   const { alert } = h;
+  // Acknowledged (gone from the late list) or its call over.
+  if (alert.reason === 'prealert-late') return (lateIds != null && !lateIds.has(alert.prealertId!)) || !cases.some((c) => c.id === alert.caseId && c.status === 'active');
+  if (alert.reason === 'release') {
+    const unit = cases.find((c) => c.id === alert.caseId)?.assignments?.find((a) => a.id === alert.assignmentId);
+    return unit?.status !== 'at_hospital';
+  }
   if (alert.reason === 'unit-free') {
     const unit = ambulances.find((a) => a.id === alert.ambulanceId);
     return !unit || unit.unit_status !== 'available' || !cases.some((c) => c.status === 'pending');
@@ -221,12 +268,15 @@ export function alertResolved(h: HeldAlert, cases: readonly CaseLook[], ambulanc
 }
 
 /** The held alerts still to show (a resolved one expires: it is not shown again). */
-export function pruneAlerts(held: readonly HeldAlert[], cases: readonly CaseLook[] | undefined, ambulances: readonly UnitLook[] | undefined, nowMs: number): HeldAlert[] {
+export function pruneAlerts(
+  held: readonly HeldAlert[], cases: readonly CaseLook[] | undefined, ambulances: readonly UnitLook[] | undefined, nowMs: number, lateIds?: ReadonlySet<number>,
+): HeldAlert[] {
   if (!cases || !ambulances) return [...held];
-  return held.filter((h) => !alertResolved(h, cases, ambulances, nowMs));
+  return held.filter((h) => !alertResolved(h, cases, ambulances, nowMs, lateIds));
 }
 
-export type NoticeKind = 'waiting' | 'new-call' | 'unit-free';
+/** `hospital`: a release-to-respond prompt or a late pre-alert, each its own notice. */
+export type NoticeKind = 'waiting' | 'new-call' | 'unit-free' | 'hospital';
 
 /** One notice on screen: a free unit (with its action), every waiting call in one, or the news of one new call. */
 export interface Notice {
@@ -244,7 +294,7 @@ export interface Notice {
   at: number;
 }
 
-const KIND_ORDER: Record<NoticeKind, number> = { waiting: 0, 'unit-free': 1, 'new-call': 2 };
+const KIND_ORDER: Record<NoticeKind, number> = { waiting: 0, 'unit-free': 1, hospital: 2, 'new-call': 3 };
 
 /** "3 calls waiting, oldest P1 4 min" (null under two calls waiting: then the call's own words say it). */
 export function queueSummary(cases: readonly Pick<CaseDto, 'status' | 'priority' | 'call_received_at'>[], nowMs: number): string | null {
@@ -271,6 +321,10 @@ export function arrangeNotices(held: readonly HeldAlert[], cases: readonly CaseV
     const { alert } = h;
     if (alert.reason === 'unit-free') {
       notices.push({ key: alert.key, kind: 'unit-free', priority: alert.priority, text: alert.text, keys: [alert.key], alert, at: h.at });
+      continue;
+    }
+    if (alert.reason === 'release' || alert.reason === 'prealert-late') {
+      notices.push({ key: alert.key, kind: 'hospital', priority: alert.priority, text: alert.text, keys: [alert.key], alert, at: h.at });
       continue;
     }
     const c = alert.caseId ? byId.get(alert.caseId) : undefined;

@@ -34,6 +34,8 @@ export function useCallAlerts(userId: number) {
   const watch = useRef(initialWatch());
   const ownFreed = useRef(new Map<number, number>());
   const [held, setHeld] = useState<{ list: HeldAlert[]; at: number }>({ list: [], at: 0 });
+  // Pre-alerts no hospital acknowledged in time (`prealert.late`, held by the live cache until acknowledged).
+  const prealertLate = useQuery(queries.prealertAlerts()).data;
 
   // The user's own writes, seen when they start (the socket's echo can beat the HTTP answer).
   useEffect(() => qc.getMutationCache().subscribe((event) => {
@@ -48,12 +50,12 @@ export function useCallAlerts(userId: number) {
     for (const [id, at] of ownFreed.current) if (at < cutoff) ownFreed.current.delete(id);
     const step = watchStep(watch.current, {
       cases: cases.data, ambulances: ambulances.data, meId: userId, nowMs: now, config: config.data,
-      ownFreed: new Set(ownFreed.current.keys()),
+      ownFreed: new Set(ownFreed.current.keys()), prealertLate,
     });
     watch.current = step.state;
     // Held alerts that are over expire; what changed is worded at this moment (never per tick).
     setHeld((h) => {
-      const kept = pruneAlerts(h.list, cases.data, ambulances.data, now);
+      const kept = pruneAlerts(h.list, cases.data, ambulances.data, now, new Set((prealertLate ?? []).map((p) => p.prealert_id)));
       if (kept.length === h.list.length && !step.alerts.length) return h;
       return { list: [...kept, ...step.alerts.map((alert) => ({ alert, at: now }))], at: now };
     });
@@ -67,7 +69,7 @@ export function useCallAlerts(userId: number) {
       for (const a of loud) notifyDesktop(a);
     }
     flashTitle(loud.length > 1 ? `${loud.length} alerts — ${first.title}` : first.title);
-  }, [cases.data, ambulances.data, config.data, now, userId]);
+  }, [cases.data, ambulances.data, config.data, now, userId, prealertLate]);
 
   // A crew's request for backup: it rings as it comes (never for the user's own action: staff have no such button).
   const heldBackups = useQuery(queries.backupAlerts()).data;

@@ -5,6 +5,7 @@ import { useRef, useState } from 'react';
 import type { AssignmentDto, CaseDto } from '../../api/contract';
 import { AddIcon } from '../../layout/icons';
 import { CapabilityChip } from '../shared/CapabilityChip';
+import { UnitHospitalLine } from '../shared/UnitHospitalLine';
 import { UnitStatusLine } from '../shared/UnitStatusLine';
 import { UnitStepControl } from '../shared/UnitStepControl';
 import { callUnits, canStandDown, endedUnitText, unitsHeading } from './callUnits';
@@ -19,6 +20,7 @@ function OpenUnit({ assignment: a, onStandDown }: { assignment: AssignmentDto; o
         <Box sx={{ flex: 1, minWidth: 0 }}><UnitStatusLine assignment={a} /></Box>
         <CapabilityChip capability={a.capability} />
       </Box>
+      <UnitHospitalLine assignment={a} />
       {a.ambulance_id != null && (
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
           <Box sx={{ flex: 1, minWidth: 180 }}>

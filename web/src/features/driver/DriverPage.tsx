@@ -12,6 +12,10 @@ import { pageStorage } from './driverApi';
 import { forgetHandoff, isMutedDriver, readHandoff, saveHandoff, setMutedDriver, tabStorage, tokenOfLink } from './driverStandby';
 import type { DriverFix } from './positionQueue';
 import { StepPanel } from './StepPanel';
+import { HospitalCard } from './HospitalCard';
+import { useQuery } from '@tanstack/react-query';
+import { queries } from '../../api/queries';
+import { handoverTargets } from '../../domain/handover';
 import { furthest } from './unitSteps';
 import { useBackupRequest } from './useBackupRequest';
 import { useDriverStream } from './useDriverStream';
@@ -158,6 +162,7 @@ function DriverConsole({ ambulanceId, token, data, socket, connection, linkClose
   const closed = phase.kind === 'closed';
   const wakeLock = useWakeLock(sharing);
   const backup = useBackupRequest({ ambulanceId, token, socket });
+  const config = useQuery(queries.config()).data;
   // Backup is asked for while this unit is on the call: not once it cleared, was stood down, or the link closed.
   const own = furthest(data.assignment, presses.acked);
   const onCall = own != null && isOpenAssignment(own.status) && !jobDone && !closed && !linkClosed && !presses.closed;
@@ -173,6 +178,16 @@ function DriverConsole({ ambulanceId, token, data, socket, connection, linkClose
   return (
     <>
       {data.assignment !== undefined && <StepPanel data={data} presses={presses} press={press} linkClosed={linkClosed || closed} />}
+      {onCall && own && (
+        <HospitalCard
+          ambulanceId={ambulanceId}
+          token={token}
+          assignment={own}
+          needs={data.hospital_needs ?? []}
+          from={ambulance ?? target}
+          handoverTargets={handoverTargets(config)}
+        />
+      )}
       {onCall && <CallUnitsCard units={otherUnits(data.units)} backup={backup} />}
       <section className="ll-card ll-card--left" aria-labelledby="driver-heading">
         <div className="ll-driver-title">

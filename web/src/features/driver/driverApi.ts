@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
 import { trackedAmbulance } from '../../api/queries';
 import { linkGone } from '../public/useTrackedPosition';
-import type { UnitStatusAck } from '../../api/contract';
+import type { DestinationInput, DestinationResponse, HospitalSuggestionsResponse, LatLon, PrealertBody, PrealertResponse, UnitStatusAck } from '../../api/contract';
 import type { DriverFix } from './positionQueue';
 import type { UnitPress } from './unitSteps';
 import type { BackupAck, BackupInput } from './backupSender';
@@ -49,3 +49,24 @@ export async function driverLinkClosed(qc: QueryClient, ambulanceId: string, tok
     return linkGone(error);
   }
 }
+
+/** Hospitals ranked from where the crew is, for the call's needs: GET /api/hospitals/suggestions?…&t=DRIVER_TOKEN. */
+export const fetchHospitalSuggestions = (token: string, from: LatLon, needs: readonly string[], signal?: AbortSignal) =>
+  apiFetch<HospitalSuggestionsResponse>(
+    `/api/hospitals/suggestions?latitude=${from.latitude}&longitude=${from.longitude}${needs.length ? `&needs=${needs.join(',')}` : ''}&t=${encodeURIComponent(token)}`,
+    { auth: false, signal },
+  );
+
+/** Where the unit takes its patient: POST /api/cases/{id}/assignments/{assignmentId}/destination?t=DRIVER_TOKEN. */
+export const postDestination = (token: string, caseId: string, assignmentId: number, body: DestinationInput) =>
+  apiFetch<DestinationResponse>(
+    `/api/cases/${encodeURIComponent(caseId)}/assignments/${assignmentId}/destination?t=${encodeURIComponent(token)}`,
+    { method: 'POST', body, auth: false },
+  );
+
+/** The ATMIST pre-alert to that hospital: POST /api/cases/{id}/assignments/{assignmentId}/prealert?t=DRIVER_TOKEN. */
+export const postPrealert = (token: string, caseId: string, assignmentId: number, body: PrealertBody) =>
+  apiFetch<PrealertResponse>(
+    `/api/cases/${encodeURIComponent(caseId)}/assignments/${assignmentId}/prealert?t=${encodeURIComponent(token)}`,
+    { method: 'POST', body, auth: false },
+  );

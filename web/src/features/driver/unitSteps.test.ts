@@ -14,15 +14,18 @@ describe('the crew\'s next step', () => {
     expect(stepChoices('en_route').next).toBe('on_scene');
     expect(stepChoices('on_scene').next).toBe('transporting');
     expect(stepChoices('transporting').next).toBe('at_hospital');
-    expect(stepChoices('at_hospital').next).toBe('cleared');
+    expect(stepChoices('at_hospital').next).toBe('handover');
+    expect(stepChoices('handover').next).toBe('cleared');
   });
 
-  it('offers clear from the scene (no transport) and on scene from dispatch, nothing else', () => {
+  it('offers clear from the scene (no transport) and at hospital (handover unrecorded), and on scene from dispatch, nothing else', () => {
     expect(stepChoices('on_scene').skips).toEqual(['cleared']);
     expect(stepChoices('dispatched').skips).toEqual(['on_scene']);
     expect(stepChoices('en_route').skips).toEqual([]);
     expect(stepChoices('transporting').skips).toEqual([]);
-    expect(stepChoices('at_hospital').skips).toEqual([]);
+    // The handover may go unrecorded (the hospital pressed nothing): clear straight from at hospital.
+    expect(stepChoices('at_hospital').skips).toEqual(['cleared']);
+    expect(stepChoices('handover').skips).toEqual([]);
   });
 
   it('offers nothing once the assignment is over or unknown', () => {

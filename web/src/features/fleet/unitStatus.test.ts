@@ -40,6 +40,6 @@ describe('unit status on the fleet screens', () => {
       { status: 'busy', unit_status: 'on_scene' },
       { status: 'retired' as never },
     ]);
-    expect(counts).toEqual({ available: 1, dispatched: 0, en_route: 0, on_scene: 2, transporting: 0, at_hospital: 0, maintenance: 0 });
+    expect(counts).toEqual({ available: 1, dispatched: 0, en_route: 0, on_scene: 2, transporting: 0, at_hospital: 0, handover: 0, maintenance: 0 });
   });
 });

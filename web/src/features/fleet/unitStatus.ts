@@ -11,7 +11,7 @@ import { ambulanceStatusText, markerColor } from '../../domain/fleetRules';
 type UnitFields = Pick<AmbulanceDto, 'status'> & Partial<Pick<AmbulanceDto, 'unit_status' | 'unit_status_since'>>;
 
 /** The legend's order: free, then the call's life in order, then out of service. */
-export const UNIT_STATUS_ORDER: readonly UnitStatus[] = ['available', 'dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital', 'maintenance'];
+export const UNIT_STATUS_ORDER: readonly UnitStatus[] = ['available', 'dispatched', 'en_route', 'on_scene', 'transporting', 'at_hospital', 'handover', 'maintenance'];
 
 const known = (s: string): s is UnitStatus => (UNIT_STATUS_ORDER as readonly string[]).includes(s);
 

@@ -57,6 +57,7 @@ describe('the step controls', () => {
     expect(stepButtonText('en_route')).toBe('Next: En route');
     expect(stepButtonText('at_hospital')).toBe('Next: At hospital');
     expect(stepButtonText('cleared')).toBe('Clear');
+    expect(stepButtonText('handover')).toBe('Next: Handover complete');
   });
   it('moves only an open assignment with an ambulance', () => {
     expect(movableAssignment(call({ assignment: assignment() }))?.ambulance_id).toBe(7);

@@ -75,10 +75,13 @@ export function turnoutText(a: AssignmentDto | null | undefined, nowMs: number, 
 }
 
 /** The words on a step's button: "Next: En route", and plain "Clear" for the step that ends the job. */
-export const stepButtonText = (step: UnitStep) => (step === 'cleared' ? 'Clear' : `Next: ${UNIT_STATUS_LABELS[step]}`);
+export const stepButtonText = (step: UnitStep) => (step === 'cleared' ? 'Clear' : `Next: ${stepActionText(step)}`);
 
-/** A step in a menu or a confirmation: "Clear" rather than "Cleared". */
-export const stepActionText = (step: UnitStep) => (step === 'cleared' ? 'Clear' : UNIT_STATUS_LABELS[step]);
+/** A step in a menu or a confirmation: "Clear" rather than "Cleared", "Handover complete" rather than "Handed over". */
+export function stepActionText(step: UnitStep): string {
+  if (step === 'cleared') return 'Clear';
+  return step === 'handover' ? 'Handover complete' : UNIT_STATUS_LABELS[step];
+}
 
 /** The assignment a board's keys can move: the case's own, open, with an ambulance. */
 export const movableAssignment = (c: Pick<CaseDto, 'assignment'>): (AssignmentDto & { ambulance_id: number }) | null =>

@@ -33,9 +33,15 @@ const ACTION_LABELS: Record<string, string> = {
   'unit.cancelled': 'Unit stood down',
   'backup.requested': 'Backup requested',
   'crew.not_notified': 'Crew not notified',
+  'destination.set': 'Destination',
+  'prealert.sent': 'Pre-alert sent',
+  'prealert.acknowledged': 'Pre-alert acknowledged',
+  'prealert.late': 'Pre-alert not acknowledged',
+  'hospital.viewed': "Seen on the hospital's page",
 };
 /** Entries said in one sentence (entrySummary), not field by field. */
-const SUMMARISED = new Set(['deleted', 'unit.status', 'unit.corrected', 'unit.added', 'unit.cancelled', 'backup.requested']);
+const SUMMARISED = new Set(['deleted', 'unit.status', 'unit.corrected', 'unit.added', 'unit.cancelled', 'backup.requested',
+  'destination.set', 'prealert.sent', 'prealert.acknowledged', 'prealert.late', 'hospital.viewed']);
 export const actionText = (action: string) => ACTION_LABELS[action] ?? words(action);
 
 export interface Change { field: string; before?: string; after?: string }
@@ -81,6 +87,7 @@ export function actorText(e: TimelineEntryDto, nameOf: (id: number) => string | 
     case 'patient': return 'Patient';
     case 'driver': return 'Driver';
     case 'system': return 'System';
+    case 'hospital': return "the hospital's page";
     default: return e.actor_type;
   }
 }
@@ -113,6 +120,16 @@ export function entrySummary(e: TimelineEntryDto, nameOf: (id: number) => string
     const who = e.actor_type === 'driver' ? 'its crew' : actorText(e, nameOf);
     return `${plateOf(after.license_plate)} asked for backup — by ${who}${note(after.note)}`;
   }
+  const crewOr = () => (e.actor_type === 'driver' ? 'its crew' : actorText(e, nameOf));
+  const hospital = (v: unknown) => (typeof v === 'string' && v ? v : 'the hospital');
+  if (e.action === 'destination.set') {
+    const reason = typeof after.reason_text === 'string' ? ` (${after.reason_text})` : '';
+    return `${plateOf(after.license_plate)} to ${hospital(after.hospital)}${reason} — by ${crewOr()}`;
+  }
+  if (e.action === 'prealert.sent') return `${plateOf(after.license_plate)} pre-alerted ${hospital(after.hospital)} — by ${crewOr()}`;
+  if (e.action === 'prealert.acknowledged') return `${hospital(after.hospital)} acknowledged the pre-alert`;
+  if (e.action === 'prealert.late') return `${hospital(after.hospital)} did not acknowledge the pre-alert of ${plateOf(after.license_plate)}: dispatchers alerted`;
+  if (e.action === 'hospital.viewed') return "The call was seen on its hospital's page";
   if (e.action === 'unit.corrected') {
     const step = TIMED_STEPS.find((s) => stepTimeKey(s) in after);
     if (!step) return 'Time corrected';
