@@ -235,7 +235,7 @@ test('Clear asks with the focus on Cancel: Enter twice does not clear a unit; n 
   const [unit, other] = await freeUnits(page, admin);
   const first = await createCase(page, admin, { patientName: `Clear ${run}`, priority: 2, ambulance_id: unit.id });
   const second = await createCase(page, admin, { patientName: `Stays ${run}`, priority: 3, ambulance_id: other.id });
-  for (const s of ['en_route', 'on_scene', 'transporting', 'at_hospital']) await setUnitStatus(page, admin, unit.id, s);
+  for (const s of ['en_route', 'on_scene', 'transporting', 'at_hospital', 'handover']) await setUnitStatus(page, admin, unit.id, s);
 
   await signIn(page, 'operator', '/dashboard/cases');
   const clear = card(page, first.id).getByRole('button', { name: `Clear for ${unit.license_plate}` });
@@ -249,7 +249,7 @@ test('Clear asks with the focus on Cancel: Enter twice does not clear a unit; n 
   await expect(clear).toBeFocused();
   await settled(page); // a Clear sent by mistake would be answered by now
   expect((await caseById(page, admin, first.id)).status).toBe('active');
-  await expect(card(page, first.id).getByTestId('unit-status-chip')).toHaveText('At hospital');
+  await expect(card(page, first.id).getByTestId('unit-status-chip')).toHaveText('Handed over');
 
   // By the board's keys: the call focused, n asks, Tab to Clear, Enter clears.
   await page.keyboard.press('Escape');
