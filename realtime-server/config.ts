@@ -43,7 +43,7 @@ const envSchema = z.object({
   LINK_SOCKETS_MAX: z.coerce.number().int().positive().default(5),
   REPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   REPORT_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
-  REPORT_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
+  REPORT_PER_USER: z.coerce.number().int().min(1).max(100).default(8),
   RETENTION_DAYS: z.coerce.number().positive().default(30),
   BOARD_RECENT_HOURS: z.coerce.number().min(0).max(168).default(12),
   BENCH_WRITE_STATS: z.enum(['0', '1']).optional(),

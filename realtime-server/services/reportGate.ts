@@ -27,7 +27,7 @@ const MAX_RETRY_S = 60;
  * The node's report slots, shared by the JSON reports and the CSV export (issue 26: a storm of
  * year reports held positions to viewers for seconds and doubled the memory). At most
  * `concurrency` run; the next `queue` wait in line; one more is refused with 503. One staff
- * member holds at most `perUser` running and waiting (the Reports screen asks for its three
+ * member holds at most `perUser` running and waiting (the Reports screen asks for its four
  * reports at once); one more is refused with 429. A free slot goes to the longest-waiting request
  * of someone with nothing running, else to the longest-waiting one: one person's batch never
  * holds back another's report. A waiting request whose client leaves gives up its place.

@@ -16,7 +16,7 @@ const s = useTestServer({ env: { REPORT_CONCURRENCY: '1', REPORT_QUEUE: '2', REP
 /** More rows than a slice and than an export page: every report reaches a second slice. */
 const CALLS = Math.max(MAX_ROWS_PER_SLICE, EXPORT_BATCH) + 100;
 const PERIOD = 'from=2020-06-01&to=2020-06-03';
-const PATHS = ['/api/reports/response-times', '/api/reports/utilisation', '/api/reports/demand', '/api/reports/assignments.csv'];
+const PATHS = ['/api/reports/response-times', '/api/reports/utilisation', '/api/reports/demand', '/api/reports/handover', '/api/reports/assignments.csv'];
 const tokens = {} as Record<'operator' | 'admin' | 'third', string>;
 
 beforeAll(async () => {
@@ -26,7 +26,9 @@ beforeAll(async () => {
     id: `gate-${String(i).padStart(5, '0')}`, description: 'Gate fixture', status: 'closed', patient_name: 'Fixture', patient_email: 'fixture@example.com',
     created_at: at(i), updated_at: at(i), priority: 1 + (i % 4), call_received_at: at(i),
   }));
-  const assignments = cases.map((c, i) => ({ case_id: c.id, license_plate: 'KA01 G 1', status: 'cleared', dispatched_at: at(i), cleared_at: at(i + 30) }));
+  const assignments = cases.map((c, i) => ({
+    case_id: c.id, license_plate: 'KA01 G 1', status: 'cleared', dispatched_at: at(i), at_hospital_at: at(i + 20), handover_at: at(i + 25), destination_name: 'Gate General', cleared_at: at(i + 30),
+  }));
   for (let i = 0; i < CALLS; i += 500) {
     await db('cases').insert(cases.slice(i, i + 500));
     await db('assignments').insert(assignments.slice(i, i + 500));
