@@ -9,13 +9,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import type { AmbulanceDto, DeviceIdentityResponse } from '../../../api/contract';
 import { mutations } from '../../../api/mutations';
 import { useApiMutation } from '../../../api/useApiMutation';
 import { copyText } from '../../../layout/clipboard';
 import { CheckIcon, CopyIcon } from '../../../layout/icons';
 import { serverErrorOr } from '../shared/errors';
+import { useShowOnceClose } from '../shared/useShowOnceClose';
 
 /**
  * An ambulance's device identity (admins): first a confirmation that the earlier identity stops
@@ -29,19 +29,11 @@ export function DeviceIdentityDialog({ open, ambulance, onClose }: { open: boole
   const issue = useApiMutation(mutations.issueDevice);
   const plate = ambulance.license_plate;
   const issued = issue.data;
-  const [copied, setCopied] = useState(false);
-  const [leaving, setLeaving] = useState(false);
+  const { copied, setCopied, leaving, setLeaving, requestClose } = useShowOnceClose({ pending: issue.isPending, shown: Boolean(issued), onClose });
   return (
     <Dialog
       open={open}
-      onClose={(_e, reason) => {
-        if (issue.isPending || (issued && reason === 'backdropClick')) return;
-        if (issued && !copied) {
-          setLeaving(true);
-          return;
-        }
-        onClose();
-      }}
+      onClose={requestClose}
       fullWidth
       maxWidth="sm"
       aria-labelledby="device-dialog-title"

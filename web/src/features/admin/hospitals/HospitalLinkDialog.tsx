@@ -9,13 +9,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import type { HospitalDto } from '../../../api/contract';
 import { mutations } from '../../../api/mutations';
 import { useApiMutation } from '../../../api/useApiMutation';
 import { copyText } from '../../../layout/clipboard';
 import { CheckIcon, CopyIcon } from '../../../layout/icons';
 import { serverErrorOr } from '../shared/errors';
+import { useShowOnceClose } from '../shared/useShowOnceClose';
 
 /**
  * A hospital's page link (admins), as the device identity is given: first a confirmation (a new
@@ -26,19 +26,11 @@ import { serverErrorOr } from '../shared/errors';
 export function HospitalLinkDialog({ open, hospital, onClose }: { open: boolean; hospital: HospitalDto; onClose: () => void }) {
   const make = useApiMutation(mutations.makeHospitalLink);
   const made = make.data?.link;
-  const [copied, setCopied] = useState(false);
-  const [leaving, setLeaving] = useState(false);
+  const { copied, setCopied, leaving, setLeaving, requestClose } = useShowOnceClose({ pending: make.isPending, shown: Boolean(made), onClose });
   return (
     <Dialog
       open={open}
-      onClose={(_e, reason) => {
-        if (make.isPending || (made && reason === 'backdropClick')) return;
-        if (made && !copied) {
-          setLeaving(true);
-          return;
-        }
-        onClose();
-      }}
+      onClose={requestClose}
       fullWidth
       maxWidth="sm"
       aria-labelledby="hospital-link-title"
