@@ -1,14 +1,13 @@
 import { expect, test, type Page } from './fixtures';
-import { ambulanceByPlate, apiToken, closeCase, dispatchCase, signIn, locationApiPath } from './helpers';
+import { apiToken, closeCase, dispatchCase, signIn, locationApiPath } from './helpers';
 
-// Only TS09 EA 1002 is dispatched here, plus an ambulance this file creates (and deletes).
-// Another file's form test dispatches "the first available" ambulance, which may be 1002:
-// a case still holding it is closed first, so nothing relies on the order the files run in.
-const PLATE = 'TS09 EA 1002';
+// Only ambulances this file creates (and deletes) are dispatched or moved here: the trail it counts is the one it
+// drew, whatever other files do to the demo fleet on the same server (TS09 EA 1002's last half hour is theirs too).
 const run = Date.now().toString(36).slice(-5).toUpperCase();
+const PLATE = `E2E LV ${run}`;
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** The patient, about 2.2 km south of where the ambulance starts (TS09 EA 1002's seed position). */
+/** The patient, about 2.2 km south of where the ambulance starts. */
 const PATIENT = { latitude: 17.4199, longitude: 78.4983 };
 const START = { latitude: 17.4399, longitude: 78.4983 };
 
@@ -24,17 +23,6 @@ async function sharePatient(page: Page, caseId: string, p: { latitude: number; l
   expect(res.ok(), await res.text()).toBeTruthy();
 }
 
-/** Closes any active case that still holds the ambulance (left by an earlier test), so it can be dispatched. */
-async function freeForTest(page: Page, token: string, plate: string) {
-  const ambulance = await ambulanceByPlate(page, token, plate);
-  const res = await page.request.get('/api/cases', { headers: auth(token) });
-  expect(res.ok()).toBeTruthy();
-  const holding = ((await res.json()).cases as { id: string; status: string; ambulance_id: number | null }[])
-    .filter((c) => c.status === 'active' && c.ambulance_id === ambulance.id);
-  for (const c of holding) await closeCase(page, token, c.id);
-  return ambulance;
-}
-
 const etaMinutes = async (page: Page, scope: ReturnType<Page['getByTestId']>) => {
   const text = await scope.getByTestId('case-eta').textContent();
   const m = /^Arriving in about (\d+) min$/.exec(text ?? '');
@@ -45,7 +33,10 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
   test.setTimeout(120_000);
   const operator = await apiToken(page, 'operator');
   const admin = await apiToken(page, 'admin');
-  const ambulance = await freeForTest(page, operator, PLATE);
+  // Created without a position (one given here would be stamped "now"): its trail is only the fixes posted below.
+  const live = await page.request.post('/api/ambulances', { headers: auth(admin), data: { license_plate: PLATE, status: 'available' } });
+  expect(live.status(), await live.text()).toBe(201);
+  const ambulance: { id: number } = (await live.json()).ambulance;
   const patientName = `E2E Live Patient ${run}`;
   const caseId = await dispatchCase(page, operator, {
     to: `live.${run.toLowerCase()}@example.com`, patientName, description: 'Heart Attack', ambulanceId: ambulance.id,
@@ -64,7 +55,7 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
       latitude: 17.4123, longitude: 78.4903, timestamp: new Date(Date.now() - 3 * 60_000).toISOString(),
     });
     expect(old.latest).toBe(true);
-    // Two positions of TS09 EA 1002, then the patient shares where they are.
+    // Two positions of the live ambulance, then the patient shares where they are.
     await postPosition(page, operator, ambulance.id, START);
     await postPosition(page, operator, ambulance.id, { latitude: 17.4349, longitude: 78.4983 });
     await sharePatient(page, caseId, { ...PATIENT, accuracy: 25 });
@@ -136,7 +127,7 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
     await test.step('the case card shows the distance and an ETA that shrinks live', async () => {
       await page.getByRole('link', { name: 'Cases', exact: true }).click();
       const card = page.getByTestId('case-card').filter({ hasText: patientName });
-      await expect(card.getByTestId('case-distance')).toHaveText(/^TS09 EA 1002 is [\d.]+ (km|m) away$/);
+      await expect(card.getByTestId('case-distance')).toHaveText(new RegExp(`^${PLATE} is [\\d.]+ (km|m) away$`));
       await expect(card.getByTestId('case-eta')).toHaveText(/^Arriving in about \d+ min$/);
       await expect(card).toContainText('Estimate');
       await expect(card.getByTestId('case-accuracy')).toHaveText('±15 m');
@@ -146,7 +137,7 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
 
       await postPosition(page, operator, ambulance.id, { latitude: 17.4209, longitude: 78.4990 });
       await expect.poll(() => etaMinutes(page, card), { timeout: 10_000 }).toBeLessThan(far);
-      await expect(card.getByTestId('case-distance')).toHaveText(/^TS09 EA 1002 is \d+ m away$/);
+      await expect(card.getByTestId('case-distance')).toHaveText(new RegExp(`^${PLATE} is \\d+ m away$`));
 
       // The All Cases table says the same.
       await page.getByRole('tab', { name: /All Cases/ }).click();
@@ -173,7 +164,7 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
         await adminPage.getByRole('button', { name: `Edit case of ${patientName}` }).click();
         const dialog = adminPage.getByRole('dialog', { name: 'Edit Case Information' });
         const select = dialog.getByRole('combobox', { name: 'Assigned Ambulance' });
-        await expect(select).toHaveText(/^TS09 EA 1002 — \d+ m \(Currently assigned\)$/);
+        await expect(select).toHaveText(new RegExp(`^${PLATE} — \\d+ m \\(Currently assigned\\)$`));
         await select.click();
         const options = adminPage.getByRole('option');
         await expect(options.first()).toHaveText('Select an ambulance');
@@ -182,7 +173,7 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
         expect(ranked.length).toBeGreaterThan(2);
         // The held ambulance first; then the server's ranking: fresh positions before stale ones, among each the
         // units that can convey (no priority is asked here) before the cars that cannot, each by arrival.
-        expect(ranked[0]).toMatch(/^TS09 EA 1002 — \d+ m \(Currently assigned\)$/);
+        expect(ranked[0]).toMatch(new RegExp(`^${PLATE} — \\d+ m \\(Currently assigned\\)$`));
         const fleet = (await (await adminPage.request.get('/api/ambulances', { headers: auth(admin) })).json()).ambulances as { license_plate: string; can_transport: boolean }[];
         const conveys = new Map(fleet.map((a) => [a.license_plate, a.can_transport]));
         const free = ranked.slice(1).map((l) => ({
@@ -198,6 +189,6 @@ test('dispatchers see patients, trails, distances, ETAs and stale positions live
     });
   } finally {
     await closeCase(page, operator, caseId);
-    await page.request.delete(`/api/ambulances/${staleId}`, { headers: auth(admin) });
+    for (const id of [staleId, ambulance.id]) await page.request.delete(`/api/ambulances/${id}`, { headers: auth(admin) });
   }
 });
