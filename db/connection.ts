@@ -89,6 +89,12 @@ export function knexConfig(databaseUrl: string): Knex.Config {
   };
 }
 
+/** The connection pool's state (connections used, free, and acquires waiting): for metrics and the slow-request log. */
+export function poolState(db: Knex): { used: number; free: number; pending: number } | undefined {
+  const pool = (db.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
+  return pool ? { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() } : undefined;
+}
+
 /**
  * A read-only connection of its own to the SQLite file behind `db`, for a long read (a year's
  * report) that must not hold the pool's one connection for seconds: in WAL mode it reads a

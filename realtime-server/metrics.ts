@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { poolState } from '../db/connection';
 
 /** Room names → the room type a metric is labelled with (never a case or ambulance id: unbounded labels). */
 export function roomType(room: string): string | undefined {
@@ -67,11 +68,11 @@ export function createMetrics() {
     labelNames: ['state'],
     registers: [registry],
     collect() {
-      const pool = (sources?.db.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } } | undefined)?.pool;
+      const pool = sources && poolState(sources.db);
       if (!pool) return;
-      this.set({ state: 'used' }, pool.numUsed());
-      this.set({ state: 'free' }, pool.numFree());
-      this.set({ state: 'pending' }, pool.numPendingAcquires());
+      this.set({ state: 'used' }, pool.used);
+      this.set({ state: 'free' }, pool.free);
+      this.set({ state: 'pending' }, pool.pending);
     },
   });
 

@@ -52,7 +52,7 @@ export function createApp(svc: ServiceContext, opts: { geocoder?: Geocoder } = {
   app.use(noStoreUnder(NO_STORE_PREFIXES));
   app.use(compressJson());
   app.use(errorHandler(svc.log, svc.storageHealth));
-  app.use(requestLogger(svc.log));
+  app.use(requestLogger(svc.log, svc.db));
   app.use(jsonBody());
   app.use(limitBodyDepth());
   app.use(authenticate(svc));

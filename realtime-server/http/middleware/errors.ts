@@ -1,5 +1,7 @@
 import type { Context, Next } from 'koa';
+import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { poolState } from '../../../db/connection';
 import { DomainError } from '../../services/errors';
 import { ClientGone } from '../clientAbort';
 import type { StorageHealth } from '../../services/storageHealth';
@@ -40,12 +42,30 @@ export const errorHandler = (log: Logger, storage?: Pick<StorageHealth, 'writeFa
   }
 };
 
-/** Logs method, path (never the query: it may hold a link token), status and time. */
-export const requestLogger = (log: Logger) => async (ctx: Context, next: Next) => {
+/** A request still unanswered after this long is logged as a warning while it runs, and again when it ends. */
+export const SLOW_REQUEST_MS = 10_000;
+
+/**
+ * Logs method, path (never the query: it may hold a link token), status and time. A request that has
+ * not answered within SLOW_REQUEST_MS is logged at once, with what it may be waiting for: the database
+ * pool (a connection held elsewhere shows as pending acquires) and how late this timer itself fired
+ * (a blocked event loop), so that a stalled request says why while it is still stalled.
+ */
+export const requestLogger = (log: Logger, db?: Knex, slowMs = SLOW_REQUEST_MS) => async (ctx: Context, next: Next) => {
   const started = performance.now();
+  let slow = false;
+  const watch = setTimeout(() => {
+    slow = true;
+    const ms = Math.round(performance.now() - started);
+    log.warn({ method: ctx.method, path: ctx.path, ms, timerLateMs: ms - slowMs, pool: db && poolState(db) }, 'request still running');
+  }, slowMs);
+  watch.unref();
   try {
     await next();
   } finally {
-    log.debug({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+    clearTimeout(watch);
+    const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) };
+    if (slow) log.warn(line, 'slow request ended');
+    else log.debug(line, 'request');
   }
 };
