@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ambulanceRepository, type LatestPosition } from './ambulanceRepository';
+import { type PgConnection, createSetStore } from './positionSetStore';
 import { type Db, type PositionRow, nowIso, rowLocks } from './types';
 
 export type NewPosition = Omit<PositionRow, 'id'>;
@@ -9,11 +10,17 @@ export type NewPosition = Omit<PositionRow, 'id'>;
  * What the position writer needs inside its one transaction per batch. Every call may answer
  * a value or a promise: on SQLite they are prepared better-sqlite3 statements run on the
  * transaction's own connection (Knex prepares every query again and costs about 20× more per
- * position, BENCHMARKS.md); elsewhere (PostgreSQL) they are the Knex queries.
+ * position, BENCHMARKS.md); on PostgreSQL the set store (positionSetStore.ts) reads what the whole
+ * batch's checks need in `begin` and writes its rows and latest positions in `finish`, a fixed number
+ * of statements per batch. The Knex store (one query per call) is the reference the bench and tests
+ * compare with.
  */
 export interface PositionStore {
-  /** Locks the ambulances' rows in id order (PostgreSQL; SQLite serialises writers anyway). */
-  lockAmbulances(ids: number[]): Promise<void> | void;
+  /**
+   * Before the batch's checks: locks the ambulances' rows in id order (PostgreSQL; SQLite serialises
+   * writers anyway) and may read at once what the checks below will ask of the whole batch.
+   */
+  begin(batch: BatchOutline): Promise<void> | void;
   /** The ambulance's latest fix time (undefined: no such ambulance). */
   latestFixOf(id: number): Promise<{ position_at: string | null } | undefined> | { position_at: string | null } | undefined;
   /** The case's status when the ambulance is still on it (an open assignment), for a driver link's check; undefined otherwise. */
@@ -26,6 +33,19 @@ export interface PositionStore {
   insert(row: NewPosition): unknown;
   /** Moves the latest position forward unless it holds a newer fix: 1 when it did, 0 otherwise. */
   setLatest(id: number, p: LatestPosition): Promise<number> | number;
+  /** After the batch's checks: writes what insert and setLatest were given, where the store held it back to write it at once. */
+  finish(): Promise<void> | void;
+}
+
+/** What a batch's checks will ask, known before they run: which ambulances, which drives, who needs the staff check, which fixes may be replays. */
+export interface BatchOutline {
+  ambulanceIds: number[];
+  /** Ambulances whose driver links sent positions (driveOf will be asked for them). */
+  driverAmbulanceIds: number[];
+  /** Ambulances staff sent positions for, and the earliest time the staff check will ask about. */
+  staff: { ambulanceIds: number[]; sinceIso: string };
+  /** Dated fixes (a fix dated by its device may be a replay). */
+  datedFixes: { ambulanceId: number; recordedAt: string }[];
 }
 
 interface Prepared {
@@ -67,7 +87,7 @@ export const positionRepository = {
 
   /** The store for one write transaction (see PositionStore). */
   async store(trx: Knex.Transaction): Promise<PositionStore> {
-    if (rowLocks(trx)) return positionRepository.knexStore(trx);
+    if (rowLocks(trx)) return positionRepository.setStore(trx);
     // The transaction's connection: the statements run inside its BEGIN … COMMIT.
     return positionRepository.preparedStore(await (trx.client as { acquireConnection(): Promise<BetterSqlite3.Database> }).acquireConnection());
   },
@@ -75,7 +95,8 @@ export const positionRepository = {
   preparedStore(conn: BetterSqlite3.Database): PositionStore {
     const p = prepare(conn);
     return {
-      lockAmbulances: () => {},
+      begin: () => {},
+      finish: () => {},
       latestFixOf: (id) => p.ambulance.get(id) as { position_at: string | null } | undefined,
       driveOf: (caseId, ambulanceId) => p.driveOf.get(caseId, ambulanceId) as { status: string } | undefined,
       reportingSince: (id, sinceIso) => p.reporting.get(id, sinceIso) !== undefined,
@@ -87,9 +108,10 @@ export const positionRepository = {
   /** The store as Knex queries in `trx` (PostgreSQL, with row locks). */
   knexStore(trx: Knex.Transaction): PositionStore {
     return {
-      lockAmbulances: async (ids) => {
-        if (ids.length && rowLocks(trx)) await trx('ambulances').whereIn('id', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
+      begin: async ({ ambulanceIds }) => {
+        if (ambulanceIds.length && rowLocks(trx)) await trx('ambulances').whereIn('id', [...new Set(ambulanceIds)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
       },
+      finish: () => {},
       latestFixOf: (id) => trx('ambulances').where({ id }).first('position_at'),
       driveOf: async (caseId, ambulanceId) => (await trx.raw<{ rows: { status: string }[] }>(DRIVE_OF, [caseId, ambulanceId])).rows[0],
       reportingSince: async (id, sinceIso) =>
@@ -98,6 +120,11 @@ export const positionRepository = {
       insert: (row) => trx('ambulance_positions').insert(row),
       setLatest: (id, l) => ambulanceRepository.setLatestPosition(trx, id, l),
     };
+  },
+
+  /** The store as set-based statements for a whole batch on PostgreSQL (positionSetStore.ts). */
+  async setStore(trx: Knex.Transaction): Promise<PositionStore> {
+    return createSetStore(await (trx.client as { acquireConnection(): Promise<PgConnection> }).acquireConnection());
   },
 
   /** The recent trail, oldest first: fixes since `sinceIso`, at most the newest `limit`. */

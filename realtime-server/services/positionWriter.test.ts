@@ -4,8 +4,11 @@ import { useTestServer } from '../testing/testServer';
 import type { DomainEvent } from './events';
 import { ambulanceService } from './ambulanceService';
 import { DomainError } from './errors';
-import { PositionWriter, positionWriter } from './positionWriter';
+import { PositionWriter, STAFF_OVER_DEVICE, positionWriter } from './positionWriter';
+import { ambulanceRepository } from '../../db/repositories/ambulanceRepository';
 import { positionRepository } from '../../db/repositories/positionRepository';
+import { type PgConnection, createSetStore } from '../../db/repositories/positionSetStore';
+import { testEngine } from '../testing/testEngine';
 
 const s = useTestServer();
 beforeAll(async () => {
@@ -157,5 +160,42 @@ describe('group commit of positions', () => {
         expect(await store.hasFix(2, at(42_000))).toBe(false);
       }
     });
+  });
+
+  it('refuses a staff position after the crew\'s own fix in the same batch, and keeps the crew\'s', async () => {
+    const id = await ambulanceRepository.insert(s.ctx.db, { license_plate: 'PW SAME BATCH', status: 'available' });
+    const results = await Promise.allSettled([
+      ambulanceService.recordPosition(s.ctx, id, { latitude: 17.41, longitude: 78.41 }, { type: 'device', protocol: 'osmand' }),
+      ambulanceService.recordPosition(s.ctx, id, { latitude: 17.42, longitude: 78.42 }, { type: 'staff' }),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as DomainError).message))).toEqual(['ok', STAFF_OVER_DEVICE]);
+    const row = await s.ctx.db('ambulances').where({ id }).first();
+    expect([Number(row.latitude), row.position_source]).toEqual([17.41, 'osmand']);
+    expect(await count(id)).toBe(1);
+  });
+
+  it.runIf(testEngine() === 'postgres')('PostgreSQL: a batch is checked and stored in the same few statements whatever its size', async () => {
+    const id = await ambulanceRepository.insert(s.ctx.db, { license_plate: 'PW SET BATCH', status: 'available' });
+    const statements: string[] = [];
+    const spy = vi.spyOn(positionRepository, 'store').mockImplementation(async (trx) => {
+      const conn = await (trx.client as unknown as { acquireConnection(): Promise<PgConnection> }).acquireConnection();
+      return createSetStore({ query: (q) => { statements.push(q.name); return conn.query(q); } });
+    });
+    const device = { type: 'device', protocol: 'osmand' } as const;
+    let t = 70_000;
+    const batchOf = (n: number) => Promise.all(Array.from({ length: n }, () =>
+      ambulanceService.recordPosition(s.ctx, id, { latitude: 17.5, longitude: 78.5, timestamp: at(t++) }, device)));
+    try {
+      expect(await batchOf(1)).toEqual([{ ok: true, latest: true }]);
+      const one = [...statements];
+      statements.length = 0;
+      expect(await batchOf(40)).toEqual(Array(40).fill({ ok: true, latest: true }));
+      expect(statements).toEqual(one);
+      expect(one).toEqual(['positions_lock_read', 'positions_insert', 'positions_set_latest']);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await count(id)).toBe(41);
+    expect((await s.ctx.db('ambulances').where({ id }).first()).position_at).toBe(at(70_040));
   });
 });

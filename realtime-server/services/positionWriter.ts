@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PositionAck as AnyPositionAck, PositionInput } from '../contract';
 import { isSqlite } from '../../db/connection';
-import { type NewPosition, type PositionStore, positionRepository } from '../../db/repositories/positionRepository';
+import { type BatchOutline, type NewPosition, type PositionStore, positionRepository } from '../../db/repositories/positionRepository';
 import { presentPosition } from '../presenters/presentAmbulance';
 import { linkPolicy } from '../policies/links';
 import type { DomainEvent } from './events';
@@ -89,6 +89,27 @@ async function writeOne(store: PositionStore, job: Job, record: (e: DomainEvent)
   return { ok: true, latest };
 }
 
+/**
+ * What the batch's checks will ask (positionRepository's BatchOutline), so that a store can read it for
+ * the whole batch at once. Times as writeOne takes them; where they come out otherwise (a fix dated a
+ * moment ahead), the store asks the database.
+ */
+function outlineOf(batch: Job[]): BatchOutline {
+  const now = Date.now();
+  const ids = (pick: (j: Job) => boolean) => batch.filter((j) => pick(j) && Number.isSafeInteger(j.id) && j.id > 0).map((j) => j.id);
+  const datedFixes: BatchOutline['datedFixes'] = [];
+  for (const j of batch) {
+    const fixAt = j.input.timestamp === undefined ? NaN : new Date(j.input.timestamp).getTime();
+    if (Number.isFinite(fixAt)) datedFixes.push({ ambulanceId: j.id, recordedAt: new Date(Math.min(fixAt, now)).toISOString() });
+  }
+  return {
+    ambulanceIds: ids(() => true),
+    driverAmbulanceIds: ids((j) => j.from.type === 'driver'),
+    staff: { ambulanceIds: ids((j) => j.from.type === 'staff'), sinceIso: new Date(now - AMBULANCE_REPORTING_MS).toISOString() },
+    datedFixes,
+  };
+}
+
 type Outcome = { ok: true; ack: PositionAck } | { ok: false; error: unknown };
 
 /**
@@ -154,7 +175,7 @@ export class PositionWriter {
     try {
       outcomes = await this.ctx.db.transaction(async (trx) => {
         const store = await positionRepository.store(trx);
-        await store.lockAmbulances(batch.map((j) => j.id).filter((id) => Number.isSafeInteger(id) && id > 0));
+        await store.begin(outlineOf(batch));
         const out: Outcome[] = [];
         for (const job of batch) {
           const mine: DomainEvent[] = [];
@@ -170,6 +191,7 @@ export class PositionWriter {
             out.push({ ok: false, error });
           }
         }
+        await store.finish();
         return out;
       });
     } catch (error) {
