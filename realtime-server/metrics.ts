@@ -76,6 +76,13 @@ export function createMetrics() {
     },
   });
 
+  const positionWait = new Histogram({
+    name: 'lifeline_position_ack_seconds',
+    help: 'From a position reaching the writer to its answer (queue, checks, commit; a wait for an ambulance row held elsewhere included).',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
   return {
     registry,
     /** Where the scrape-time figures come from (set once Socket.IO is up). */
@@ -83,6 +90,8 @@ export function createMetrics() {
     emitted(event: string, n = 1) { events.inc({ event }, n); },
     /** A position committed at `at` (ms) reached this node's sockets of `room` now. */
     delivered(room: 'staff' | 'ambulance', at: number) { fanout.observe({ room }, Math.max(0, Date.now() - at) / 1000); },
+    /** A position answered `seconds` after it reached the writer. */
+    positionAcked(seconds: number) { positionWait.observe(seconds); },
     text: () => registry.metrics(),
     contentType: registry.contentType,
   };

@@ -18,9 +18,11 @@ export type NewPosition = Omit<PositionRow, 'id'>;
 export interface PositionStore {
   /**
    * Before the batch's checks: locks the ambulances' rows in id order (PostgreSQL; SQLite serialises
-   * writers anyway) and may read at once what the checks below will ask of the whole batch.
+   * writers anyway) and may read at once what the checks below will ask of the whole batch. A store
+   * that does not wait for rows held by other transactions answers their ambulances' ids: their
+   * positions are not written in this transaction.
    */
-  begin(batch: BatchOutline): Promise<void> | void;
+  begin(batch: BatchOutline): Promise<number[] | void> | void;
   /** The ambulance's latest fix time (undefined: no such ambulance). */
   latestFixOf(id: number): Promise<{ position_at: string | null } | undefined> | { position_at: string | null } | undefined;
   /** The case's status when the ambulance is still on it (an open assignment), for a driver link's check; undefined otherwise. */
@@ -86,8 +88,8 @@ export const positionRepository = {
   insert: (db: Db, rows: NewPosition[]) => db('ambulance_positions').insert(rows),
 
   /** The store for one write transaction (see PositionStore). */
-  async store(trx: Knex.Transaction): Promise<PositionStore> {
-    if (rowLocks(trx)) return positionRepository.setStore(trx);
+  async store(trx: Knex.Transaction, opts: { waitForRows?: boolean } = {}): Promise<PositionStore> {
+    if (rowLocks(trx)) return positionRepository.setStore(trx, opts);
     // The transaction's connection: the statements run inside its BEGIN … COMMIT.
     return positionRepository.preparedStore(await (trx.client as { acquireConnection(): Promise<BetterSqlite3.Database> }).acquireConnection());
   },
@@ -123,8 +125,8 @@ export const positionRepository = {
   },
 
   /** The store as set-based statements for a whole batch on PostgreSQL (positionSetStore.ts). */
-  async setStore(trx: Knex.Transaction): Promise<PositionStore> {
-    return createSetStore(await (trx.client as { acquireConnection(): Promise<PgConnection> }).acquireConnection());
+  async setStore(trx: Knex.Transaction, opts: { waitForRows?: boolean } = {}): Promise<PositionStore> {
+    return createSetStore(await (trx.client as { acquireConnection(): Promise<PgConnection> }).acquireConnection(), opts);
   },
 
   /** The recent trail, oldest first: fixes since `sinceIso`, at most the newest `limit`. */

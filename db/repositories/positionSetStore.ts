@@ -14,8 +14,18 @@ export interface PgConnection {
  */
 const LOCK_AND_READ = {
   name: 'positions_lock_read',
-  text: 'select id, position_at from ambulances where id = any($1::int[]) order by id for update',
+  text: 'select id, position_at from ambulances where id = any($1::int[]) order by id for no key update',
 };
+/**
+ * The rows no other transaction holds; the positions of the others are written beside the queue (positionWriter).
+ * NO KEY UPDATE, as the UPDATE of the latest position itself takes: it excludes a dispatch's FOR UPDATE and other
+ * batches, but not the KEY SHARE locks that rows referencing the ambulance take (a position, an assignment).
+ */
+const LOCK_FREE_AND_READ = {
+  name: 'positions_lock_free_read',
+  text: 'select id, position_at from ambulances where id = any($1::int[]) order by id for no key update skip locked',
+};
+const EXISTING = { name: 'positions_existing', text: 'select id from ambulances where id = any($1::int[])' };
 /** A driver link's case while its ambulance is on it (positionRepository's DRIVE_OF, for every driver's ambulance at once). */
 const DRIVES = {
   name: 'positions_drives',
@@ -58,7 +68,7 @@ const column = <T, K extends keyof T>(rows: T[], key: K) => rows.map((r) => r[ke
  * the writes held back and made in two statements by `finish`. The rows are locked by `begin` until
  * the commit, so what it read stays true. A question `begin` did not foresee is asked of the database.
  */
-export function createSetStore(conn: PgConnection): PositionStore {
+export function createSetStore(conn: PgConnection, opts: { waitForRows?: boolean } = {}): PositionStore {
   const run = (q: { name: string; text: string }, values: unknown[]) => conn.query({ ...q, values }).then((r) => r.rows);
   const latestAt = new Map<number, string | null>();
   const drives = new Map<number, { caseId: string; status: string }>();
@@ -76,8 +86,11 @@ export function createSetStore(conn: PgConnection): PositionStore {
   return {
     async begin(outline: BatchOutline) {
       const ids = [...new Set(outline.ambulanceIds)].sort((a, b) => a - b);
-      if (!ids.length) return;
-      for (const r of await run(LOCK_AND_READ, [ids])) latestAt.set(Number(r.id), (r.position_at as string | null) ?? null);
+      if (!ids.length) return [];
+      for (const r of await run(opts.waitForRows ? LOCK_AND_READ : LOCK_FREE_AND_READ, [ids])) latestAt.set(Number(r.id), (r.position_at as string | null) ?? null);
+      // Not locked: no such ambulance (writeOne refuses it), or a row another transaction holds.
+      const missing = ids.filter((id) => !latestAt.has(id));
+      const busy = missing.length ? (await run(EXISTING, [missing])).map((r) => Number(r.id)) : [];
       const driverIds = [...new Set(outline.driverAmbulanceIds)].filter((id) => latestAt.has(id));
       if (driverIds.length) {
         for (const r of await run(DRIVES, [driverIds])) drives.set(Number(r.ambulance_id), { caseId: String(r.case_id), status: String(r.status) });
@@ -100,6 +113,7 @@ export function createSetStore(conn: PgConnection): PositionStore {
         }
         for (const f of candidates) askedFixes.add(fixKey(f.ambulanceId, f.recordedAt));
       }
+      return busy;
     },
 
     async latestFixOf(id) {

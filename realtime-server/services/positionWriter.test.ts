@@ -177,9 +177,9 @@ describe('group commit of positions', () => {
   it.runIf(testEngine() === 'postgres')('PostgreSQL: a batch is checked and stored in the same few statements whatever its size', async () => {
     const id = await ambulanceRepository.insert(s.ctx.db, { license_plate: 'PW SET BATCH', status: 'available' });
     const statements: string[] = [];
-    const spy = vi.spyOn(positionRepository, 'store').mockImplementation(async (trx) => {
+    const spy = vi.spyOn(positionRepository, 'store').mockImplementation(async (trx, opts) => {
       const conn = await (trx.client as unknown as { acquireConnection(): Promise<PgConnection> }).acquireConnection();
-      return createSetStore({ query: (q) => { statements.push(q.name); return conn.query(q); } });
+      return createSetStore({ query: (q) => { statements.push(q.name); return conn.query(q); } }, opts);
     });
     const device = { type: 'device', protocol: 'osmand' } as const;
     let t = 70_000;
@@ -191,11 +191,45 @@ describe('group commit of positions', () => {
       statements.length = 0;
       expect(await batchOf(40)).toEqual(Array(40).fill({ ok: true, latest: true }));
       expect(statements).toEqual(one);
-      expect(one).toEqual(['positions_lock_read', 'positions_insert', 'positions_set_latest']);
+      expect(one).toEqual(['positions_lock_free_read', 'positions_insert', 'positions_set_latest']);
     } finally {
       spy.mockRestore();
     }
     expect(await count(id)).toBe(41);
     expect((await s.ctx.db('ambulances').where({ id }).first()).position_at).toBe(at(70_040));
+  });
+
+  it.runIf(testEngine() === 'postgres')('PostgreSQL: a position whose ambulance row another transaction holds waits beside the queue, not in it', async () => {
+    const held = await ambulanceRepository.insert(s.ctx.db, { license_plate: 'PW HELD ROW', status: 'available' });
+    const free = await ambulanceRepository.insert(s.ctx.db, { license_plate: 'PW FREE ROW', status: 'available' });
+    let release!: () => void;
+    const released = new Promise<void>((r) => { release = r; });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => { locked = r; });
+    // A dispatch (or any write of the ambulance) holding its row for as long as it likes.
+    const holder = s.ctx.db.transaction(async (trx) => {
+      await trx('ambulances').where({ id: held }).forUpdate().select('id');
+      locked();
+      await released;
+    });
+    await isLocked;
+    const stats = positionWriter(s.ctx).stats;
+    const deferredBefore = stats.deferred;
+    const device = { type: 'device', protocol: 'osmand' } as const;
+    let heldAnswered = false;
+    const heldAck = ambulanceService.recordPosition(s.ctx, held, { latitude: 17.6, longitude: 78.6, timestamp: at(80_000) }, device)
+      .finally(() => { heldAnswered = true; });
+    const freeAck = ambulanceService.recordPosition(s.ctx, free, { latitude: 17.7, longitude: 78.7, timestamp: at(80_000) }, device);
+    expect(await freeAck).toEqual({ ok: true, latest: true });
+    // The next positions of other ambulances are not held either, and the held one is still waiting for its row.
+    expect(await ambulanceService.recordPosition(s.ctx, free, { latitude: 17.71, longitude: 78.71, timestamp: at(81_000) }, device)).toEqual({ ok: true, latest: true });
+    expect(stats.deferred - deferredBefore).toBe(1);
+    expect(heldAnswered).toBe(false);
+    expect(await count(held)).toBe(0);
+    release();
+    await holder;
+    expect(await heldAck).toEqual({ ok: true, latest: true });
+    expect(await count(held)).toBe(1);
+    expect((await s.ctx.db('ambulances').where({ id: held }).first()).position_at).toBe(at(80_000));
   });
 });

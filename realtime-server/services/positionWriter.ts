@@ -23,6 +23,8 @@ export const AMBULANCE_REPORTING_MS = 60_000;
 export const STAFF_OVER_DEVICE = 'This ambulance is reporting its own position; staff positions are refused while it does';
 /** At most this many positions in one transaction (the rest wait for the next one). */
 const MAX_BATCH = 500;
+/** Transactions waiting for ambulance rows held elsewhere, at most, at once (PostgreSQL's pool holds 10). */
+const ROW_WAIT_LANES = 3;
 /**
  * On SQLite a commit's fsync holds the event loop (better-sqlite3 is synchronous), so commits
  * are at least this far apart: under load the positions of those milliseconds share one
@@ -37,6 +39,8 @@ interface Job {
   from: PositionSource;
   resolve: (ack: PositionAck) => void;
   reject: (err: unknown) => void;
+  /** When it was handed to the writer (performance.now()): its wait for the ack is measured from here. */
+  queuedAt: number;
 }
 
 /**
@@ -126,11 +130,18 @@ export class PositionWriter {
   private running = false;
   private lastCommitAt = -Infinity;
   private readonly spacingMs: number;
-  /** Committed transactions and the positions they stored (BENCH_WRITE_STATS=1 prints them). */
-  readonly stats = { transactions: 0, rows: 0, largest: 0 };
+  /**
+   * Committed transactions and the positions they stored, positions whose ambulance row was held
+   * elsewhere (written beside the queue), and the longest wait from arrival to answer (BENCH_WRITE_STATS=1 prints them).
+   */
+  readonly stats = { transactions: 0, rows: 0, largest: 0, deferred: 0, longestWaitMs: 0 };
+  /** Per ambulance whose row was held elsewhere, its positions waiting for the row, and the lanes' order and count. */
+  private readonly rowLanes = new Map<number, Job[]>();
+  private readonly laneReady: number[] = [];
+  private lanesRunning = 0;
   private statsTimer?: NodeJS.Timeout;
 
-  constructor(private ctx: Pick<ServiceContext, 'db' | 'bus' | 'config' | 'storageHealth'>, opts: { spacingMs?: number } = {}) {
+  constructor(private ctx: Pick<ServiceContext, 'db' | 'bus' | 'config' | 'storageHealth' | 'metrics'>, opts: { spacingMs?: number } = {}) {
     this.spacingMs = opts.spacingMs ?? (isSqlite(ctx.db) ? SQLITE_COMMIT_SPACING_MS : 0);
     if (ctx.config.writeStats) {
       let printed = '';
@@ -144,7 +155,7 @@ export class PositionWriter {
 
   write(id: number, input: PositionInput, from: PositionSource): Promise<PositionAck> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ id, input, from, resolve, reject });
+      this.queue.push({ id, input, from, resolve, reject, queuedAt: performance.now() });
       if (!this.running) {
         this.running = true;
         this.schedule();
@@ -169,15 +180,24 @@ export class PositionWriter {
     }
   }
 
-  private async writeBatch(batch: Job[]): Promise<void> {
+  /**
+   * One transaction for `batch`. Positions of an ambulance whose row another transaction holds (a
+   * dispatch, a status change, another node's batch: PostgreSQL) are not waited for here, where the
+   * whole queue would wait with them: they go to a lane of their own (waitForRow) and the rest commit.
+   * `waitForRows` is that lane's own write, which does wait.
+   */
+  private async writeBatch(batch: Job[], waitForRows = false): Promise<void> {
     let outcomes: Outcome[];
+    let held: Job[] = [];
     const events: DomainEvent[] = [];
     try {
       outcomes = await this.ctx.db.transaction(async (trx) => {
-        const store = await positionRepository.store(trx);
-        await store.begin(outlineOf(batch));
+        const store = await positionRepository.store(trx, { waitForRows });
+        const busy = new Set((await store.begin(outlineOf(batch))) ?? []);
+        held = busy.size ? batch.filter((j) => busy.has(j.id)) : [];
         const out: Outcome[] = [];
         for (const job of batch) {
+          if (busy.has(job.id)) continue;
           const mine: DomainEvent[] = [];
           try {
             out.push({ ok: true, ack: await writeOne(store, job, (e) => mine.push(e)) });
@@ -195,17 +215,63 @@ export class PositionWriter {
         return out;
       });
     } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
+      if (batch.length === 1) return this.settle(batch[0], { ok: false, error });
       // Rolled back: each position again on its own, so that only the failing one fails.
-      for (const job of batch) await this.writeBatch([job]);
+      for (const job of batch) await this.writeBatch([job], waitForRows);
       return;
     }
+    const written = held.length ? batch.filter((j) => !held.includes(j)) : batch;
     const stored = outcomes.filter((o) => o.ok).length;
     this.stats.transactions++;
     this.stats.rows += stored;
     this.stats.largest = Math.max(this.stats.largest, stored);
     this.ctx.bus.publish(events);
-    outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.ack) : batch[i].reject(o.error)));
+    outcomes.forEach((o, i) => this.settle(written[i], o));
+    for (const job of held) this.waitForRow(job);
+  }
+
+  private settle(job: Job, o: Outcome) {
+    const waited = (performance.now() - job.queuedAt) / 1000;
+    this.stats.longestWaitMs = Math.max(this.stats.longestWaitMs, Math.round(waited * 1000));
+    this.ctx.metrics?.positionAcked(waited);
+    if (o.ok) job.resolve(o.ack);
+    else job.reject(o.error);
+  }
+
+  /**
+   * A position whose ambulance row is held by another transaction: written in a transaction that waits
+   * for that row, beside the queue. One lane per ambulance keeps its positions in order; at most
+   * ROW_WAIT_LANES lanes hold a connection at once (each waiting lane holds one), so the queue's own
+   * transaction always finds one.
+   */
+  private waitForRow(job: Job) {
+    this.stats.deferred++;
+    const lane = this.rowLanes.get(job.id);
+    if (lane) {
+      lane.push(job);
+      return;
+    }
+    this.rowLanes.set(job.id, [job]);
+    this.laneReady.push(job.id);
+    this.startLanes();
+  }
+
+  private startLanes() {
+    while (this.lanesRunning < ROW_WAIT_LANES && this.laneReady.length) {
+      const id = this.laneReady.shift()!;
+      this.lanesRunning++;
+      void (async () => {
+        try {
+          for (let jobs = this.rowLanes.get(id)!; jobs.length; jobs = this.rowLanes.get(id)!) {
+            await this.writeBatch(jobs.splice(0, MAX_BATCH), true);
+          }
+        } finally {
+          this.rowLanes.delete(id);
+          this.lanesRunning--;
+          this.startLanes();
+        }
+      })();
+    }
   }
 }
 

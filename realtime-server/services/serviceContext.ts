@@ -48,7 +48,7 @@ export function createServiceContext(parts: ServiceContextParts): NodeContext {
     rateLimits: createRateLimits(config, parts.redis),
     reports: new ReportGate(config.reports),
     storageHealth,
-    positions: new PositionWriter({ db, bus, config, storageHealth }),
+    positions: new PositionWriter({ db, bus, config, storageHealth, metrics: parts.metrics }),
     principals: createPrincipalCache<Principal>({ bus }),
   };
 }
