@@ -39,7 +39,10 @@ async function startServer(port: number): Promise<ChildProcess> {
   return child;
 }
 
-export const test = base.extend<object, { server: { port: number; url: string } }>({
+/** Registers a clean-up to run after the test, pass or fail (see the `defer` fixture). */
+export type Defer = (cleanUp: () => Promise<unknown>) => void;
+
+export const test = base.extend<{ defer: Defer }, { server: { port: number; url: string } }>({
   // parallelIndex, not workerIndex: a worker started again after a failure takes the same slot, so the
   // ports stay within basePort..basePort+workers-1; the old worker's server is gone by then.
   // eslint-disable-next-line no-empty-pattern -- Playwright reads which fixtures a fixture needs from this destructuring; it needs none
@@ -52,6 +55,20 @@ export const test = base.extend<object, { server: { port: number; url: string } 
     await exit;
   }, { scope: 'worker', auto: true, timeout: 180_000 }],
   baseURL: async ({ server }, use) => { await use(server.url); },
+  /**
+   * Clean-ups that run after the test, newest first, whether it passed or not: in the fixture's teardown, with
+   * time of its own after a timeout. A `finally` in the test does neither: after a timeout its first request
+   * fails at once, and the error it throws replaces the test's own, so a test stuck on a button read as a
+   * request that never answered. A clean-up's own failure is reported beside the test's error, not over it.
+   */
+  defer: async ({ page }, use) => {
+    void page; // set up first, so that it is still open while the clean-ups use its requests
+    const cleanUps: (() => Promise<unknown>)[] = [];
+    await use((cleanUp) => { cleanUps.push(cleanUp); });
+    const errors: unknown[] = [];
+    for (const cleanUp of cleanUps.reverse()) await cleanUp().catch((err: unknown) => { errors.push(err); });
+    if (errors.length) throw errors[0];
+  },
 });
 
 /**

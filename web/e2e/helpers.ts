@@ -1,4 +1,4 @@
-import { expect, type Page, type Request } from '@playwright/test';
+import { type Locator, expect, type Page, type Request } from '@playwright/test';
 
 export const ACCOUNTS = {
   admin: { email: 'admin@lifeline.test', username: 'Admin', phone: '5550100' },
@@ -297,3 +297,16 @@ export async function recordTones(target: Pick<Page, 'addInitScript'>) {
 
 /** The tones a page has started so far (recordTones). */
 export const tones = (page: Page) => page.evaluate(() => (window as unknown as { __tones: Tone[] }).__tones);
+
+/**
+ * In the Add unit dialog: clears whatever the plan ticked (one unit or a car and an ambulance), then ticks
+ * exactly `plates`. The ticked set is asked again after each untick: a list of it taken once points past its
+ * end as it shrinks (its second entry no longer exists once the first is unticked) and would wait forever.
+ */
+export async function chooseUnits(dialog: Locator, plates: string[]): Promise<void> {
+  await expect(dialog.getByTestId('add-unit-choice').first()).toBeVisible();
+  const ticked = dialog.getByRole('checkbox', { checked: true });
+  while ((await ticked.count()) > 0) await ticked.first().uncheck();
+  for (const plate of plates) await dialog.getByRole('checkbox', { name: new RegExp(plate) }).check();
+  await expect(ticked).toHaveCount(plates.length);
+}
