@@ -56,6 +56,18 @@ export default tseslint.config(
     },
   },
   {
+    // A browser test's clean-up that awaits (a request, closing a page) goes in the `defer` fixture
+    // (web/e2e/fixtures.ts), not a `finally`: after a timeout a finally's first await fails at once and its
+    // error replaces the test's own, which once made a test stuck on a button read as a server that never answered.
+    files: ['web/e2e/**'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'TryStatement > BlockStatement.finalizer AwaitExpression',
+        message: 'Register the clean-up with the defer fixture: a finally that awaits hides the test\'s own error after a timeout.',
+      }],
+    },
+  },
+  {
     files: ['web/src/**/*.{ts,tsx}'],
     extends: [reactHooks.configs.flat['recommended-latest'] ?? reactHooks.configs['recommended-latest']],
     languageOptions: { globals: globals.browser },

@@ -366,40 +366,39 @@ test('a patient page open when the call ended stops offering Share, before anyon
   await expect(share).toBeDisabled();
 });
 
-test('the device id shown once: the confirmation focuses Cancel; Escape asks before an uncopied id is lost', async ({ page }) => {
+test('the device id shown once: the confirmation focuses Cancel; Escape asks before an uncopied id is lost', async ({ page, defer }) => {
   const admin = await apiToken(page, 'admin');
   const plate = `DEV ${run}`;
   const created = await page.request.post('/api/ambulances', { headers: auth(admin), data: { license_plate: plate, status: 'available' } });
   expect(created.status(), await created.text()).toBe(201);
   const ambulanceId: number = (await created.json()).ambulance.id;
-  try {
-    await signIn(page, 'admin', '/admin-dashboard/ambulances');
-    await page.getByRole('row').filter({ hasText: plate }).getByRole('button', { name: `Device identity for ambulance ${plate}` }).click();
-    const ask = page.getByRole('dialog', { name: `New device identity for ${plate}?` });
-    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
-    await ask.getByRole('button', { name: 'Issue device identity' }).click();
-
-    const issued = page.getByRole('dialog', { name: `Device identity for ${plate}` });
-    await expect(issued.getByTestId('device-id')).not.toBeEmpty();
-    await page.keyboard.press('Escape');
-    const warning = issued.getByTestId('device-leave-warning');
-    await expect(warning).toContainText('The device id is not copied');
-    await expect(issued).toBeVisible();
-    await expect(issued.getByRole('button', { name: 'Keep it open' })).toBeFocused();
-    await page.screenshot({ path: '.tmp/busy-shift-device-escape.png' });
-    await expectNoViolations(page, 'the device dialog asking before it closes');
-    await page.keyboard.press('Enter');
-    await expect(warning).toHaveCount(0);
-    await expect(issued.getByTestId('device-id')).toBeVisible();
-    // A click beside it does nothing; closing without copying is a choice made on purpose.
-    await page.mouse.click(5, 5);
-    await expect(issued).toBeVisible();
-    await page.keyboard.press('Escape');
-    await issued.getByRole('button', { name: 'Close without copying' }).click();
-    await expect(issued).toBeHidden();
-  } finally {
+  defer(async () => {
     await page.request.delete(`/api/ambulances/${ambulanceId}`, { headers: auth(admin) });
-  }
+  });
+  await signIn(page, 'admin', '/admin-dashboard/ambulances');
+  await page.getByRole('row').filter({ hasText: plate }).getByRole('button', { name: `Device identity for ambulance ${plate}` }).click();
+  const ask = page.getByRole('dialog', { name: `New device identity for ${plate}?` });
+  await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await ask.getByRole('button', { name: 'Issue device identity' }).click();
+
+  const issued = page.getByRole('dialog', { name: `Device identity for ${plate}` });
+  await expect(issued.getByTestId('device-id')).not.toBeEmpty();
+  await page.keyboard.press('Escape');
+  const warning = issued.getByTestId('device-leave-warning');
+  await expect(warning).toContainText('The device id is not copied');
+  await expect(issued).toBeVisible();
+  await expect(issued.getByRole('button', { name: 'Keep it open' })).toBeFocused();
+  await page.screenshot({ path: '.tmp/busy-shift-device-escape.png' });
+  await expectNoViolations(page, 'the device dialog asking before it closes');
+  await page.keyboard.press('Enter');
+  await expect(warning).toHaveCount(0);
+  await expect(issued.getByTestId('device-id')).toBeVisible();
+  // A click beside it does nothing; closing without copying is a choice made on purpose.
+  await page.mouse.click(5, 5);
+  await expect(issued).toBeVisible();
+  await page.keyboard.press('Escape');
+  await issued.getByRole('button', { name: 'Close without copying' }).click();
+  await expect(issued).toBeHidden();
 });
 
 test.describe('axe finds no violation in the loading states and on the tracking page\'s toast', () => {

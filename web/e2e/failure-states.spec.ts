@@ -232,30 +232,29 @@ test.describe('admin screens', () => {
   });
 });
 
-test('every screen counts an ambulance in the class its badge names', async ({ page }) => {
+test('every screen counts an ambulance in the class its badge names', async ({ page, defer }) => {
   const operator = await apiToken(page, 'operator');
   const onCase = await ambulanceByPlate(page, operator, 'TS09 EA 1002');
   const caseId = await dispatchCase(page, operator, { to: 'failure.states@example.com', patientName: 'Counted Once', description: 'Fall', ambulanceId: onCase.id });
   // The server makes the dispatched ambulance busy: the fleet screen counts it On Emergency.
-  try {
-    await signIn(page, 'operator', '/dashboard/ambulance-tracking');
-    await expect(page.getByTestId(`fleet-row-${onCase.id}`).getByTestId('fleet-class-badge')).toHaveText('On Emergency');
-    const counter = async (c: string) => Number(await page.getByTestId(`fleet-counter-${c}`).textContent());
-    const counters = { 'On Emergency': await counter('on-emergency'), Available: await counter('available'), Busy: await counter('busy') };
-    // Each counter equals the number of rows whose badge says its name.
-    for (const [label, n] of Object.entries(counters)) {
-      await expect(page.getByTestId('fleet-class-badge').filter({ hasText: new RegExp(`^${label}$`) })).toHaveCount(n);
-    }
-    expect(counters['On Emergency']).toBeGreaterThanOrEqual(1);
-
-    await page.goto('/dashboard');
-    await expect(page.getByTestId('tile-busy-ambulances')).toHaveText(String(counters['On Emergency'] + counters.Busy));
-    await expect(page.getByTestId('tile-busy-ambulances-caption')).toHaveText(`${counters['On Emergency']} On Emergency · ${counters.Busy} Busy`);
-    await expect(page.getByTestId('tile-available-ambulances')).toHaveText(String(counters.Available));
-    await shot(page, 'summary-counts');
-  } finally {
+  defer(async () => {
     await closeCase(page, operator, caseId);
+  });
+  await signIn(page, 'operator', '/dashboard/ambulance-tracking');
+  await expect(page.getByTestId(`fleet-row-${onCase.id}`).getByTestId('fleet-class-badge')).toHaveText('On Emergency');
+  const counter = async (c: string) => Number(await page.getByTestId(`fleet-counter-${c}`).textContent());
+  const counters = { 'On Emergency': await counter('on-emergency'), Available: await counter('available'), Busy: await counter('busy') };
+  // Each counter equals the number of rows whose badge says its name.
+  for (const [label, n] of Object.entries(counters)) {
+    await expect(page.getByTestId('fleet-class-badge').filter({ hasText: new RegExp(`^${label}$`) })).toHaveCount(n);
   }
+  expect(counters['On Emergency']).toBeGreaterThanOrEqual(1);
+
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('tile-busy-ambulances')).toHaveText(String(counters['On Emergency'] + counters.Busy));
+  await expect(page.getByTestId('tile-busy-ambulances-caption')).toHaveText(`${counters['On Emergency']} On Emergency · ${counters.Busy} Busy`);
+  await expect(page.getByTestId('tile-available-ambulances')).toHaveText(String(counters.Available));
+  await shot(page, 'summary-counts');
 });
 
 test('the map does not claim "moving live" when every marker is stale', async ({ page }) => {

@@ -101,7 +101,7 @@ test('admin: a bottom toast leaves the last row\'s edit and delete buttons click
   await expect(dialog).toBeVisible();
 });
 
-test('Edit Case dialog: fixed title, whole ambulance label, only ambulances that can take the case, a timeline in words', async ({ page }) => {
+test('Edit Case dialog: fixed title, whole ambulance label, only ambulances that can take the case, a timeline in words', async ({ page, defer }) => {
   const op = await apiToken(page, 'operator');
   const mine = await freeAmbulance(page, op, PLATE_CASE);
   const taken = await freeAmbulance(page, op, PLATE_OTHER);
@@ -110,52 +110,51 @@ test('Edit Case dialog: fixed title, whole ambulance label, only ambulances that
   const other = await dispatchCase(page, op, { to: `feedback.other.${run.toLowerCase()}@example.com`, patientName: `E2E Other ${run}`, description: 'Stroke', ambulanceId: taken.id });
   const sent = await page.request.post('/api/tracking/initiate', { headers: { authorization: `Bearer ${op}` }, data: { caseId, ambulanceId: mine.id } });
   expect(sent.ok(), await sent.text()).toBeTruthy();
-  try {
-    await page.setViewportSize({ width: 800, height: 500 });
-    await signIn(page, 'admin', '/admin-dashboard/cases');
-    const row = page.locator(`tr[data-case-id="${caseId}"]`);
-    await row.getByRole('button', { name: `Edit case of ${patient}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Edit Case Information' });
-    await expect(dialog).toBeVisible();
-
-    // The chosen ambulance's label is read in full.
-    const select = dialog.getByRole('combobox', { name: 'Assigned Ambulance' });
-    await expect(select).toHaveText(`${PLATE_CASE} (Currently assigned)`);
-    expect(await select.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1)).toBe(true);
-
-    // Only ambulances that can take the case: the available ones and the current one.
-    await select.click();
-    const offered = (await page.getByRole('option').allTextContents()).filter((t) => t !== 'Select an ambulance');
-    const fleet: { license_plate: string; status: string }[] = (await (await page.request.get('/api/ambulances', { headers: { authorization: `Bearer ${op}` } })).json()).ambulances;
-    expect(offered).toContain(`${PLATE_CASE} (Currently assigned)`);
-    expect(offered).not.toContain(PLATE_OTHER);
-    for (const label of offered.filter((t) => !t.endsWith('(Currently assigned)'))) {
-      expect(fleet.find((a) => a.license_plate === label)?.status, label).toBe('available');
-    }
-    await page.keyboard.press('Escape');
-
-    // The timeline, open, makes the body scroll; the title and close button stay in view.
-    await dialog.getByRole('button', { name: 'Case timeline' }).click();
-    const entries = dialog.getByRole('list', { name: 'Case timeline entries' });
-    await expect(entries).toContainText('Tracking links sent');
-    await expect(entries).toContainText(`Ambulance: ${PLATE_CASE}`);
-    await expect(entries).toContainText('Driver e-mail: ');
-    await expect(entries).not.toContainText(/driver_email|patient_email|ambulance_id|_/);
-    const body = dialog.getByTestId('edit-case-body');
-    expect(await body.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
-    await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    await animationsDone(page);
-    await page.screenshot({ path: shots('edit-case-scrolled') });
-    await expect(dialog.getByRole('heading', { name: 'Edit Case Information' })).toBeInViewport();
-    const close = dialog.getByRole('button', { name: 'Close', exact: true });
-    expect(await reachable(close)).toBe(true);
-    expect(await reachable(dialog.getByRole('button', { name: 'Update Case' }))).toBe(true);
-    await close.click();
-    await expect(dialog).toBeHidden();
-  } finally {
+  defer(async () => {
     await closeCase(page, op, caseId);
     await closeCase(page, op, other);
+  });
+  await page.setViewportSize({ width: 800, height: 500 });
+  await signIn(page, 'admin', '/admin-dashboard/cases');
+  const row = page.locator(`tr[data-case-id="${caseId}"]`);
+  await row.getByRole('button', { name: `Edit case of ${patient}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Case Information' });
+  await expect(dialog).toBeVisible();
+
+  // The chosen ambulance's label is read in full.
+  const select = dialog.getByRole('combobox', { name: 'Assigned Ambulance' });
+  await expect(select).toHaveText(`${PLATE_CASE} (Currently assigned)`);
+  expect(await select.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+
+  // Only ambulances that can take the case: the available ones and the current one.
+  await select.click();
+  const offered = (await page.getByRole('option').allTextContents()).filter((t) => t !== 'Select an ambulance');
+  const fleet: { license_plate: string; status: string }[] = (await (await page.request.get('/api/ambulances', { headers: { authorization: `Bearer ${op}` } })).json()).ambulances;
+  expect(offered).toContain(`${PLATE_CASE} (Currently assigned)`);
+  expect(offered).not.toContain(PLATE_OTHER);
+  for (const label of offered.filter((t) => !t.endsWith('(Currently assigned)'))) {
+    expect(fleet.find((a) => a.license_plate === label)?.status, label).toBe('available');
   }
+  await page.keyboard.press('Escape');
+
+  // The timeline, open, makes the body scroll; the title and close button stay in view.
+  await dialog.getByRole('button', { name: 'Case timeline' }).click();
+  const entries = dialog.getByRole('list', { name: 'Case timeline entries' });
+  await expect(entries).toContainText('Tracking links sent');
+  await expect(entries).toContainText(`Ambulance: ${PLATE_CASE}`);
+  await expect(entries).toContainText('Driver e-mail: ');
+  await expect(entries).not.toContainText(/driver_email|patient_email|ambulance_id|_/);
+  const body = dialog.getByTestId('edit-case-body');
+  expect(await body.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await animationsDone(page);
+  await page.screenshot({ path: shots('edit-case-scrolled') });
+  await expect(dialog.getByRole('heading', { name: 'Edit Case Information' })).toBeInViewport();
+  const close = dialog.getByRole('button', { name: 'Close', exact: true });
+  expect(await reachable(close)).toBe(true);
+  expect(await reachable(dialog.getByRole('button', { name: 'Update Case' }))).toBe(true);
+  await close.click();
+  await expect(dialog).toBeHidden();
 });
 
 test.describe('a page that is not there, or not yours, says so', () => {

@@ -58,7 +58,7 @@ test('a live link: Share stays on, and a check that fails for another reason lea
 
 // Issue 25: the queue is honest to the patient. A waiting call (no ambulance yet) is mailed that help is
 // being arranged, and its link shares while it waits: the page offers Share, says so, and shares.
-test('a waiting call: the page says help is being arranged, Share is on and shares; once closed, Share is off', async ({ page, browser }) => {
+test('a waiting call: the page says help is being arranged, Share is on and shares; once closed, Share is off', async ({ page, browser, defer }) => {
   const operator = await apiToken(page, 'operator');
   const created = await page.request.post('/live-location', {
     headers: { authorization: `Bearer ${operator}` },
@@ -70,30 +70,29 @@ test('a waiting call: the page says help is being arranged, Share is on and shar
   const link = await locationPath(page, caseId);
 
   const patientContext = await browser.newContext({ permissions: ['geolocation'], geolocation: { latitude: 17.4012, longitude: 78.4713, accuracy: 15 } });
-  try {
-    const patient = await patientContext.newPage();
-    const checked = patient.waitForResponse((r) => r.url().includes(`/api/location/${caseId}`) && r.request().method() === 'GET');
-    await patient.goto(link);
-    expect((await checked).status()).toBe(200);
-    await expect(patient.getByRole('heading', { name: 'Emergency Location Sharing' })).toBeVisible();
-    await expect(patient.getByTestId('location-waiting')).toHaveText(
-      'Help is being arranged: an ambulance will be sent as soon as one is free. Share your location now so the nearest one can be sent to you.',
-    );
-    await expect(patient.getByTestId('location-closed')).toHaveCount(0);
-    const share = patient.getByRole('button', { name: 'Share My Location' });
-    await expect(share).toBeEnabled();
-    await share.click();
-    await expect(patient.getByText('Your location has been shared successfully.')).toBeVisible();
-    await patient.screenshot({ path: '.tmp/location-waiting.png', fullPage: true });
-    const shared = await page.request.get(`/api/cases/${caseId}`, { headers: { authorization: `Bearer ${operator}` } });
-    expect((await shared.json()).case).toMatchObject({ status: 'pending', latitude: 17.4012, longitude: 78.4713 });
-
-    await closeCase(page, operator, caseId);
-    await patient.reload();
-    await expect(patient.getByTestId('location-closed')).toContainText('This case is closed. Location sharing has stopped.');
-    await expect(patient.getByTestId('location-waiting')).toHaveCount(0);
-    await expect(patient.getByRole('button', { name: 'Share My Location' })).toBeDisabled();
-  } finally {
+  defer(async () => {
     await patientContext.close();
-  }
+  });
+  const patient = await patientContext.newPage();
+  const checked = patient.waitForResponse((r) => r.url().includes(`/api/location/${caseId}`) && r.request().method() === 'GET');
+  await patient.goto(link);
+  expect((await checked).status()).toBe(200);
+  await expect(patient.getByRole('heading', { name: 'Emergency Location Sharing' })).toBeVisible();
+  await expect(patient.getByTestId('location-waiting')).toHaveText(
+    'Help is being arranged: an ambulance will be sent as soon as one is free. Share your location now so the nearest one can be sent to you.',
+  );
+  await expect(patient.getByTestId('location-closed')).toHaveCount(0);
+  const share = patient.getByRole('button', { name: 'Share My Location' });
+  await expect(share).toBeEnabled();
+  await share.click();
+  await expect(patient.getByText('Your location has been shared successfully.')).toBeVisible();
+  await patient.screenshot({ path: '.tmp/location-waiting.png', fullPage: true });
+  const shared = await page.request.get(`/api/cases/${caseId}`, { headers: { authorization: `Bearer ${operator}` } });
+  expect((await shared.json()).case).toMatchObject({ status: 'pending', latitude: 17.4012, longitude: 78.4713 });
+
+  await closeCase(page, operator, caseId);
+  await patient.reload();
+  await expect(patient.getByTestId('location-closed')).toContainText('This case is closed. Location sharing has stopped.');
+  await expect(patient.getByTestId('location-waiting')).toHaveCount(0);
+  await expect(patient.getByRole('button', { name: 'Share My Location' })).toBeDisabled();
 });

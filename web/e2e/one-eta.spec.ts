@@ -21,7 +21,7 @@ async function setStep(page: Page, token: string, ambulanceId: number, status: s
   expect(res.status(), await res.text()).toBe(200);
 }
 
-test('the alert, the card and the tracking page give one unit the same minutes, none once it has arrived, and one ended state after Clear', async ({ page, browser }) => {
+test('the alert, the card and the tracking page give one unit the same minutes, none once it has arrived, and one ended state after Clear', async ({ page, browser, defer }) => {
   test.setTimeout(90_000);
   const admin = await apiToken(page, 'admin');
   const operator = await apiToken(page, 'operator');
@@ -73,43 +73,42 @@ test('the alert, the card and the tracking page give one unit the same minutes, 
   expect(sent.ok(), await sent.text()).toBeTruthy();
   const [viewerLink] = (await outboxLinks(page, caseId, 'tracking-patient')).filter((l) => l.startsWith('/track/'));
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  try {
-    const viewer = await phone.newPage();
-    await viewer.goto(viewerLink);
-    const eta = viewer.getByTestId('tracking-eta');
-    await expect(eta).toHaveAttribute('data-minutes', String(expected.minutes));
-    await expect(eta).toContainText(`Arriving in about ${expected.minutes} min`);
-    await expect(eta).toContainText('from the location given on the phone');
-    await expect(viewer.getByTestId('tracking-sub')).toHaveText(`Ambulance ${ambulance.license_plate} is on its way.`);
-    await viewer.screenshot({ path: '.tmp/one-eta/tracking.png', fullPage: true });
-
-    // On scene: no estimate anywhere (the card showed "Arriving in about 1 min" here before).
-    await setStep(page, operator, ambulance.id, 'on_scene');
-    await expect(card.getByTestId('unit-status-chip')).toHaveText('On scene');
-    await expect(card.getByTestId('case-eta')).toHaveCount(0);
-    await expect(eta).toHaveAttribute('data-stage', 'arrived');
-    await expect(viewer.getByTestId('tracking-stage')).toHaveText('The ambulance has arrived.');
-    await expect(eta).not.toHaveAttribute('data-minutes', /.*/);
-    await expect(viewer.getByTestId('tracking-sub')).toHaveText(`Ambulance ${ambulance.license_plate} has arrived.`);
-    await setStep(page, operator, ambulance.id, 'transporting');
-    await expect(viewer.getByTestId('tracking-stage')).toHaveText('The patient is on the way to hospital.');
-    await expect(card.getByTestId('case-eta')).toHaveCount(0);
-
-    // Clear: one ended state, and nothing of the live one beside it.
-    await setStep(page, operator, ambulance.id, 'cleared');
-    await expect(viewer.getByTestId('tracking-stage')).toHaveText('The ambulance crew has completed this call. Tracking has ended.');
-    await expect(viewer.getByTestId('tracking-sub')).toHaveText('Tracking has ended.');
-    await expect(viewer.getByTestId('tracking-badge')).toHaveText('Tracking Ended');
-    // The link has stopped (the page learns it when the server closes its socket): still no error beside the ended state.
-    await viewer.waitForTimeout(1500);
-    await expect(viewer.getByTestId('tracking-error')).toHaveCount(0);
-    await expect(viewer.locator('main')).not.toContainText('on its way');
-    await expect(viewer.locator('main')).not.toContainText('Arriving in about');
-    await expect(viewer.getByText('Tracking link not found or expired')).toHaveCount(0);
-    await viewer.screenshot({ path: '.tmp/one-eta/tracking-ended.png', fullPage: true });
-  } finally {
+  defer(async () => {
     await phone.close();
-  }
+  });
+  const viewer = await phone.newPage();
+  await viewer.goto(viewerLink);
+  const eta = viewer.getByTestId('tracking-eta');
+  await expect(eta).toHaveAttribute('data-minutes', String(expected.minutes));
+  await expect(eta).toContainText(`Arriving in about ${expected.minutes} min`);
+  await expect(eta).toContainText('from the location given on the phone');
+  await expect(viewer.getByTestId('tracking-sub')).toHaveText(`Ambulance ${ambulance.license_plate} is on its way.`);
+  await viewer.screenshot({ path: '.tmp/one-eta/tracking.png', fullPage: true });
+
+  // On scene: no estimate anywhere (the card showed "Arriving in about 1 min" here before).
+  await setStep(page, operator, ambulance.id, 'on_scene');
+  await expect(card.getByTestId('unit-status-chip')).toHaveText('On scene');
+  await expect(card.getByTestId('case-eta')).toHaveCount(0);
+  await expect(eta).toHaveAttribute('data-stage', 'arrived');
+  await expect(viewer.getByTestId('tracking-stage')).toHaveText('The ambulance has arrived.');
+  await expect(eta).not.toHaveAttribute('data-minutes', /.*/);
+  await expect(viewer.getByTestId('tracking-sub')).toHaveText(`Ambulance ${ambulance.license_plate} has arrived.`);
+  await setStep(page, operator, ambulance.id, 'transporting');
+  await expect(viewer.getByTestId('tracking-stage')).toHaveText('The patient is on the way to hospital.');
+  await expect(card.getByTestId('case-eta')).toHaveCount(0);
+
+  // Clear: one ended state, and nothing of the live one beside it.
+  await setStep(page, operator, ambulance.id, 'cleared');
+  await expect(viewer.getByTestId('tracking-stage')).toHaveText('The ambulance crew has completed this call. Tracking has ended.');
+  await expect(viewer.getByTestId('tracking-sub')).toHaveText('Tracking has ended.');
+  await expect(viewer.getByTestId('tracking-badge')).toHaveText('Tracking Ended');
+  // The link has stopped (the page learns it when the server closes its socket): still no error beside the ended state.
+  await viewer.waitForTimeout(1500);
+  await expect(viewer.getByTestId('tracking-error')).toHaveCount(0);
+  await expect(viewer.locator('main')).not.toContainText('on its way');
+  await expect(viewer.locator('main')).not.toContainText('Arriving in about');
+  await expect(viewer.getByText('Tracking link not found or expired')).toHaveCount(0);
+  await viewer.screenshot({ path: '.tmp/one-eta/tracking-ended.png', fullPage: true });
 });
 
 test('the New Case form gives a free unit the minutes the card and the alert would', async ({ page }) => {

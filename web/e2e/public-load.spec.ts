@@ -37,7 +37,7 @@ function expectBrotliAssets(wire: Wire[]) {
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
-test('the tracking page on a weak phone: its heading, its map, under its byte budget, brotli on the wire', async ({ page, browser }) => {
+test('the tracking page on a weak phone: its heading, its map, under its byte budget, brotli on the wire', async ({ page, browser, defer }) => {
   test.setTimeout(60_000);
   const admin = await apiToken(page, 'admin');
   const operator = await apiToken(page, 'operator');
@@ -47,53 +47,51 @@ test('the tracking page on a weak phone: its heading, its map, under its byte bu
   expect(made.status(), await made.text()).toBe(201);
   const ambulance = (await made.json()).ambulance as { id: number };
   const caseId = await dispatchCase(page, operator, { to: 'weak.phone@example.com', patientName: 'Weak Phone', description: 'Fall', ambulanceId: ambulance.id });
-  try {
-    const sent = await page.request.post('/api/tracking/initiate', {
-      headers: { authorization: `Bearer ${operator}` }, data: { caseId, ambulanceId: ambulance.id, patientEmail: '', driverEmail: '' },
-    });
-    expect(sent.ok(), await sent.text()).toBeTruthy();
-    const [link] = (await outboxLinks(page, caseId, 'tracking-patient')).filter((l) => l.startsWith('/track/'));
-
-    const phone = await (await browser.newContext()).newPage();
-    const net = await weakPhone(phone);
-    await phone.goto(link, { waitUntil: 'commit' });
-    await expect(phone.getByRole('heading', { name: 'Ambulance Tracking' })).toBeVisible({ timeout: 10_000 });
-    await expect(phone.getByTestId('tracking-badge')).toHaveText('Live Tracking Active', { timeout: 10_000 });
-    await expect(phone.locator(`.leaflet-marker-icon[title="Ambulance #${ambulance.id}"]`)).toHaveCount(1, { timeout: 20_000 });
-    await net.settle();
-
-    expectBrotliAssets(net.wire);
-    // No MUI, no router: the light entry's own files only.
-    expect(net.wire.filter((w) => /\/assets\/(?!track-)[^/]+\.js$/.test(new URL(w.url).pathname)).map((w) => w.url)).toEqual([]);
-    console.log(`tracking page: ${kb(net.total())} in ${net.wire.length} responses`);
-    expect(net.total(), `bytes on the wire: ${kb(net.total())}`).toBeLessThan(BUDGET.track);
-    await phone.context().close();
-  } finally {
+  defer(async () => {
     await closeCase(page, operator, caseId);
-  }
+  });
+  const sent = await page.request.post('/api/tracking/initiate', {
+    headers: { authorization: `Bearer ${operator}` }, data: { caseId, ambulanceId: ambulance.id, patientEmail: '', driverEmail: '' },
+  });
+  expect(sent.ok(), await sent.text()).toBeTruthy();
+  const [link] = (await outboxLinks(page, caseId, 'tracking-patient')).filter((l) => l.startsWith('/track/'));
+
+  const phone = await (await browser.newContext()).newPage();
+  const net = await weakPhone(phone);
+  await phone.goto(link, { waitUntil: 'commit' });
+  await expect(phone.getByRole('heading', { name: 'Ambulance Tracking' })).toBeVisible({ timeout: 10_000 });
+  await expect(phone.getByTestId('tracking-badge')).toHaveText('Live Tracking Active', { timeout: 10_000 });
+  await expect(phone.locator(`.leaflet-marker-icon[title="Ambulance #${ambulance.id}"]`)).toHaveCount(1, { timeout: 20_000 });
+  await net.settle();
+
+  expectBrotliAssets(net.wire);
+  // No MUI, no router: the light entry's own files only.
+  expect(net.wire.filter((w) => /\/assets\/(?!track-)[^/]+\.js$/.test(new URL(w.url).pathname)).map((w) => w.url)).toEqual([]);
+  console.log(`tracking page: ${kb(net.total())} in ${net.wire.length} responses`);
+  expect(net.total(), `bytes on the wire: ${kb(net.total())}`).toBeLessThan(BUDGET.track);
+  await phone.context().close();
 });
 
-test('the location page on a weak phone: its heading, under its byte budget, brotli on the wire', async ({ page, browser }) => {
+test('the location page on a weak phone: its heading, under its byte budget, brotli on the wire', async ({ page, browser, defer }) => {
   const operator = await apiToken(page, 'operator');
   const made = await page.request.post('/api/ambulances', {
     headers: { authorization: `Bearer ${await apiToken(page, 'admin')}` }, data: { license_plate: 'TS09 EA 3002' },
   });
   expect(made.status(), await made.text()).toBe(201);
   const caseId = await dispatchCase(page, operator, { to: 'weak.phone2@example.com', patientName: 'Weak Phone', description: 'Fall', ambulanceId: (await made.json()).ambulance.id });
-  try {
-    const link = await locationPath(page, caseId);
-    const phone = await (await browser.newContext()).newPage();
-    const net = await weakPhone(phone);
-    await phone.goto(link, { waitUntil: 'commit' });
-    await expect(phone.getByRole('heading', { name: 'Emergency Location Sharing' })).toBeVisible({ timeout: 10_000 });
-    await expect(phone.getByRole('button', { name: 'Share My Location' })).toBeVisible();
-    await net.settle();
-
-    expectBrotliAssets(net.wire);
-    console.log(`location page: ${kb(net.total())} in ${net.wire.length} responses`);
-    expect(net.total(), `bytes on the wire: ${kb(net.total())}`).toBeLessThan(BUDGET.location);
-    await phone.context().close();
-  } finally {
+  defer(async () => {
     await closeCase(page, operator, caseId);
-  }
+  });
+  const link = await locationPath(page, caseId);
+  const phone = await (await browser.newContext()).newPage();
+  const net = await weakPhone(phone);
+  await phone.goto(link, { waitUntil: 'commit' });
+  await expect(phone.getByRole('heading', { name: 'Emergency Location Sharing' })).toBeVisible({ timeout: 10_000 });
+  await expect(phone.getByRole('button', { name: 'Share My Location' })).toBeVisible();
+  await net.settle();
+
+  expectBrotliAssets(net.wire);
+  console.log(`location page: ${kb(net.total())} in ${net.wire.length} responses`);
+  expect(net.total(), `bytes on the wire: ${kb(net.total())}`).toBeLessThan(BUDGET.location);
+  await phone.context().close();
 });
