@@ -124,7 +124,7 @@ function runTests() {
   if (!pg) {
     skipped.push('the PostgreSQL pass (every API, socket, job and reliability test again on PostgreSQL, each test server on a fresh schema) and the '
       + 'Postgres-only suites (db/postgres.test.ts, db/copySqliteToPostgres.test.ts, realtime-server/jobs/multiNode.test.ts, '
-      + 'realtime-server/reliability/multiProcessRaces.test.ts and the Postgres runs of the race and fuzz tests): set DATABASE_URL=postgres://... to run them');
+      + 'realtime-server/reliability/multiProcessRaces.test.ts, the index plans of the hot paths in realtime-server/http/routes/hotPathIndexes.test.ts, the batch-statement and row-lock tests of positionWriter.test.ts, and the Postgres runs of the race and fuzz tests): set DATABASE_URL=postgres://... to run them');
   } else {
     skipped.push('on the PostgreSQL pass: the kill -9 crash loop (about a SQLite file; it ran on the SQLite pass), and web/src and scripts unit tests (engine-free, or pinned to SQLite like liveCache.test.ts; they ran on the SQLite pass)');
   }

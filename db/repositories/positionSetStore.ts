@@ -58,6 +58,12 @@ const SET_LATEST = {
     where a.id = v.id and (a.position_at is null or a.position_at <= v.position_at)`,
 };
 
+/** Every statement of the set store, for the test that plans each on PostgreSQL (hotPathIndexes.test.ts). */
+export const SET_STORE_STATEMENTS = {
+  lockAndRead: LOCK_AND_READ, lockFreeAndRead: LOCK_FREE_AND_READ, existing: EXISTING, drives: DRIVES,
+  reporting: REPORTING, storedFixes: STORED_FIXES, insert: INSERT, setLatest: SET_LATEST,
+};
+
 const fixKey = (id: number, recordedAt: string) => `${id} ${recordedAt}`;
 const column = <T, K extends keyof T>(rows: T[], key: K) => rows.map((r) => r[key]);
 
