@@ -37,6 +37,19 @@ const pgTypes = {
 };
 
 /**
+ * Limits every PostgreSQL session of the server carries, so that no statement and no forgotten transaction
+ * holds rows (an ambulance's, a call's) for ever: a statement is cancelled after 2 minutes (the longest
+ * reads are a year's report slices, seconds each; a migration's index build on a big table is the case to
+ * watch), and a transaction left idle for a minute between its statements (a bug awaiting something that
+ * never comes while holding its locks) is ended by the server, which frees its locks. Waiting for a lock is
+ * not idle: a position waiting for its ambulance's row (positionWriter's lanes) is bounded by the statement limit.
+ */
+export const PG_SESSION_TIMEOUTS = { statement_timeout: 120_000, idle_in_transaction_session_timeout: 60_000 };
+
+/** Connections per node: the position writer's queue, up to 3 lanes waiting for held rows, requests and jobs. */
+export const PG_POOL_MAX = 10;
+
+/**
  * Knex config for a DATABASE_URL: a SQLite file path (embedded default) or postgres://.
  * SQLite runs on one connection, so write transactions are serialised by the pool and
  * can never deadlock; WAL with synchronous=FULL makes every commit durable.
@@ -47,11 +60,11 @@ export function knexConfig(databaseUrl: string): Knex.Config {
     const { connection, schema } = postgresSchema(databaseUrl);
     return {
       client: 'pg',
-      connection: { connectionString: connection, types: pgTypes },
+      connection: { connectionString: connection, types: pgTypes, ...PG_SESSION_TIMEOUTS },
       searchPath: schema ? [schema] : undefined,
       pool: {
         min: 0,
-        max: 10,
+        max: PG_POOL_MAX,
         // The schema must exist before the search path can use it. `create schema if not
         // exists` is not safe against a concurrent create (several nodes or pool connections
         // starting at once): the loser gets a unique violation, which means the schema exists.

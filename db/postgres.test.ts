@@ -27,6 +27,12 @@ describe.skipIf(!pg)('on PostgreSQL', () => {
     expect((await s.api('GET', '/api/ambulances', { token: await s.signIn('operator') })).body.ambulances).toHaveLength(8);
   });
 
+  it("the server's sessions cancel a statement after 2 minutes and end a transaction left idle for a minute", async () => {
+    const shown = async (name: string) => (await s.ctx.db.raw<{ rows: Record<string, string>[] }>(`show ${name}`)).rows[0][name];
+    expect(await shown('statement_timeout')).toBe('2min');
+    expect(await shown('idle_in_transaction_session_timeout')).toBe('1min');
+  });
+
   it('rolls every migration back and forward again', async () => {
     const db = knex({ client: 'pg', connection: postgresSchema(url).connection, searchPath: [`${schema}_rt`], migrations: s.ctx.db.client.config.migrations });
     try {
