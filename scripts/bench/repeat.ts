@@ -14,7 +14,7 @@ import path from 'node:path';
 import { ROOT } from '../../realtime-server/testing/spawnNode';
 import { type Spread, FIGURES, FLOOR_FIGURES, NAMED_FIGURES, aggregate, compare, comparisonTable, interleave, showSpread } from './aggregate';
 
-type Headline = Record<string, unknown>;
+export type Headline = Record<string, unknown>;
 type Side = 'base' | 'head';
 
 /** Scenarios whose database is built by this checkout's code (its schema): a base server could not open it. */
@@ -67,7 +67,7 @@ function dropOldBases(keep: string, log: (...a: unknown[]) => void) {
 }
 
 /** One repetition: run.ts with these options in a child; its headline (the --json file's top level). */
-async function runOnce(args: string[], file: string, serverRoot: string | undefined): Promise<Headline> {
+export async function runOnce(args: string[], file: string, serverRoot: string | undefined): Promise<Headline> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/run.ts'), ...args, '--repeat', '1', '--json', file], {
     cwd: ROOT,
     env: { ...process.env, ...(serverRoot ? { BENCH_SERVER_ROOT: serverRoot } : {}) },

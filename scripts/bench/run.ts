@@ -43,6 +43,12 @@
  *   --smoke 5,000; --report-assignments N), then the reports and the CSV timed over HTTP against a
  *   server of its own, before the fleet's server starts. `--scenarios reports` runs only it.
  *
+ * national (not in the default set; `--scenarios national` runs only it; scripts/bench/national.ts): a national
+ *   day's shape (2,000 units every 5 s, 4,000 viewers, 50 staff boards, 8 dispatchers) on SQLite, one node on
+ *   PostgreSQL + Redis and three nodes, in one invocation, the deployments rotated each round (--repeat N, default
+ *   3; --duration S per phase, --database-url and --redis-url as for --nodes); each figure's median (min–max) per
+ *   deployment, PostgreSQL against SQLite, and the calls a day the dispatchers' rate makes against 30,000.
+ *
  * reportStorm (not in the default set; `--scenarios reportStorm` runs only it): the busy year (year.ts;
  *   --report-assignments N as for reports) under a server of its own, with 8 staff accounts of its own; one
  *   ambulance's driver streams positions at --rate Hz to its viewers (2 ambulances, 5 viewers each; a staff board
@@ -80,6 +86,7 @@ import { round, type Summary, summarize } from './stats';
 import { type FanoutFigure, type HistoryResult, eventLoopMaxMs, historyScenario } from './history';
 import { type StormFigures, STORM_LEVELS, abandonedCost, buildStormYear, startStorm, stormTokens } from './reportStorm';
 import { sustainedRate } from './aggregate';
+import { nationalMain } from './national';
 import { repeatMain } from './repeat';
 
 // ---------- options ----------
@@ -604,6 +611,11 @@ interface BenchResult {
 type FinishedRun = BenchResult & { seconds: number };
 
 async function main() {
+  if (scenarios.has('national')) {
+    // Its own orchestration: every deployment in children of this script (national.ts); --repeat defaults to 3 there too.
+    await nationalMain({ argv, repeat: num('repeat', smoke ? 1 : 3), jsonFile, log });
+    return;
+  }
   if (repeat > 1 || compareRef) {
     await repeatMain({ argv, repeat, compareRef, jsonFile, log });
     return;
@@ -723,6 +735,7 @@ function headline(r: FinishedRun) {
     staff_boards: P.staff,
     ambulances: P.ambulances,
     rate_hz: P.rate,
+    phase_seconds: P.duration / 1000,
     positions_per_s: f ? round(f.positions_per_s) : null,
     deliveries_per_s: f ? round(f.deliveries_per_s) : null,
     fanout_p50_ms: f ? f.viewer_fanout.p50 : null,
