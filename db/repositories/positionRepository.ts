@@ -18,11 +18,12 @@ export type NewPosition = Omit<PositionRow, 'id'>;
 export interface PositionStore {
   /**
    * Before the batch's checks: locks the ambulances' rows in id order (PostgreSQL; SQLite serialises
-   * writers anyway) and may read at once what the checks below will ask of the whole batch. A store
+   * writers anyway) and may read at once what the checks below will ask of the whole batch (`outline`,
+   * made only by a store that reads ahead: SQLite's prepared statements need none). A store
    * that does not wait for rows held by other transactions answers their ambulances' ids: their
    * positions are not written in this transaction.
    */
-  begin(batch: BatchOutline): Promise<number[] | void> | void;
+  begin(outline: () => BatchOutline): Promise<number[] | void> | void;
   /** The ambulance's latest fix time (undefined: no such ambulance). */
   latestFixOf(id: number): Promise<{ position_at: string | null } | undefined> | { position_at: string | null } | undefined;
   /** The case's status when the ambulance is still on it (an open assignment), for a driver link's check; undefined otherwise. */
@@ -110,7 +111,8 @@ export const positionRepository = {
   /** The store as Knex queries in `trx` (PostgreSQL, with row locks). */
   knexStore(trx: Knex.Transaction): PositionStore {
     return {
-      begin: async ({ ambulanceIds }) => {
+      begin: async (outline) => {
+        const { ambulanceIds } = outline();
         if (ambulanceIds.length && rowLocks(trx)) await trx('ambulances').whereIn('id', [...new Set(ambulanceIds)].sort((a, b) => a - b)).orderBy('id').forUpdate().select('id');
       },
       finish: () => {},

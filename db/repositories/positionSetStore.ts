@@ -90,7 +90,8 @@ export function createSetStore(conn: PgConnection, opts: { waitForRows?: boolean
   const latest = new Map<number, LatestPosition>();
 
   return {
-    async begin(outline: BatchOutline) {
+    async begin(outlineOf: () => BatchOutline) {
+      const outline = outlineOf();
       const ids = [...new Set(outline.ambulanceIds)].sort((a, b) => a - b);
       if (!ids.length) return [];
       for (const r of await run(opts.waitForRows ? LOCK_AND_READ : LOCK_FREE_AND_READ, [ids])) latestAt.set(Number(r.id), (r.position_at as string | null) ?? null);

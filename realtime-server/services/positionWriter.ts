@@ -193,7 +193,7 @@ export class PositionWriter {
     try {
       outcomes = await this.ctx.db.transaction(async (trx) => {
         const store = await positionRepository.store(trx, { waitForRows });
-        const busy = new Set((await store.begin(outlineOf(batch))) ?? []);
+        const busy = new Set((await store.begin(() => outlineOf(batch))) ?? []);
         held = busy.size ? batch.filter((j) => busy.has(j.id)) : [];
         const out: Outcome[] = [];
         for (const job of batch) {

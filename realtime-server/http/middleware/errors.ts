@@ -47,25 +47,45 @@ export const SLOW_REQUEST_MS = 10_000;
 
 /**
  * Logs method, path (never the query: it may hold a link token), status and time. A request that has
- * not answered within SLOW_REQUEST_MS is logged at once, with what it may be waiting for: the database
- * pool (a connection held elsewhere shows as pending acquires) and how late this timer itself fired
- * (a blocked event loop), so that a stalled request says why while it is still stalled.
+ * not answered within SLOW_REQUEST_MS is logged while it still runs, with what it may be waiting for:
+ * the database pool (a connection held elsewhere shows as pending acquires) and how late the sweep that
+ * found it ran (a blocked event loop), so that a stalled request says why while it is still stalled.
+ * One sweep a fraction of SLOW_REQUEST_MS apart looks at the requests in flight (a timer per request
+ * would cost every position post its own).
  */
-export const requestLogger = (log: Logger, db?: Knex, slowMs = SLOW_REQUEST_MS) => async (ctx: Context, next: Next) => {
-  const started = performance.now();
-  let slow = false;
-  const watch = setTimeout(() => {
-    slow = true;
-    const ms = Math.round(performance.now() - started);
-    log.warn({ method: ctx.method, path: ctx.path, ms, timerLateMs: ms - slowMs, pool: db && poolState(db) }, 'request still running');
-  }, slowMs);
-  watch.unref();
-  try {
-    await next();
-  } finally {
-    clearTimeout(watch);
-    const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) };
-    if (slow) log.warn(line, 'slow request ended');
-    else log.debug(line, 'request');
-  }
+export const requestLogger = (log: Logger, db?: Knex, slowMs = SLOW_REQUEST_MS) => {
+  const running = new Set<{ ctx: Context; started: number; slow: boolean }>();
+  const every = Math.max(10, Math.min(1000, slowMs / 4));
+  let sweeper: NodeJS.Timeout | undefined;
+  let lastSweep = 0;
+  const sweep = () => {
+    const now = performance.now();
+    const lateMs = Math.max(0, Math.round(now - lastSweep - every));
+    lastSweep = now;
+    for (const r of running) {
+      if (r.slow || now - r.started < slowMs) continue;
+      r.slow = true;
+      log.warn({ method: r.ctx.method, path: r.ctx.path, ms: Math.round(now - r.started), sweepLateMs: lateMs, pool: db && poolState(db) }, 'request still running');
+    }
+    if (running.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  return async (ctx: Context, next: Next) => {
+    const r = { ctx, started: performance.now(), slow: false };
+    running.add(r);
+    if (!sweeper) {
+      lastSweep = r.started;
+      sweeper = setInterval(sweep, every);
+      sweeper.unref();
+    }
+    try {
+      await next();
+    } finally {
+      running.delete(r);
+      if (r.slow) log.warn({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - r.started) }, 'slow request ended');
+      else if (log.isLevelEnabled('debug')) log.debug({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - r.started) }, 'request');
+    }
+  };
 };
