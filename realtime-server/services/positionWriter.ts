@@ -188,16 +188,21 @@ export class PositionWriter {
    */
   private async writeBatch(batch: Job[], waitForRows = false): Promise<void> {
     let outcomes: Outcome[];
-    let held: Job[] = [];
+    /** The positions this transaction wrote (outcomes in the same order), and those whose row was held elsewhere. */
+    const written: Job[] = [];
+    const held: Job[] = [];
     const events: DomainEvent[] = [];
     try {
       outcomes = await this.ctx.db.transaction(async (trx) => {
         const store = await positionRepository.store(trx, { waitForRows });
         const busy = new Set((await store.begin(() => outlineOf(batch))) ?? []);
-        held = busy.size ? batch.filter((j) => busy.has(j.id)) : [];
         const out: Outcome[] = [];
         for (const job of batch) {
-          if (busy.has(job.id)) continue;
+          if (busy.has(job.id)) {
+            held.push(job);
+            continue;
+          }
+          written.push(job);
           const mine: DomainEvent[] = [];
           try {
             out.push({ ok: true, ack: await writeOne(store, job, (e) => mine.push(e)) });
@@ -220,7 +225,6 @@ export class PositionWriter {
       for (const job of batch) await this.writeBatch([job], waitForRows);
       return;
     }
-    const written = held.length ? batch.filter((j) => !held.includes(j)) : batch;
     const stored = outcomes.filter((o) => o.ok).length;
     this.stats.transactions++;
     this.stats.rows += stored;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../realtime-server/testing/spawnNode';
 import { type Spread, spread } from './aggregate';
-import { type Headline, runOnce } from './repeat';
+import { type Headline, childArgs, runOnce } from './repeat';
 
 /** 2,000 units reporting every 5 s, 4,000 viewers, 50 staff boards, 8 dispatchers creating and closing calls. */
 export const NATIONAL_SHAPE = ['--ambulances', '2000', '--rate', '0.2', '--viewers', '4000', '--staff', '50', '--dispatchers', '8', '--load-procs', '3'];
@@ -37,20 +37,11 @@ const FIGURES: { key: string; label: string }[] = [
 const fmt = (v: number) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en') : String(Math.round(v * 10) / 10));
 const show = (x: Spread | undefined) => (x ? `${fmt(x.median)} (${fmt(x.min)}–${fmt(x.max)})` : 'n/a');
 
-/** The other arguments given with --scenarios national, which each child takes first (so `--ambulances 20` shrinks the shape for a smoke run). */
-function passOn(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (['--scenarios', '--repeat', '--json', '--nodes', '--compare'].includes(argv[i])) { i++; continue; }
-    out.push(argv[i]);
-  }
-  return out;
-}
-
 export async function nationalMain(o: { argv: readonly string[]; repeat: number; jsonFile?: string; log: (...a: unknown[]) => void }) {
   const dir = path.join(ROOT, '.tmp/bench', `national-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   fs.mkdirSync(dir, { recursive: true });
-  const extra = passOn(o.argv);
+  // The other arguments, which each child takes first (so `--ambulances 20` shrinks the shape for a smoke run).
+  const extra = childArgs(o.argv, ['--scenarios', '--nodes']);
   const runs: Record<string, Headline[]> = Object.fromEntries(DEPLOYMENTS.map((d) => [d.key, []]));
   // Rotated each round (A B C, B C A, C A B): no deployment always runs first on a cold machine.
   for (let k = 0; k < o.repeat; k++) {

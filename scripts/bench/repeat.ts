@@ -82,11 +82,12 @@ export async function runOnce(args: string[], file: string, serverRoot: string |
   return headline;
 }
 
-/** Strips this module's own options from the arguments passed to each repetition. */
-export function childArgs(argv: readonly string[]): string[] {
+/** Strips this module's own options (and `alsoStrip`, each with its value) from the arguments passed to each repetition. */
+export function childArgs(argv: readonly string[], alsoStrip: readonly string[] = []): string[] {
+  const strip = ['--repeat', '--compare', '--json', ...alsoStrip];
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (['--repeat', '--compare', '--json'].includes(argv[i])) { i++; continue; }
+    if (strip.includes(argv[i])) { i++; continue; }
     out.push(argv[i]);
   }
   return out;
